@@ -1,0 +1,227 @@
+/* api_tmpl.h: the two uniform APIs in the working precision (see prec.h):
+ * mechanical systems (system type + instance) and steppers (method type +
+ * instance), and the nonlinear-solver options they share.
+ *
+ * No include guard: included once per precision (vistudy.h) or once by a
+ * templated translation unit after prec.h.
+ *
+ * Maths contract (wenger2017 (1)-(3)): the augmented Lagrangian is
+ *   Lbar(q, v, lambda) = 1/2 v'Mv - V(q) - g(q) . lambda,
+ * so the equations of motion are M qdd = -grad V(q) - G(q)' lambda, g(q) = 0,
+ * with G = Dg the m x n row-major constraint Jacobian. Momenta p = M v.
+ * Every callback returns 0 on success, > 0 for a recoverable failure (the
+ * step is refused and may be retried with a smaller h), < 0 for a fatal one. */
+
+#include "common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- system type: one static const struct per system (systems/X.c) ---- */
+
+typedef struct VI_X(vi_system_type) {
+  const vi_system_info *info;
+  /* Private derived constants, computed once by setup from the flattened
+   * parameter values (in the order of info->params). */
+  size_t state_size;
+  int (*setup)(void *state, const VI_REAL *par);
+  /* Mechanical form (VI_CAP_MECHANICAL): constant n x n mass matrix, V,
+   * grad V (n), Hess V (n x n). */
+  int (*mass)(const void *state, VI_REAL *M);
+  int (*potential)(const void *state, const VI_REAL *q, VI_REAL *V);
+  int (*grad_potential)(const void *state, const VI_REAL *q, VI_REAL *dV);
+  int (*hess_potential)(const void *state, const VI_REAL *q, VI_REAL *H);
+  /* Holonomic constraints (VI_CAP_HOLONOMIC): g (m), G = Dg (m x n), and
+   * H = sum_k mu_k Hess g_k (n x n) for given mu (m). */
+  int (*constraint)(const void *state, const VI_REAL *q, VI_REAL *g);
+  int (*constraint_jac)(const void *state, const VI_REAL *q, VI_REAL *G);
+  int (*constraint_hess)(const void *state, const VI_REAL *q,
+                         const VI_REAL *mu, VI_REAL *H);
+  /* Initial data from the parameters: q0 (n) and v0 (n). Consistency
+   * (g(q0) = 0, G(q0) v0 = 0) is checked by vi_system_alloc, not here. */
+  int (*initial)(const void *state, VI_REAL *q0, VI_REAL *v0);
+  /* Momentum maps I(q, p) (VI_CAP_MOMENTUM), info->n_momenta values. */
+  int (*momenta)(const void *state, const VI_REAL *q, const VI_REAL *p,
+                 VI_REAL *J);
+  /* Exact solution at time t for the initial data of the parameters
+   * (VI_CAP_EXACT): q (n), p (n), lambda (m). May return VI_EUNSUPPORTED for
+   * parameter values outside its range (e.g. a rotating pendulum). */
+  int (*exact)(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p,
+               VI_REAL *lambda);
+} VI_X(vi_system_type);
+
+/* The registry (systems/registry.c, from systems/systems.def), NULL
+ * terminated; the double and quad lists are parallel. */
+extern const VI_X(vi_system_type) *const VI_X(vi_system_types)[];
+
+/* ---- system instance ---------------------------------------------------- */
+
+typedef struct VI_X(vi_system) {
+  const VI_X(vi_system_type) *type;
+  int n, m;
+  VI_REAL *par;  /* flattened parameter values */
+  void *state;   /* type->state_size bytes */
+  VI_REAL *M;    /* n x n mass matrix */
+  VI_REAL *Minv; /* its inverse */
+  VI_REAL *q0, *p0; /* initial data (p0 = M v0) */
+} VI_X(vi_system);
+
+/* Allocate a system from its defaults with nset overrides "name=v1,v2,..".
+ * Unknown names, a wrong number of values or an unparsable value give
+ * VI_EINVAL; initial data violating g(q0) = 0 or G(q0) v0 = 0 beyond the
+ * relative tolerance VI_CONSISTENCY_TOL give VI_EINCONSISTENT. On error the
+ * message (naming the problem and the valid choices) is written to err. */
+#define VI_CONSISTENCY_TOL 1e-10
+int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
+                          const char *const *set, VI_X(vi_system) **out,
+                          char *err, size_t errlen);
+void VI_X(vi_system_free)(VI_X(vi_system) *sys);
+
+/* Total energy 1/2 p'M^-1 p + V(q). */
+int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *E);
+/* Hidden-constraint residual G(q) M^-1 p (m values). */
+int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *gv);
+/* Projection (4) of wenger2017 onto the hidden constraint:
+ * p <- p - G'(G M^-1 G')^-1 G M^-1 p (in place). */
+int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                              VI_REAL *p);
+/* Lagrange multiplier of the index-1 form, wenger2017 (70) for the
+ * mechanical Hamiltonian: lambda = (G M^-1 G')^-1 (sum v'Hess g_k v -
+ * G M^-1 grad V), v = M^-1 p. */
+int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *lambda);
+
+/* Check every supplied derivative (grad V, Hess V, G, contracted Hess g)
+ * against central finite differences at the initial data and at nprobe
+ * perturbed points. Writes one line per check to report (may be NULL) and
+ * returns the number of failed checks (< 0 on a callback failure). */
+int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
+                          void (*report)(void *ctx, const char *line),
+                          void *ctx);
+
+/* ---- nonlinear solver options (core/solve.c) --------------------------- */
+
+typedef struct VI_X(vi_solver_opts) {
+  int kind;       /* vi_solver_kind; KINSOL only in double */
+  VI_REAL rtol;   /* converged when |dx_i| <= rtol (|x_i| + 1) for all i;
+                     default (VI_REAL) 0 means 100 eps of the precision */
+  int max_iter;   /* default 50 */
+} VI_X(vi_solver_opts);
+
+/* Residual and Jacobian of a nonlinear system of size N at x: F (N) and
+ * J (N x N, row-major, J_ij = dF_i/dx_j); either may be NULL when not
+ * wanted. Returns a status (> 0 recoverable, < 0 fatal). */
+typedef int (*VI_X(vi_resjac_fn))(void *ctx, const VI_REAL *x, VI_REAL *F,
+                                  VI_REAL *J);
+
+/* A nonlinear solver for systems of a fixed size N: exact Newton with
+ * analytic Jacobians. Everything is allocated by vi_solver_alloc; solving
+ * allocates nothing. Backends: the built-in dense Newton (every precision)
+ * and KINSOL (double only) with our dense LU plugged in as a custom
+ * SUNLinearSolver and the KINSOL object reused across solves. */
+typedef struct VI_X(vi_solver) VI_X(vi_solver);
+
+/* Fill defaults into opts (rtol = 100 eps, max_iter = 50, Newton). */
+void VI_X(vi_solver_opts_default)(VI_X(vi_solver_opts) *opts);
+int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
+                          VI_X(vi_resjac_fn) fn, void *ctx,
+                          VI_X(vi_solver) **out);
+void VI_X(vi_solver_free)(VI_X(vi_solver) *s);
+/* Solve F(x) = 0 from the initial guess in x. Adds the iterations and the
+ * residual/Jacobian evaluations to *iters, *fevals, *jevals. Returns VI_OK,
+ * VI_NEWTON_NOCONV (recoverable: max_iter reached or the iterate became
+ * non-finite), VI_SINGULAR, or a callback status. */
+int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, long *iters, long *fevals,
+                   long *jevals);
+
+/* ---- stepper ------------------------------------------------------------ */
+
+/* Statistics a stepper accumulates. */
+typedef struct VI_X(vi_stats) {
+  long steps;
+  long newton_iters;     /* total Newton iterations */
+  long newton_iters_max; /* largest count in one step */
+  long fevals, jevals;   /* residual and Jacobian assemblies */
+  int unknowns;          /* size of the nonlinear system per step */
+} VI_X(vi_stats);
+
+/* The state at a time node: t, q (n), p (n), lambda (m). */
+typedef struct VI_X(vi_node) {
+  VI_REAL t;
+  VI_REAL *q, *p, *lambda;
+} VI_X(vi_node);
+
+/* Method type: one family of integrators (core/methods/X.c). Options are
+ * parsed (non-templated) into an opaque block of opts_size bytes. */
+typedef struct VI_X(vi_method_type) {
+  const char *name;
+  const char *summary;
+  const char *cite;
+  const vi_key_doc *keys; /* terminated by key == NULL */
+  size_t opts_size;
+  /* Parse "key=value,..." (may be empty) into opts; validate (e.g.
+   * Theorem 1 of wenger2017) and write the reason to err on failure. */
+  int (*parse)(void *opts, const char *kv, char *err, size_t errlen);
+  /* Canonical spec text of parsed options, e.g. "galerkin:s=2,w=2,...". */
+  void (*format)(const void *opts, char *buf, size_t len);
+  /* Bytes of private state for this system size. */
+  size_t (*state_size)(const void *opts, int n, int m);
+  /* Prepare a run from (q0, p0) at t0 with step h; fills node 0 (lambda0
+   * included). Everything a step needs is passed here. */
+  int (*init)(void *state, const void *opts, const VI_X(vi_system) *sys,
+              const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
+              const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0);
+  /* Advance one step: node k -> node k+1; no allocation. */
+  int (*step)(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats);
+  /* Release what init acquired outside the state block (e.g. KINSOL). */
+  void (*fini)(void *state);
+} VI_X(vi_method_type);
+
+extern const VI_X(vi_method_type) *const VI_X(vi_method_types)[];
+
+/* A stepper: method type + options + state, one allocation. */
+typedef struct VI_X(vi_stepper) VI_X(vi_stepper);
+
+/* Parse a spec NAME[:key=value,...] against the registry. */
+int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
+                           VI_X(vi_stepper) **out, char *err, size_t errlen);
+void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st);
+int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
+                          const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                          VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
+                          VI_X(vi_node) *node0);
+int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next);
+const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st);
+void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len);
+
+/* ---- drivers (core/run.c) ---------------------------------------------- */
+
+/* Find a system type by name; NULL if unknown (err lists the valid ones). */
+const VI_X(vi_system_type) *VI_X(vi_system_find)(const char *name, char *err,
+                                                 size_t errlen);
+
+/* Format x with the full precision of the working type (17 significant
+ * digits in double, 36 in quad). */
+int VI_X(vi_format_real)(char *buf, size_t len, VI_REAL x);
+
+/* Parse a positive finite number in the working precision. */
+int VI_X(vi_parse_positive)(const char *what, const char *text, VI_REAL *out,
+                            char *err, size_t errlen);
+
+/* `vistudy run`: integrate and write the trajectory CSV
+ * t,q1..qn,p1..pn,lambda1..lambdam,energy,g_norm,gv_norm[,momenta]
+ * (norms are max norms; gv = G M^-1 p). Returns a VI_EXIT_* status with the
+ * message in err. On a failed step the nodes computed so far are kept in
+ * the output file. */
+int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen);
+
+/* `vistudy check`: derivative checks of one system; VI_EXIT_* status. */
+int VI_X(vi_check)(const char *system, int nset, const char *const *set,
+                   char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,41 @@
+/* common.c: the non-templated helpers of common.h: status messages from the
+ * one X-macro list (status.def), precision names, parameter counts. */
+#include "common.h"
+
+#include <string.h>
+
+const char *vi_strerror(int status) {
+  switch (status) {
+#define VI_STATUS(name, value, msg) \
+  case value:                       \
+    return msg;
+#include "status.def"
+#undef VI_STATUS
+  default:
+    return "unknown status";
+  }
+}
+
+int vi_precision_parse(const char *s, vi_precision *p) {
+  if (s && strcmp(s, "double") == 0) {
+    *p = VI_DOUBLE;
+    return 0;
+  }
+  if (s && strcmp(s, "quad") == 0) {
+    *p = VI_QUAD;
+    return 0;
+  }
+  return -1;
+}
+
+const char *vi_precision_name(vi_precision p) {
+  return p == VI_QUAD ? "quad" : "double";
+}
+
+int vi_system_info_nvalues(const vi_system_info *info) {
+  int k = 0;
+  for (const vi_param *p = info->params; p->name; p++) {
+    k += p->count;
+  }
+  return k;
+}

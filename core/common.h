@@ -1,0 +1,113 @@
+/* common.h: the non-templated part of the vistudy API: status codes,
+ * parameter and option descriptors, and the metadata of system types.
+ *
+ * Everything that depends on the working precision lives in the templated
+ * headers (numerics_tmpl.h, api_tmpl.h), declared for both precisions by
+ * vistudy.h. */
+#ifndef VI_COMMON_H
+#define VI_COMMON_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes (core/status.def): 0 success, > 0 recoverable, < 0 fatal. */
+typedef enum vi_status {
+#define VI_STATUS(name, value, msg) name = value,
+#include "status.def"
+#undef VI_STATUS
+} vi_status;
+
+/* Message of a status code; never NULL. */
+const char *vi_strerror(int status);
+
+/* Precisions a numeric object can be built in. */
+typedef enum vi_precision { VI_DOUBLE = 0, VI_QUAD = 1 } vi_precision;
+
+/* Quadrature rule families (core/quadrature.c). */
+typedef enum vi_rule { VI_RULE_GAUSS = 0, VI_RULE_LOBATTO = 1, VI_RULE_RADAU = 2 } vi_rule;
+/* Control-point families of Lagrange bases (core/basis.c). */
+typedef enum vi_ctrl { VI_CTRL_EQUIDISTANT = 0, VI_CTRL_LOBATTO = 1 } vi_ctrl;
+/* Butcher tableau families (core/tableau.c). */
+typedef enum vi_tableau_kind {
+  VI_TAB_GAUSS = 0,
+  VI_TAB_RADAU_IIA = 1,
+  VI_TAB_LOBATTO_IIIA = 2,
+  VI_TAB_LOBATTO_IIIB = 3,
+  VI_TAB_LOBATTO_IIIC = 4
+} vi_tableau_kind;
+
+/* Nonlinear solver backends (core/solve.c). */
+typedef enum vi_solver_kind { VI_SOLVER_NEWTON = 0, VI_SOLVER_KINSOL = 1 } vi_solver_kind;
+
+/* Parse "double" or "quad"; returns 0 and sets *p, or -1. */
+int vi_precision_parse(const char *s, vi_precision *p);
+const char *vi_precision_name(vi_precision p);
+
+/* A named physical parameter or piece of initial data of a system type.
+ * count values (1 for a scalar, n for a vector such as q0); the defaults are
+ * a comma-separated list parsed in the working precision, so a quad run
+ * sees 9.81 to 36 digits, not the double nearest to it. */
+typedef struct vi_param {
+  const char *name;
+  int count;
+  const char *defaults;
+  const char *doc;
+} vi_param;
+
+/* Capability flags: what a system type provides. */
+enum {
+  VI_CAP_MECHANICAL = 1u << 0, /* L = 1/2 v'Mv - V(q), constant M */
+  VI_CAP_HOLONOMIC = 1u << 1,  /* g, G, sum mu_k Hess g_k */
+  VI_CAP_EXACT = 1u << 2,      /* exact solution (see exact callback) */
+  VI_CAP_MOMENTUM = 1u << 3    /* momentum maps besides the energy */
+};
+
+/* Metadata of a system type, shared by its double and quad variants. */
+typedef struct vi_system_info {
+  const char *name;    /* registry name, e.g. "planar-pendulum" */
+  const char *summary; /* one line */
+  const char *cite;    /* paper key and equations, e.g. "wenger2017 (69)" */
+  int n;               /* coordinates */
+  int m;               /* holonomic constraints */
+  unsigned caps;       /* VI_CAP_* */
+  int n_momenta;       /* number of momentum maps (VI_CAP_MOMENTUM) */
+  const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
+  const vi_param *params; /* terminated by an entry with name == NULL */
+} vi_system_info;
+
+/* Number of parameter values of a system (sum of counts). */
+int vi_system_info_nvalues(const vi_system_info *info);
+
+/* Documentation of one key of a method spec NAME:key=value,... */
+typedef struct vi_key_doc {
+  const char *key;
+  const char *values; /* valid values, e.g. "1..12" or "gauss|lobatto" */
+  const char *def;    /* default, as text */
+  const char *doc;
+} vi_key_doc;
+
+/* What `vistudy run` needs, as text: the numbers are parsed in the working
+ * precision by vi_run_d / vi_run_q (api_tmpl.h). */
+typedef struct vi_run_args {
+  const char *system;
+  int nset;
+  const char *const *set; /* "name=v1,v2" overrides */
+  const char *method;     /* NAME[:key=value,...] */
+  const char *h, *T;      /* step size and final time */
+  int solver;             /* vi_solver_kind */
+  const char *rtol;       /* NULL: default */
+  int max_iter;           /* 0: default */
+  const char *out;        /* file name or "-" for stdout */
+  int quiet;              /* no summary on stderr */
+} vi_run_args;
+
+/* Exit statuses of the command line (design.md). */
+enum { VI_EXIT_OK = 0, VI_EXIT_FAIL = 1, VI_EXIT_USAGE = 2 };
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,129 @@
+/* method.c: the method registry (from core/methods/methods.def) and the
+ * stepper object: a method type, its parsed options and its private state
+ * in one allocation (GSL odeiv2 / dav1d style). Compiled once per
+ * precision (prec.h). */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+#include "spec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VI_METHOD(id) extern const VI_X(vi_method_type) VI_X(vi_method_##id);
+#include "methods/methods.def"
+#undef VI_METHOD
+
+const VI_X(vi_method_type) *const VI_X(vi_method_types)[] = {
+#define VI_METHOD(id) &VI_X(vi_method_##id),
+#include "methods/methods.def"
+#undef VI_METHOD
+    NULL};
+
+struct VI_X(vi_stepper) {
+  const VI_X(vi_method_type) *type;
+  const VI_X(vi_system) *sys;
+  VI_X(vi_stats) stats;
+  void *opts;
+  void *state;
+  int initialised;
+};
+
+#define ALIGN16(x) (((x) + 15) / 16 * 16)
+
+int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
+                           VI_X(vi_stepper) **out, char *err, size_t errlen) {
+  *out = NULL;
+  if (!spec || !sys) {
+    snprintf(err, errlen, "no method spec given");
+    return VI_EINVAL;
+  }
+  char name[64];
+  const char *kv = vi_spec_split(spec, name, sizeof name);
+  const VI_X(vi_method_type) *type = NULL;
+  for (int i = 0; VI_X(vi_method_types)[i]; i++) {
+    if (strcmp(VI_X(vi_method_types)[i]->name, name) == 0) {
+      type = VI_X(vi_method_types)[i];
+    }
+  }
+  if (!type) {
+    int k = snprintf(err, errlen, "unknown method '%s'; valid:", name);
+    for (int i = 0; VI_X(vi_method_types)[i] && k > 0 && (size_t)k < errlen; i++) {
+      k += snprintf(err + k, errlen - (size_t)k, " %s", VI_X(vi_method_types)[i]->name);
+    }
+    return VI_EINVAL;
+  }
+  /* Parse into a temporary block first: the state size depends on it. */
+  char optbuf[256];
+  if (type->opts_size > sizeof optbuf) {
+    return VI_ENOMEM;
+  }
+  int rc = type->parse(optbuf, kv, err, errlen);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  size_t head = ALIGN16(sizeof(VI_X(vi_stepper)));
+  size_t obytes = ALIGN16(type->opts_size);
+  size_t sbytes = type->state_size(optbuf, sys->n, sys->m);
+  char *mem = calloc(1, head + obytes + sbytes);
+  if (!mem) {
+    snprintf(err, errlen, "out of memory");
+    return VI_ENOMEM;
+  }
+  VI_X(vi_stepper) *st = (VI_X(vi_stepper) *)mem;
+  st->type = type;
+  st->sys = sys;
+  st->opts = mem + head;
+  st->state = mem + head + obytes;
+  memcpy(st->opts, optbuf, type->opts_size);
+  *out = st;
+  return VI_OK;
+}
+
+void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st) {
+  if (!st) {
+    return;
+  }
+  if (st->initialised && st->type->fini) {
+    st->type->fini(st->state);
+  }
+  free(st);
+}
+
+int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
+                          const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                          VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
+                          VI_X(vi_node) *node0) {
+  if (!(h > 0) || !vi_isfinite(h)) {
+    return VI_EINVAL;
+  }
+  if (st->initialised && st->type->fini) {
+    st->type->fini(st->state);
+  }
+  memset(&st->stats, 0, sizeof st->stats);
+  VI_X(vi_solver_opts) def;
+  if (!solver) {
+    VI_X(vi_solver_opts_default)(&def);
+    solver = &def;
+  }
+  int rc = st->type->init(st->state, st->opts, st->sys, solver, h, t0, q0, p0,
+                          node0);
+  st->initialised = 1; /* fini releases whatever init acquired */
+  return rc;
+}
+
+int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next) {
+  if (!st->initialised) {
+    return VI_EINVAL;
+  }
+  return st->type->step(st->state, next, &st->stats);
+}
+
+const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st) {
+  return &st->stats;
+}
+
+void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len) {
+  st->type->format(st->opts, buf, len);
+}

@@ -1,0 +1,24 @@
+/* prec_undef.h: forget the working precision set by prec.h (see there). */
+#undef VI_PREC_Q
+#undef VI_REAL
+#undef VI_X
+#undef VI_C
+#undef VI_EPS
+#undef VI_DIG
+#undef VI_PREC_NAME
+#undef vi_sqrt
+#undef vi_fabs
+#undef vi_sin
+#undef vi_cos
+#undef vi_tan
+#undef vi_asin
+#undef vi_acos
+#undef vi_atan2
+#undef vi_exp
+#undef vi_log
+#undef vi_pow
+#undef vi_floor
+#undef vi_ldexp
+#undef vi_isfinite
+#undef vi_strtor
+#undef VI_PI

@@ -1,0 +1,310 @@
+/* run.c: the drivers behind `vistudy run` and `vistudy check`, in the
+ * working precision (prec.h): look up the system, apply overrides, build
+ * the stepper, integrate with a constant step and write the trajectory as
+ * CSV with every value at the full precision of the working type. Output
+ * files are written atomically (temporary file + rename); when a step
+ * fails, the nodes computed so far are kept and the failure is reported. */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const VI_X(vi_system_type) *VI_X(vi_system_find)(const char *name, char *err,
+                                                 size_t errlen) {
+  for (int i = 0; VI_X(vi_system_types)[i]; i++) {
+    if (name && strcmp(VI_X(vi_system_types)[i]->info->name, name) == 0) {
+      return VI_X(vi_system_types)[i];
+    }
+  }
+  int k = snprintf(err, errlen, "unknown system '%s'; valid:", name ? name : "");
+  for (int i = 0; VI_X(vi_system_types)[i] && k > 0 && (size_t)k < errlen; i++) {
+    k += snprintf(err + k, errlen - (size_t)k, " %s",
+                  VI_X(vi_system_types)[i]->info->name);
+  }
+  return NULL;
+}
+
+int VI_X(vi_format_real)(char *buf, size_t len, VI_REAL x) {
+#if defined(VI_PREC_Q)
+  return quadmath_snprintf(buf, len, "%.36Qg", x);
+#else
+  return snprintf(buf, len, "%.17g", x);
+#endif
+}
+
+int VI_X(vi_parse_positive)(const char *what, const char *text, VI_REAL *out,
+                            char *err, size_t errlen) {
+  char *end = NULL;
+  if (!text || !*text) {
+    snprintf(err, errlen, "missing value for %s", what);
+    return VI_EINVAL;
+  }
+  errno = 0;
+  VI_REAL v = vi_strtor(text, &end);
+  if (end == text || *end != '\0' || !vi_isfinite(v)) {
+    snprintf(err, errlen, "invalid %s '%s': expected a positive number", what, text);
+    return VI_EINVAL;
+  }
+  if (!(v > 0)) {
+    snprintf(err, errlen, "invalid %s '%s': must be positive", what, text);
+    return VI_EINVAL;
+  }
+  *out = v;
+  return VI_OK;
+}
+
+/* Write one CSV row for a node. */
+static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
+                           const VI_X(vi_node) *nd, VI_REAL *work) {
+  const int n = sys->n, m = sys->m;
+  char buf[64];
+  VI_REAL E = 0;
+  int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
+  if (rc == 0) {
+    rc = sys->type->constraint(sys->state, nd->q, work);
+  }
+  VI_REAL gn = VI_X(vi_norm_inf)(m, work);
+  if (rc == 0) {
+    rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
+  }
+  VI_REAL gvn = VI_X(vi_norm_inf)(m, work);
+  if (rc != 0) {
+    return rc;
+  }
+  VI_X(vi_format_real)(buf, sizeof buf, nd->t);
+  fputs(buf, f);
+  const VI_REAL *cols[3] = {nd->q, nd->p, nd->lambda};
+  const int cnt[3] = {n, n, m};
+  for (int c = 0; c < 3; c++) {
+    for (int i = 0; i < cnt[c]; i++) {
+      VI_X(vi_format_real)(buf, sizeof buf, cols[c][i]);
+      fputc(',', f);
+      fputs(buf, f);
+    }
+  }
+  const VI_REAL tail[3] = {E, gn, gvn};
+  for (int i = 0; i < 3; i++) {
+    VI_X(vi_format_real)(buf, sizeof buf, tail[i]);
+    fputc(',', f);
+    fputs(buf, f);
+  }
+  if (sys->type->info->caps & VI_CAP_MOMENTUM) {
+    if ((rc = sys->type->momenta(sys->state, nd->q, nd->p, work)) != 0) {
+      return rc;
+    }
+    for (int i = 0; i < sys->type->info->n_momenta; i++) {
+      VI_X(vi_format_real)(buf, sizeof buf, work[i]);
+      fputc(',', f);
+      fputs(buf, f);
+    }
+  }
+  fputc('\n', f);
+  return VI_OK;
+}
+
+static void VI_X(write_header)(FILE *f, const VI_X(vi_system) *sys) {
+  fputs("t", f);
+  for (int i = 1; i <= sys->n; i++) {
+    fprintf(f, ",q%d", i);
+  }
+  for (int i = 1; i <= sys->n; i++) {
+    fprintf(f, ",p%d", i);
+  }
+  for (int i = 1; i <= sys->m; i++) {
+    fprintf(f, ",lambda%d", i);
+  }
+  fputs(",energy,g_norm,gv_norm", f);
+  const vi_system_info *info = sys->type->info;
+  if (info->caps & VI_CAP_MOMENTUM) {
+    for (int i = 0; i < info->n_momenta; i++) {
+      fprintf(f, ",%s", info->momentum_names[i]);
+    }
+  }
+  fputc('\n', f);
+}
+
+static double VI_X(now)(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
+  int status = VI_EXIT_USAGE;
+  VI_X(vi_system) *sys = NULL;
+  VI_X(vi_stepper) *st = NULL;
+  VI_REAL *buf = NULL;
+  FILE *f = NULL;
+  char tmpname[4096] = "";
+  VI_REAL h = 0, T = 0;
+  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(a->system, err, errlen);
+  if (!type) {
+    goto fail;
+  }
+  int rc = VI_X(vi_system_alloc)(type, a->nset, a->set, &sys, err, errlen);
+  if (rc != VI_OK) {
+    goto fail;
+  }
+  if (VI_X(vi_parse_positive)("step size h", a->h, &h, err, errlen) ||
+      VI_X(vi_parse_positive)("final time T", a->T, &T, err, errlen)) {
+    goto fail;
+  }
+  /* Errors are measured at the nodes t_k = k h: T must be a multiple of h. */
+  VI_REAL ratio = T / h;
+  long nsteps = (long)vi_floor(ratio + VI_C(0.5));
+  if (nsteps < 1 || vi_fabs(ratio - (VI_REAL)nsteps) > VI_C(1e-9) * ratio) {
+    snprintf(err, errlen,
+             "final time T = %s is not a whole multiple of h = %s (T/h = %.6g); "
+             "choose h = T/N for an integer N",
+             a->T, a->h, (double)ratio);
+    goto fail;
+  }
+  VI_X(vi_solver_opts) so;
+  VI_X(vi_solver_opts_default)(&so);
+  so.kind = a->solver;
+#if defined(VI_PREC_Q)
+  if (so.kind == VI_SOLVER_KINSOL) {
+    snprintf(err, errlen,
+             "--solver kinsol works in double precision only (Debian's SUNDIALS "
+             "is built for double); use --solver newton with --precision quad");
+    goto fail;
+  }
+#endif
+  if (a->rtol && VI_X(vi_parse_positive)("--rtol", a->rtol, &so.rtol, err, errlen)) {
+    goto fail;
+  }
+  if (a->max_iter > 0) {
+    so.max_iter = a->max_iter;
+  }
+  if (VI_X(vi_stepper_alloc)(a->method, sys, &st, err, errlen) != VI_OK) {
+    goto fail;
+  }
+  const int n = sys->n, m = sys->m;
+  const int nwork = n + 8 + (m > n ? m : n);
+  buf = calloc((size_t)(2 * n + m + nwork), sizeof *buf);
+  if (!buf) {
+    snprintf(err, errlen, "out of memory");
+    status = VI_EXIT_FAIL;
+    goto fail;
+  }
+  VI_X(vi_node) node = {0, buf, buf + n, buf + 2 * n};
+  VI_REAL *work = buf + 2 * n + m;
+  int to_stdout = strcmp(a->out, "-") == 0;
+  if (to_stdout) {
+    f = stdout;
+  } else {
+    snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", a->out, (long)getpid());
+    f = fopen(tmpname, "w");
+    if (!f) {
+      snprintf(err, errlen, "cannot write %s: %s", tmpname, strerror(errno));
+      status = VI_EXIT_FAIL;
+      goto fail;
+    }
+  }
+  status = VI_EXIT_FAIL;
+  double t_start = VI_X(now)();
+  rc = VI_X(vi_stepper_init)(st, &so, h, 0, sys->q0, sys->p0, &node);
+  long k = 0, written = 0;
+  VI_X(write_header)(f, sys);
+  if (rc == VI_OK && (rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
+    written++;
+  }
+  while (rc == VI_OK && k < nsteps) {
+    rc = VI_X(vi_stepper_step)(st, &node);
+    if (rc == VI_OK) {
+      k++;
+      if ((rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
+        written++;
+      }
+    }
+  }
+  double elapsed = VI_X(now)() - t_start;
+  if (fflush(f) != 0 || ferror(f)) {
+    snprintf(err, errlen, "write error on %s", to_stdout ? "stdout" : a->out);
+    rc = VI_EIO;
+  }
+  if (!to_stdout) {
+    if (fclose(f) != 0 && rc == VI_OK) {
+      snprintf(err, errlen, "write error on %s", a->out);
+      rc = VI_EIO;
+    }
+    f = NULL;
+    if (rename(tmpname, a->out) != 0) {
+      snprintf(err, errlen, "cannot rename %s to %s: %s", tmpname, a->out,
+               strerror(errno));
+      remove(tmpname);
+      goto fail;
+    }
+    tmpname[0] = '\0';
+  }
+  char spec[256];
+  VI_X(vi_stepper_spec)(st, spec, sizeof spec);
+  if (rc != VI_OK) {
+    if (rc != VI_EIO) {
+      snprintf(err, errlen,
+               "%s computing node %ld (t = %.17g) with %s on %s: %s; the %ld "
+               "nodes computed so far are in %s%s",
+               rc > 0 ? "recoverable failure" : "failure", written,
+               (double)((VI_REAL)written * h), spec, type->info->name,
+               vi_strerror(rc), written, to_stdout ? "stdout" : a->out,
+               rc > 0 ? "; try a smaller h or a larger --max-iter" : "");
+    }
+    goto fail;
+  }
+  if (!a->quiet) {
+    const VI_X(vi_stats) *stt = VI_X(vi_stepper_stats)(st);
+    fprintf(stderr,
+            "vistudy run: %s on %s, %s precision, %s solver: %ld steps of h = %s "
+            "to T = %s, %d unknowns/step, %.2f Newton iterations/step (max %ld), "
+            "%.3f s\n",
+            spec, type->info->name, VI_PREC_NAME,
+            so.kind == VI_SOLVER_KINSOL ? "kinsol" : "newton", stt->steps, a->h,
+            a->T, stt->unknowns,
+            stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0.0,
+            stt->newton_iters_max, elapsed);
+  }
+  status = VI_EXIT_OK;
+fail:
+  if (f && f != stdout) {
+    fclose(f);
+  }
+  if (tmpname[0]) {
+    remove(tmpname);
+  }
+  free(buf);
+  VI_X(vi_stepper_free)(st);
+  VI_X(vi_system_free)(sys);
+  return status;
+}
+
+static void VI_X(print_line)(void *ctx, const char *line) {
+  FILE *f = ctx;
+  fprintf(f, "%s\n", line);
+}
+
+int VI_X(vi_check)(const char *system, int nset, const char *const *set,
+                   char *err, size_t errlen) {
+  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(system, err, errlen);
+  if (!type) {
+    return VI_EXIT_USAGE;
+  }
+  VI_X(vi_system) *sys = NULL;
+  if (VI_X(vi_system_alloc)(type, nset, set, &sys, err, errlen) != VI_OK) {
+    return VI_EXIT_USAGE;
+  }
+  int failed = VI_X(vi_system_check)(sys, 4, VI_X(print_line), stdout);
+  VI_X(vi_system_free)(sys);
+  if (failed != 0) {
+    snprintf(err, errlen, "%s (%s): %d derivative check%s failed", system,
+             VI_PREC_NAME, failed < 0 ? 1 : failed, failed == 1 ? "" : "s");
+    return VI_EXIT_FAIL;
+  }
+  return VI_EXIT_OK;
+}

@@ -1,0 +1,344 @@
+/* solve.c: nonlinear solves F(x) = 0 of a fixed size N behind one small
+ * interface (api_tmpl.h), with two backends:
+ *
+ * - the built-in dense Newton: exact Newton (a fresh analytic Jacobian and
+ *   LU at every iterate), every precision;
+ * - KINSOL (SUNDIALS 6.x, double only): exact Newton via
+ *   KINSetMaxSetupCalls(1), no line search, with our dense LU plugged in as
+ *   a custom SUNLinearSolver because Debian's SUNDIALS is built without
+ *   optimisation (conventions.md); the KINSOL object is created once and
+ *   reused for every solve.
+ *
+ * Convergence, with the weighted norm |dx|_w = max_i |dx_i| / (rtol (|x_i|
+ * + 1)): the built-in Newton stops when the error estimate of the updated
+ * iterate, |dx|_w or theta/(1-theta) |dx|_w with the contraction rate theta
+ * (Hairer-Wanner II §IV.8), is at most 1; it also accepts a stalled
+ * iteration at round-off level (theta > 1/2 while |dx|_w <= 1e3), which a
+ * tight rtol in a badly scaled system (the multipliers enter the momentum
+ * balance multiplied by h) would otherwise turn into a spurious failure.
+ * KINSOL stops on its scaled-step test at 1e3 rtol (see kinsol_setup).
+ * Non-convergence is the recoverable status VI_NEWTON_NOCONV, never a
+ * silently wrong step. */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if !defined(VI_PREC_Q)
+#include <kinsol/kinsol.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sundials/sundials_linearsolver.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#endif
+
+#define STALL_FACTOR VI_C(1e3)
+
+struct VI_X(vi_solver) {
+  VI_X(vi_solver_opts) opts;
+  int N;
+  VI_X(vi_resjac_fn) fn;
+  void *ctx;
+  VI_REAL *F, *J, *dx;
+  int *piv;
+#if !defined(VI_PREC_Q)
+  SUNContext sunctx;
+  void *kmem;
+  N_Vector u, uscale, fscale;
+  SUNMatrix A;
+  SUNLinearSolver LS;
+  long fevals, jevals; /* counted by the KINSOL callbacks */
+  int cb_status;       /* last failing callback status, for the caller */
+#endif
+};
+
+void VI_X(vi_solver_opts_default)(VI_X(vi_solver_opts) *opts) {
+  opts->kind = VI_SOLVER_NEWTON;
+  opts->rtol = 100 * VI_EPS;
+  opts->max_iter = 50;
+}
+
+/* Weighted max-norm of dx; the iterate is finite when the result is. */
+static VI_REAL VI_X(wnorm)(const VI_X(vi_solver) *s, const VI_REAL *x,
+                           const VI_REAL *dx) {
+  VI_REAL r = 0;
+  for (int i = 0; i < s->N; i++) {
+    VI_REAL a = vi_fabs(dx[i]) / (s->opts.rtol * (vi_fabs(x[i]) + 1));
+    if (!(a <= r)) {
+      r = a; /* also propagates NaN */
+    }
+  }
+  return r;
+}
+
+static int VI_X(newton)(VI_X(vi_solver) *s, VI_REAL *x, long *iters,
+                        long *fevals, long *jevals) {
+  const int N = s->N;
+  VI_REAL prev = 0;
+  for (int it = 1; it <= s->opts.max_iter; it++) {
+    int st = s->fn(s->ctx, x, s->F, s->J);
+    (*fevals)++;
+    (*jevals)++;
+    if (st != 0) {
+      return st;
+    }
+    st = VI_X(vi_lu_factor)(N, s->J, s->piv);
+    if (st != VI_OK) {
+      return st;
+    }
+    for (int i = 0; i < N; i++) {
+      s->dx[i] = -s->F[i];
+    }
+    VI_X(vi_lu_solve)(N, s->J, s->piv, s->dx);
+    for (int i = 0; i < N; i++) {
+      x[i] += s->dx[i];
+    }
+    (*iters)++;
+    VI_REAL nrm = VI_X(wnorm)(s, x, s->dx);
+    if (!vi_isfinite(nrm)) {
+      return VI_NEWTON_NOCONV;
+    }
+    if (nrm <= 1) {
+      return VI_OK;
+    }
+    if (it >= 2) {
+      /* Error estimate of the updated iterate from the contraction rate
+       * (Hairer-Wanner II §IV.8): theta/(1-theta) |dx|. */
+      VI_REAL theta = nrm / prev;
+      if (theta < 1 && theta / (1 - theta) * nrm <= 1) {
+        return VI_OK;
+      }
+      if (it >= 3 && nrm <= STALL_FACTOR && theta > VI_C(0.5)) {
+        return VI_OK; /* round-off floor reached: no further contraction */
+      }
+    }
+    prev = nrm;
+  }
+  return VI_NEWTON_NOCONV;
+}
+
+#if !defined(VI_PREC_Q)
+/* ---- KINSOL adapter --------------------------------------------------- */
+
+static int kin_func(N_Vector u, N_Vector f, void *user) {
+  vi_solver_d *s = user;
+  s->fevals++;
+  int st = s->fn(s->ctx, N_VGetArrayPointer(u), N_VGetArrayPointer(f), NULL);
+  if (st != 0) {
+    s->cb_status = st;
+    return st > 0 ? 1 : -1;
+  }
+  return 0;
+}
+
+/* Our residual callback writes J row-major; SUNDenseMatrix is column-major,
+ * so transpose into it (O(N^2), negligible beside the LU). */
+static int kin_jac(N_Vector u, N_Vector fu, SUNMatrix A, void *user,
+                   N_Vector t1, N_Vector t2) {
+  vi_solver_d *s = user;
+  s->jevals++;
+  int st = s->fn(s->ctx, N_VGetArrayPointer(u), NULL, s->J);
+  if (st != 0) {
+    s->cb_status = st;
+    return st > 0 ? 1 : -1;
+  }
+  double *a = SM_DATA_D(A);
+  const int N = s->N;
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) {
+      a[j * N + i] = s->J[i * N + j];
+    }
+  }
+  return 0;
+}
+
+static SUNLinearSolver_Type ls_gettype(SUNLinearSolver LS) {
+  return SUNLINEARSOLVER_DIRECT;
+}
+
+/* Setup: copy the column-major SUNDenseMatrix into our row-major LU buffer
+ * and factor it with vi_lu_factor. */
+static int ls_setup(SUNLinearSolver LS, SUNMatrix A) {
+  vi_solver_d *s = LS->content;
+  const int N = s->N;
+  const double *a = SM_DATA_D(A);
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) {
+      s->J[i * N + j] = a[j * N + i];
+    }
+  }
+  return vi_lu_factor_d(N, s->J, s->piv) == VI_OK ? 0 : 1;
+}
+
+static int ls_solve(SUNLinearSolver LS, SUNMatrix A, N_Vector x, N_Vector b,
+                    double tol) {
+  vi_solver_d *s = LS->content;
+  double *xd = N_VGetArrayPointer(x);
+  memcpy(xd, N_VGetArrayPointer(b), (size_t)s->N * sizeof *xd);
+  vi_lu_solve_d(s->N, s->J, s->piv, xd);
+  return 0;
+}
+
+static int ls_free(SUNLinearSolver LS) {
+  LS->content = NULL;
+  SUNLinSolFreeEmpty(LS);
+  return 0;
+}
+
+/* KINSOL reports errors through this handler; the caller gets a status. */
+static void kin_silent(int code, const char *module, const char *function,
+                       char *msg, void *user) {}
+
+static int kinsol_setup(vi_solver_d *s) {
+  const int N = s->N;
+  if (SUNContext_Create(NULL, &s->sunctx) != 0) {
+    return VI_ESOLVER;
+  }
+  s->u = N_VNew_Serial(N, s->sunctx);
+  s->uscale = N_VNew_Serial(N, s->sunctx);
+  s->fscale = N_VNew_Serial(N, s->sunctx);
+  s->A = SUNDenseMatrix(N, N, s->sunctx);
+  s->LS = SUNLinSolNewEmpty(s->sunctx);
+  s->kmem = KINCreate(s->sunctx);
+  if (!s->u || !s->uscale || !s->fscale || !s->A || !s->LS || !s->kmem) {
+    return VI_ENOMEM;
+  }
+  s->LS->content = s;
+  s->LS->ops->gettype = ls_gettype;
+  s->LS->ops->setup = ls_setup;
+  s->LS->ops->solve = ls_solve;
+  s->LS->ops->free = ls_free;
+  N_VConst(1.0, s->fscale);
+  int f = KINInit(s->kmem, kin_func, s->u);
+  f |= KINSetUserData(s->kmem, s);
+  f |= KINSetLinearSolver(s->kmem, s->LS, s->A);
+  f |= KINSetJacFn(s->kmem, kin_jac);
+  f |= KINSetMaxSetupCalls(s->kmem, 1); /* exact Newton */
+  f |= KINSetNumMaxIters(s->kmem, s->opts.max_iter);
+  /* KINSOL has no contraction-rate test: it stops on the scaled step,
+   * here at STALL_FACTOR rtol, the bound at which the built-in Newton
+   * accepts a round-off floor. With quadratic convergence the accepted
+   * update leaves an error far below rtol either way. */
+  f |= KINSetScaledStepTol(s->kmem, (double)STALL_FACTOR * s->opts.rtol);
+  /* Stop on the step test only (as the built-in Newton does): the residual
+   * test is made unreachable in practice. */
+  f |= KINSetFuncNormTol(s->kmem, 1e-250);
+  f |= KINSetErrHandlerFn(s->kmem, kin_silent, NULL);
+  f |= KINSetPrintLevel(s->kmem, 0);
+  return f == 0 ? VI_OK : VI_ESOLVER;
+}
+
+static int kinsol_solve(vi_solver_d *s, double *x, long *iters, long *fevals,
+                        long *jevals) {
+  const int N = s->N;
+  double *u = N_VGetArrayPointer(s->u);
+  double *us = N_VGetArrayPointer(s->uscale);
+  for (int i = 0; i < N; i++) {
+    u[i] = x[i];
+    us[i] = 1.0 / (fabs(x[i]) + 1.0);
+  }
+  s->fevals = s->jevals = 0;
+  s->cb_status = 0;
+  int flag = KINSol(s->kmem, s->u, KIN_NONE, s->uscale, s->fscale);
+  long nni = 0; /* KINSol restarts its counters at every call */
+  KINGetNumNonlinSolvIters(s->kmem, &nni);
+  *iters += nni;
+  *fevals += s->fevals;
+  *jevals += s->jevals;
+  if (flag >= 0) {
+    memcpy(x, u, (size_t)N * sizeof *x);
+    return VI_OK;
+  }
+  if (s->cb_status != 0) {
+    return s->cb_status;
+  }
+  if (flag == KIN_LSETUP_FAIL) {
+    return VI_SINGULAR;
+  }
+  return VI_NEWTON_NOCONV;
+}
+#endif
+
+int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
+                          VI_X(vi_resjac_fn) fn, void *ctx,
+                          VI_X(vi_solver) **out) {
+  *out = NULL;
+  if (N <= 0 || !fn || !opts || opts->max_iter <= 0 || !(opts->rtol > 0)) {
+    return VI_EINVAL;
+  }
+#if defined(VI_PREC_Q)
+  if (opts->kind == VI_SOLVER_KINSOL) {
+    return VI_EUNSUPPORTED; /* KINSOL is double only */
+  }
+#endif
+  if (opts->kind != VI_SOLVER_NEWTON && opts->kind != VI_SOLVER_KINSOL) {
+    return VI_EINVAL;
+  }
+  /* One allocation: the struct, then F, J, dx, then piv. */
+  size_t nreal = (size_t)N * (size_t)(N + 2);
+  size_t head = (sizeof(VI_X(vi_solver)) + 15) / 16 * 16;
+  size_t bytes = head + nreal * sizeof(VI_REAL) + (size_t)N * sizeof(int);
+  char *mem = calloc(1, bytes);
+  if (!mem) {
+    return VI_ENOMEM;
+  }
+  VI_X(vi_solver) *s = (VI_X(vi_solver) *)mem;
+  s->opts = *opts;
+  s->N = N;
+  s->fn = fn;
+  s->ctx = ctx;
+  s->F = (VI_REAL *)(mem + head);
+  s->J = s->F + N;
+  s->dx = s->J + (size_t)N * N;
+  s->piv = (int *)(s->dx + N);
+#if !defined(VI_PREC_Q)
+  if (opts->kind == VI_SOLVER_KINSOL) {
+    int st = kinsol_setup(s);
+    if (st != VI_OK) {
+      VI_X(vi_solver_free)(s);
+      return st;
+    }
+  }
+#endif
+  *out = s;
+  return VI_OK;
+}
+
+void VI_X(vi_solver_free)(VI_X(vi_solver) *s) {
+  if (!s) {
+    return;
+  }
+#if !defined(VI_PREC_Q)
+  if (s->kmem) {
+    KINFree(&s->kmem);
+  }
+  if (s->LS) {
+    SUNLinSolFree(s->LS);
+  }
+  if (s->A) {
+    SUNMatDestroy(s->A);
+  }
+  N_Vector vecs[] = {s->u, s->uscale, s->fscale};
+  for (int i = 0; i < 3; i++) {
+    if (vecs[i]) {
+      N_VDestroy(vecs[i]);
+    }
+  }
+  if (s->sunctx) {
+    SUNContext_Free(&s->sunctx);
+  }
+#endif
+  free(s);
+}
+
+int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, long *iters, long *fevals,
+                   long *jevals) {
+#if !defined(VI_PREC_Q)
+  if (s->opts.kind == VI_SOLVER_KINSOL) {
+    return kinsol_solve(s, x, iters, fevals, jevals);
+  }
+#endif
+  return VI_X(newton)(s, x, iters, fevals, jevals);
+}

@@ -1,0 +1,815 @@
+/* system.c: system instances in the working precision (prec.h): parameter
+ * handling (defaults, then "name=v1,v2,..." overrides), one allocation per
+ * instance, consistency of the initial data (g(q0) = 0, G(q0) v0 = 0), the
+ * cached mass matrix and its inverse, and the quantities every method and
+ * study derives from a system type: total energy, the hidden constraint
+ * G M^-1 p, the projection (4) of wenger2017 onto it, the Lagrange
+ * multiplier (70) of wenger2017 for the mechanical Hamiltonian, and the
+ * finite-difference check of every hand-written derivative. Sign convention
+ * (api_tmpl.h): Lbar = L - g(q) . lambda, so M qdd = -grad V - G' lambda.
+ * Compiled once per precision. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+
+/* Every block handed out by malloc is aligned for max_align_t; the real
+ * arrays carved from it need no more than that (__float128 needs 16 bytes,
+ * as max_align_t does on x86-64 and aarch64). */
+_Static_assert(_Alignof(VI_REAL) <= _Alignof(max_align_t),
+               "VI_REAL needs more alignment than malloc guarantees");
+#define VI_SYS_ALIGN _Alignof(max_align_t)
+
+static size_t round_up(size_t x) {
+  return (x + VI_SYS_ALIGN - 1) / VI_SYS_ALIGN * VI_SYS_ALIGN;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...) {
+  if (err == NULL || errlen == 0) {
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+}
+
+/* A callback's own code is not a vi_status: map it onto the two callback
+ * codes, keeping the sign convention (> 0 recoverable, < 0 fatal). */
+static int callback_status(int rc) {
+  return rc > 0 ? VI_CALLBACK_RECOVERABLE : VI_ECALLBACK;
+}
+
+/* ---- scratch space of the kernels ---------------------------------------- */
+
+/* The kernels (energy, hidden, project_p, lambda) are called inside steps,
+ * where nothing may allocate: their scratch lives on the stack up to these
+ * sizes (enough for n = 12, m = 11) and only larger systems fall back to
+ * the heap. */
+#define VI_SYS_STACK_REALS 512
+#define VI_SYS_STACK_INTS 64
+
+typedef struct scratch {
+  VI_REAL *w;
+  int *piv;
+  VI_REAL wbuf[VI_SYS_STACK_REALS];
+  int pbuf[VI_SYS_STACK_INTS];
+} scratch;
+
+static int scratch_get(scratch *s, size_t nreal, size_t nint) {
+  s->w = nreal <= VI_SYS_STACK_REALS ? s->wbuf : malloc(nreal * sizeof *s->w);
+  s->piv = nint <= VI_SYS_STACK_INTS ? s->pbuf : malloc(nint * sizeof *s->piv);
+  if (s->w == NULL || s->piv == NULL) {
+    if (s->w != s->wbuf) {
+      free(s->w);
+    }
+    if (s->piv != s->pbuf) {
+      free(s->piv);
+    }
+    return VI_ENOMEM;
+  }
+  return VI_OK;
+}
+
+static void scratch_put(scratch *s) {
+  if (s->w != s->wbuf) {
+    free(s->w);
+  }
+  if (s->piv != s->pbuf) {
+    free(s->piv);
+  }
+}
+
+/* y = A x for the r x c row-major A. */
+static void matvec(int r, int c, const VI_REAL *A, const VI_REAL *x,
+                   VI_REAL *y) {
+  for (int i = 0; i < r; i++) {
+    VI_REAL s = 0;
+    for (int j = 0; j < c; j++) {
+      s += A[i * c + j] * x[j];
+    }
+    y[i] = s;
+  }
+}
+
+/* B = G M^-1 (m x n) and S = G M^-1 G' = B G' (m x m), factored in place.
+ * M^-1 is symmetric, so S is symmetric positive definite whenever G has
+ * full rank; a singular S means the constraints are dependent at q. */
+static int schur(const VI_X(vi_system) *sys, const VI_REAL *G, VI_REAL *B,
+                 VI_REAL *S, int *piv) {
+  int n = sys->n, m = sys->m;
+  for (int k = 0; k < m; k++) {
+    for (int j = 0; j < n; j++) {
+      VI_REAL s = 0;
+      for (int i = 0; i < n; i++) {
+        s += G[k * n + i] * sys->Minv[i * n + j];
+      }
+      B[k * n + j] = s;
+    }
+  }
+  for (int k = 0; k < m; k++) {
+    for (int l = 0; l < m; l++) {
+      VI_REAL s = 0;
+      for (int j = 0; j < n; j++) {
+        s += B[k * n + j] * G[l * n + j];
+      }
+      S[k * m + l] = s;
+    }
+  }
+  return VI_X(vi_lu_factor)(m, S, piv);
+}
+
+/* ---- parameters ------------------------------------------------------------ */
+
+/* Parse exactly count comma-separated reals of text (of length len) into
+ * out. Returns 0, or -1 for a wrong count (*got set), or -2 for a bad
+ * token (copied to bad, which has badlen bytes). */
+static int parse_values(const char *text, size_t len, int count, VI_REAL *out,
+                        int *got, char *bad, size_t badlen) {
+  int k = 0;
+  if (len > 0) {
+    k = 1;
+    for (size_t i = 0; i < len; i++) {
+      k += text[i] == ',';
+    }
+  }
+  *got = k;
+  if (k != count) {
+    return -1;
+  }
+  const char *s = text, *end = text + len;
+  for (int i = 0; i < count; i++) {
+    const char *comma = memchr(s, ',', (size_t)(end - s));
+    const char *tok_end = comma != NULL ? comma : end;
+    size_t tl = (size_t)(tok_end - s);
+    /* Copy the token so that strtod cannot read past it (text is not
+     * necessarily NUL terminated at tok_end). */
+    char tok[128];
+    int ok = tl < sizeof tok;
+    VI_REAL v = 0;
+    if (ok) {
+      memcpy(tok, s, tl);
+      tok[tl] = '\0';
+      char *e = NULL;
+      v = vi_strtor(tok, &e);
+      while (e != NULL && (*e == ' ' || *e == '\t')) {
+        e++;
+      }
+      ok = e != NULL && e != tok && *e == '\0' && vi_isfinite(v);
+    }
+    if (!ok) {
+      size_t bl = tl < badlen - 1 ? tl : badlen - 1;
+      memcpy(bad, s, bl);
+      bad[bl] = '\0';
+      return -2;
+    }
+    out[i] = v;
+    s = tok_end + 1;
+  }
+  return 0;
+}
+
+static void list_params(const vi_system_info *info, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (const vi_param *p = info->params; p != NULL && p->name != NULL; p++) {
+    int w = snprintf(buf + used, len - used, "%s%s",
+                     p == info->params ? "" : ", ", p->name);
+    if (w < 0 || (size_t)w >= len - used) {
+      return;
+    }
+    used += (size_t)w;
+  }
+}
+
+/* Fill par from the defaults, then apply the overrides in order. */
+static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
+                      const char *const *set, char *err, size_t errlen) {
+  char bad[64];
+  int got;
+  int off = 0;
+  for (const vi_param *p = info->params; p != NULL && p->name != NULL; p++) {
+    const char *d = p->defaults != NULL ? p->defaults : "";
+    int rc = parse_values(d, strlen(d), p->count, par + off, &got, bad,
+                          sizeof bad);
+    if (rc != 0) {
+      set_err(err, errlen,
+              "default of parameter %s of %s is malformed ('%s'): a bug in "
+              "the system type",
+              p->name, info->name, d);
+      return VI_EINVAL;
+    }
+    off += p->count;
+  }
+  for (int i = 0; i < nset; i++) {
+    const char *s = set[i];
+    const char *eq = s != NULL ? strchr(s, '=') : NULL;
+    if (eq == NULL) {
+      set_err(err, errlen, "parameter setting '%s' for %s is not name=value",
+              s != NULL ? s : "(null)", info->name);
+      return VI_EINVAL;
+    }
+    size_t nl = (size_t)(eq - s);
+    const vi_param *p = info->params;
+    off = 0;
+    for (; p != NULL && p->name != NULL; p++) {
+      if (strlen(p->name) == nl && strncmp(p->name, s, nl) == 0) {
+        break;
+      }
+      off += p->count;
+    }
+    if (p == NULL || p->name == NULL) {
+      char valid[256];
+      list_params(info, valid, sizeof valid);
+      set_err(err, errlen, "unknown parameter '%.*s' for system %s; valid: %s",
+              (int)nl, s, info->name, valid);
+      return VI_EINVAL;
+    }
+    int rc = parse_values(eq + 1, strlen(eq + 1), p->count, par + off, &got,
+                          bad, sizeof bad);
+    if (rc == -1) {
+      set_err(err, errlen, "parameter %s of %s takes %d value%s, got %d",
+              p->name, info->name, p->count, p->count == 1 ? "" : "s", got);
+      return VI_EINVAL;
+    }
+    if (rc != 0) {
+      set_err(err, errlen,
+              "parameter %s of %s: '%s' is not a finite number", p->name,
+              info->name, bad);
+      return VI_EINVAL;
+    }
+  }
+  return VI_OK;
+}
+
+/* ---- instance ------------------------------------------------------------- */
+
+void VI_X(vi_system_free)(VI_X(vi_system) *sys) {
+  free(sys);
+}
+
+int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
+                          const char *const *set, VI_X(vi_system) **out,
+                          char *err, size_t errlen) {
+  if (out == NULL) {
+    set_err(err, errlen, "vi_system_alloc: out is NULL");
+    return VI_EINVAL;
+  }
+  *out = NULL;
+  if (type == NULL || type->info == NULL || (nset > 0 && set == NULL) ||
+      nset < 0) {
+    set_err(err, errlen, "vi_system_alloc: %s",
+            type == NULL || type->info == NULL ? "no system type"
+                                               : "bad parameter list");
+    return VI_EINVAL;
+  }
+  const vi_system_info *info = type->info;
+  int n = info->n, m = info->m;
+  if (n <= 0 || m < 0 || m > n) {
+    set_err(err, errlen, "system %s has bad sizes n = %d, m = %d", info->name,
+            n, m);
+    return VI_EINVAL;
+  }
+  /* Only the mechanical form is implemented so far: everything below needs
+   * M, V and grad V, and g, G when there are constraints. */
+  if (!(info->caps & VI_CAP_MECHANICAL) || type->mass == NULL ||
+      type->potential == NULL || type->grad_potential == NULL ||
+      type->initial == NULL ||
+      (m > 0 && (type->constraint == NULL || type->constraint_jac == NULL))) {
+    set_err(err, errlen,
+            "system %s lacks the mechanical form (M, V, grad V, initial data"
+            "%s) that vi_system needs",
+            info->name, m > 0 ? ", g, G" : "");
+    return VI_EUNSUPPORTED;
+  }
+  int nval = 0;
+  for (const vi_param *p = info->params; p != NULL && p->name != NULL; p++) {
+    nval += p->count;
+  }
+
+  /* One block: the header, the real arrays (par, M, Minv, q0, p0) and the
+   * private state of the type, each starting on a max_align_t boundary. */
+  size_t nreal = (size_t)nval + 2 * (size_t)n * (size_t)n + 2 * (size_t)n;
+  size_t off_real = round_up(sizeof(VI_X(vi_system)));
+  size_t off_state = round_up(off_real + nreal * sizeof(VI_REAL));
+  size_t total = off_state + round_up(type->state_size);
+  unsigned char *block = calloc(1, total);
+  if (block == NULL) {
+    set_err(err, errlen, "out of memory allocating system %s", info->name);
+    return VI_ENOMEM;
+  }
+  VI_X(vi_system) *sys = (VI_X(vi_system) *)(void *)block;
+  VI_REAL *r = (VI_REAL *)(void *)(block + off_real);
+  sys->type = type;
+  sys->n = n;
+  sys->m = m;
+  sys->par = r;
+  sys->M = sys->par + nval;
+  sys->Minv = sys->M + n * n;
+  sys->q0 = sys->Minv + n * n;
+  sys->p0 = sys->q0 + n;
+  sys->state = type->state_size > 0 ? block + off_state : NULL;
+
+  /* The callback that failed, for the message at callback_fail. */
+  const char *what = "setup";
+  int crc = 0;
+  int rc = set_params(info, sys->par, nset, set, err, errlen);
+  if (rc != VI_OK) {
+    goto fail;
+  }
+  if (type->setup != NULL) {
+    int src = type->setup(sys->state, sys->par);
+    if (src != 0) {
+      set_err(err, errlen,
+              "system %s rejected its parameters (setup returned %d)",
+              info->name, src);
+      rc = VI_EINVAL;
+      goto fail;
+    }
+  }
+  what = "mass";
+  crc = type->mass(sys->state, sys->M);
+  if (crc != 0) {
+    goto callback_fail;
+  }
+  /* M^-1 column by column from one LU of a copy (kept in Minv meanwhile,
+   * then the columns go to scratch and back). */
+  {
+    VI_REAL *LU = malloc(((size_t)n * (size_t)n + (size_t)n) * sizeof *LU);
+    int *piv = malloc((size_t)n * sizeof *piv);
+    if (LU == NULL || piv == NULL) {
+      free(LU);
+      free(piv);
+      set_err(err, errlen, "out of memory allocating system %s", info->name);
+      rc = VI_ENOMEM;
+      goto fail;
+    }
+    memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
+    int lrc = VI_X(vi_lu_factor)(n, LU, piv);
+    if (lrc != VI_OK) {
+      free(LU);
+      free(piv);
+      set_err(err, errlen, "mass matrix of system %s is singular",
+              info->name);
+      rc = VI_EINVAL;
+      goto fail;
+    }
+    VI_REAL *col = LU + n * n;
+    for (int j = 0; j < n; j++) {
+      for (int i = 0; i < n; i++) {
+        col[i] = i == j;
+      }
+      VI_X(vi_lu_solve)(n, LU, piv, col);
+      for (int i = 0; i < n; i++) {
+        sys->Minv[i * n + j] = col[i];
+      }
+    }
+    free(LU);
+    free(piv);
+  }
+
+  /* Initial data, then its consistency. v0 goes to p0 first and becomes
+   * p0 = M v0 at the end. */
+  VI_REAL *v0 = malloc(((size_t)n + (size_t)m + (size_t)m * (size_t)n) *
+                       sizeof *v0);
+  if (v0 == NULL) {
+    set_err(err, errlen, "out of memory allocating system %s", info->name);
+    rc = VI_ENOMEM;
+    goto fail;
+  }
+  VI_REAL *g = v0 + n, *G = g + m;
+  what = "initial";
+  crc = type->initial(sys->state, sys->q0, v0);
+  if (crc == 0 && m > 0) {
+    what = "constraint";
+    crc = type->constraint(sys->state, sys->q0, g);
+  }
+  if (crc == 0 && m > 0) {
+    what = "constraint_jac";
+    crc = type->constraint_jac(sys->state, sys->q0, G);
+  }
+  if (crc != 0) {
+    free(v0);
+    goto callback_fail;
+  }
+  for (int i = 0; i < n; i++) {
+    if (!vi_isfinite(sys->q0[i]) || !vi_isfinite(v0[i])) {
+      free(v0);
+      set_err(err, errlen, "initial data of system %s is not finite",
+              info->name);
+      rc = VI_EINVAL;
+      goto fail;
+    }
+  }
+  if (m > 0) {
+    VI_REAL qn = VI_X(vi_norm_inf)(n, sys->q0);
+    VI_REAL vn = VI_X(vi_norm_inf)(n, v0);
+    VI_REAL one = 1;
+    /* Scales: g is quadratic in lengths (g = 1/2 (|x|^2 - l^2) for every
+     * system so far), so its rounding error grows like |q0|^2; G v0 is
+     * linear in q and in v. Both floored at 1 so that small coordinates do
+     * not ask for more than the absolute tolerance. */
+    VI_REAL qs = qn > one ? qn : one;
+    VI_REAL vs = vn > one ? vn : one;
+    VI_REAL tol_g = (VI_REAL)VI_CONSISTENCY_TOL * qs * qs;
+    VI_REAL tol_gv = (VI_REAL)VI_CONSISTENCY_TOL * qs * vs;
+    VI_REAL *gv = malloc((size_t)m * sizeof *gv);
+    if (gv == NULL) {
+      free(v0);
+      set_err(err, errlen, "out of memory allocating system %s", info->name);
+      rc = VI_ENOMEM;
+      goto fail;
+    }
+    matvec(m, n, G, v0, gv);
+    VI_REAL rg = VI_X(vi_norm_inf)(m, g);
+    VI_REAL rgv = VI_X(vi_norm_inf)(m, gv);
+    free(gv);
+    if (!(rg <= tol_g) || !(rgv <= tol_gv)) {
+      set_err(err, errlen,
+              "inconsistent initial data for system %s: |g(q0)| = %.1e "
+              "(tolerance %.1e), |G(q0) v0| = %.1e (tolerance %.1e)",
+              info->name, (double)rg, (double)tol_g, (double)rgv,
+              (double)tol_gv);
+      free(v0);
+      rc = VI_EINCONSISTENT;
+      goto fail;
+    }
+  }
+  matvec(n, n, sys->M, v0, sys->p0);
+  free(v0);
+  *out = sys;
+  return VI_OK;
+
+callback_fail:
+  set_err(err, errlen,
+          "callback %s of system %s failed with status %d while allocating",
+          what, info->name, crc);
+  rc = callback_status(crc);
+fail:
+  free(block);
+  return rc;
+}
+
+/* ---- derived quantities ----------------------------------------------------- */
+
+int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *E) {
+  int n = sys->n;
+  VI_REAL V = 0;
+  int rc = sys->type->potential(sys->state, q, &V);
+  if (rc != 0) {
+    return callback_status(rc);
+  }
+  /* 1/2 p'M^-1 p without a temporary vector. */
+  VI_REAL T = 0;
+  for (int i = 0; i < n; i++) {
+    VI_REAL s = 0;
+    for (int j = 0; j < n; j++) {
+      s += sys->Minv[i * n + j] * p[j];
+    }
+    T += p[i] * s;
+  }
+  *E = T / 2 + V;
+  return VI_OK;
+}
+
+int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *gv) {
+  int n = sys->n, m = sys->m;
+  if (m == 0) {
+    return VI_OK;
+  }
+  scratch s;
+  int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n, 0);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *G = s.w, *v = G + m * n;
+  rc = sys->type->constraint_jac(sys->state, q, G);
+  if (rc != 0) {
+    rc = callback_status(rc);
+  } else {
+    matvec(n, n, sys->Minv, p, v);
+    matvec(m, n, G, v, gv);
+  }
+  scratch_put(&s);
+  return rc;
+}
+
+int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                              VI_REAL *p) {
+  int n = sys->n, m = sys->m;
+  if (m == 0) {
+    return VI_OK;
+  }
+  scratch s;
+  int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m +
+                               (size_t)m,
+                       (size_t)m);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *y = S + m * m;
+  rc = sys->type->constraint_jac(sys->state, q, G);
+  if (rc != 0) {
+    rc = callback_status(rc);
+  } else {
+    rc = schur(sys, G, B, S, s.piv);
+  }
+  if (rc == VI_OK) {
+    /* wenger2017 (4): p <- p - G'(G M^-1 G')^-1 G M^-1 p. */
+    matvec(m, n, B, p, y);
+    VI_X(vi_lu_solve)(m, S, s.piv, y);
+    for (int j = 0; j < n; j++) {
+      VI_REAL t = 0;
+      for (int k = 0; k < m; k++) {
+        t += G[k * n + j] * y[k];
+      }
+      p[j] -= t;
+    }
+  }
+  scratch_put(&s);
+  return rc;
+}
+
+/* Differentiating g(q) = 0 twice along M qdd = -grad V - G' lambda:
+ *   G v = 0,  G qdd + [v' Hess g_k v]_k = 0,
+ *   G M^-1 (-grad V - G' lambda) + [v' Hess g_k v]_k = 0,
+ * hence (G M^-1 G') lambda = [v' Hess g_k v]_k - G M^-1 grad V, which is
+ * wenger2017 (70) for H = 1/2 p'M^-1 p + V(q) (H_pp = M^-1, H_pq = 0). */
+int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *lambda) {
+  int n = sys->n, m = sys->m;
+  if (m == 0) {
+    return VI_OK;
+  }
+  if (sys->type->constraint_hess == NULL) {
+    return VI_EUNSUPPORTED;
+  }
+  scratch s;
+  int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m +
+                               (size_t)n * (size_t)n + 3 * (size_t)n +
+                               (size_t)m,
+                       (size_t)m);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *H = S + m * m;
+  VI_REAL *v = H + n * n, *dV = v + n, *Hv = dV + n, *mu = Hv + n;
+  rc = sys->type->constraint_jac(sys->state, q, G);
+  if (rc == 0) {
+    rc = sys->type->grad_potential(sys->state, q, dV);
+  }
+  if (rc != 0) {
+    rc = callback_status(rc);
+    goto done;
+  }
+  rc = schur(sys, G, B, S, s.piv);
+  if (rc != VI_OK) {
+    goto done;
+  }
+  matvec(n, n, sys->Minv, p, v);
+  matvec(m, n, B, dV, lambda);
+  /* v' Hess g_k v from the contracted Hessian with mu = e_k. */
+  for (int k = 0; k < m; k++) {
+    for (int l = 0; l < m; l++) {
+      mu[l] = l == k;
+    }
+    int hrc = sys->type->constraint_hess(sys->state, q, mu, H);
+    if (hrc != 0) {
+      rc = callback_status(hrc);
+      goto done;
+    }
+    matvec(n, n, H, v, Hv);
+    VI_REAL t = 0;
+    for (int i = 0; i < n; i++) {
+      t += v[i] * Hv[i];
+    }
+    lambda[k] = t - lambda[k];
+  }
+  VI_X(vi_lu_solve)(m, S, s.piv, lambda);
+done:
+  scratch_put(&s);
+  return rc;
+}
+
+/* ---- derivative check --------------------------------------------------------- */
+
+/* The functions whose Jacobians are checked: f(x) with nf values. */
+enum { FD_V, FD_DV, FD_G, FD_GTMU };
+
+static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *mu,
+                   const VI_REAL *x, VI_REAL *f, VI_REAL *tmp) {
+  const VI_X(vi_system_type) *t = sys->type;
+  int n = sys->n, m = sys->m;
+  switch (which) {
+  case FD_V:
+    return t->potential(sys->state, x, f);
+  case FD_DV:
+    return t->grad_potential(sys->state, x, f);
+  case FD_G:
+    return t->constraint(sys->state, x, f);
+  default: {
+    /* G' mu, whose Jacobian is sum_k mu_k Hess g_k. */
+    int rc = t->constraint_jac(sys->state, x, tmp);
+    if (rc != 0) {
+      return rc;
+    }
+    for (int j = 0; j < n; j++) {
+      VI_REAL s = 0;
+      for (int k = 0; k < m; k++) {
+        s += tmp[k * n + j] * mu[k];
+      }
+      f[j] = s;
+    }
+    return 0;
+  }
+  }
+}
+
+/* Max relative error of the analytic nf x n Jacobian J of f at x against
+ * central differences. The error is relative to the largest of |J|, the
+ * differences and |f(x)| / max(1, |x|) (the size of the rounding error of
+ * a difference quotient), so exact zeros in J do not divide by zero. */
+static int fd_compare(const VI_X(vi_system) *sys, int which, const VI_REAL *mu,
+                      const VI_REAL *x0, int nf, const VI_REAL *J,
+                      VI_REAL *work, VI_REAL *err_out) {
+  int n = sys->n, m = sys->m;
+  VI_REAL *x = work, *f0 = x + n, *fp = f0 + nf, *fm = fp + nf;
+  VI_REAL *D = fm + nf, *tmp = D + nf * n;
+  (void)m;
+  memcpy(x, x0, (size_t)n * sizeof *x);
+  int rc = fd_eval(sys, which, mu, x, f0, tmp);
+  if (rc != 0) {
+    return rc;
+  }
+  /* Step eps^(1/3) balances the O(h^2) truncation against the O(eps / h)
+   * rounding error of a central difference. */
+  VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
+  VI_REAL one = 1;
+  for (int j = 0; j < n; j++) {
+    VI_REAL a = vi_fabs(x0[j]);
+    VI_REAL h = h0 * (a > one ? a : one);
+    VI_REAL xp = x0[j] + h, xm = x0[j] - h;
+    x[j] = xp;
+    rc = fd_eval(sys, which, mu, x, fp, tmp);
+    if (rc == 0) {
+      x[j] = xm;
+      rc = fd_eval(sys, which, mu, x, fm, tmp);
+    }
+    x[j] = x0[j];
+    if (rc != 0) {
+      return rc;
+    }
+    /* Divide by the step actually taken (xp - xm is exact here). */
+    for (int i = 0; i < nf; i++) {
+      D[i * n + j] = (fp[i] - fm[i]) / (xp - xm);
+    }
+  }
+  VI_REAL xs = VI_X(vi_norm_inf)(n, x0);
+  xs = xs > one ? xs : one;
+  VI_REAL scale = VI_X(vi_norm_inf)(nf, f0) / xs;
+  VI_REAL sj = VI_X(vi_norm_inf)(nf * n, J);
+  VI_REAL sd = VI_X(vi_norm_inf)(nf * n, D);
+  scale = sj > scale ? sj : scale;
+  scale = sd > scale ? sd : scale;
+  VI_REAL e = 0;
+  for (int i = 0; i < nf * n; i++) {
+    VI_REAL d = vi_fabs(D[i] - J[i]);
+    if (d > e || d != d) {
+      e = d;
+    }
+  }
+  *err_out = scale > 0 ? e / scale : e;
+  return 0;
+}
+
+static VI_REAL frac(VI_REAL x) {
+  return x - vi_floor(x);
+}
+
+int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
+                          void (*report)(void *ctx, const char *line),
+                          void *ctx) {
+  if (sys == NULL || nprobe < 0) {
+    return VI_EINVAL;
+  }
+  const VI_X(vi_system_type) *t = sys->type;
+  const char *name = t->info->name;
+  int n = sys->n, m = sys->m;
+  /* The golden ratio's fractional parts k*phi mod 1 are a fixed,
+   * well-spread sequence: deterministic probes without rand(). */
+  const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
+  /* About eps^(2/3) (the accuracy of a central difference) with room. */
+  VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
+  /* J (n x n at most), q, mu, then fd_compare's x, f0, f+, f-, D, G. */
+  size_t nwork = 2 * (size_t)n * (size_t)n + 5 * (size_t)n + (size_t)m +
+                 (size_t)m * (size_t)n;
+  VI_REAL *work = malloc(nwork * sizeof *work);
+  if (work == NULL) {
+    return VI_ENOMEM;
+  }
+  VI_REAL *J = work, *q = J + n * n, *mu = q + n, *fdw = mu + m;
+  int failures = 0;
+  int status = 0;
+  VI_REAL qs = VI_X(vi_norm_inf)(n, sys->q0);
+  qs = qs > 1 ? qs : 1;
+  static const char *const names[] = {"grad_potential", "hess_potential",
+                                      "constraint_jac", "constraint_hess"};
+  for (int probe = 0; probe <= nprobe && status == 0; probe++) {
+    /* Probe 0 is q0; the others perturb every coordinate by up to
+     * 0.25 max(1, |q0|), which leaves the constraint manifold on purpose. */
+    for (int i = 0; i < n; i++) {
+      VI_REAL u = frac((probe * (n + m) + i + 1) * golden) - VI_C(0.5);
+      q[i] = sys->q0[i] + (probe == 0 ? 0 : u * qs / 2);
+    }
+    for (int k = 0; k < m; k++) {
+      mu[k] = VI_C(0.5) + frac((probe * (n + m) + n + k + 1) * golden);
+    }
+    for (int which = FD_V; which <= FD_GTMU; which++) {
+      int nf = 0;
+      int have = 0, need = 0;
+      int rc = 0;
+      switch (which) {
+      case FD_V:
+        need = 1;
+        have = t->grad_potential != NULL;
+        nf = 1;
+        rc = have ? t->grad_potential(sys->state, q, J) : 0;
+        break;
+      case FD_DV:
+        need = 1;
+        have = t->hess_potential != NULL;
+        nf = n;
+        rc = have ? t->hess_potential(sys->state, q, J) : 0;
+        break;
+      case FD_G:
+        need = m > 0;
+        have = t->constraint_jac != NULL && t->constraint != NULL;
+        nf = m;
+        rc = have && need ? t->constraint_jac(sys->state, q, J) : 0;
+        break;
+      default:
+        need = m > 0;
+        have = t->constraint_hess != NULL && t->constraint_jac != NULL;
+        nf = n;
+        rc = have && need ? t->constraint_hess(sys->state, q, mu, J) : 0;
+        break;
+      }
+      if (!need) {
+        continue;
+      }
+      char line[256];
+      char where[32];
+      if (probe == 0) {
+        snprintf(where, sizeof where, "q0");
+      } else {
+        snprintf(where, sizeof where, "probe %d", probe);
+      }
+      if (!have) {
+        failures++;
+        snprintf(line, sizeof line, "%s %s at %s: callback missing FAIL",
+                 name, names[which], where);
+        if (report != NULL) {
+          report(ctx, line);
+        }
+        continue;
+      }
+      VI_REAL e = 0;
+      if (rc == 0) {
+        rc = fd_compare(sys, which, mu, q, nf, J, fdw, &e);
+      }
+      if (rc != 0) {
+        snprintf(line, sizeof line,
+                 "%s %s at %s: callback failed with status %d", name,
+                 names[which], where, rc);
+        if (report != NULL) {
+          report(ctx, line);
+        }
+        /* Always < 0 here, whatever the callback's sign: a check that
+         * cannot run is not a pass. */
+        status = VI_ECALLBACK;
+        break;
+      }
+      int ok = e <= tol;
+      failures += !ok;
+      snprintf(line, sizeof line, "%s %s at %s: max rel err %.1e (tol %.1e) %s",
+               name, names[which], where, (double)e, (double)tol,
+               ok ? "ok" : "FAIL");
+      if (report != NULL) {
+        report(ctx, line);
+      }
+    }
+  }
+  free(work);
+  return status != 0 ? status : failures;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# test_cli.sh: the command line as a user meets it (e2e suite): the CSV
+# contract of `vistudy run`, quad-precision constraint residuals, `check` and
+# `list`, and every kind of bad input (exit 2 with a message naming the
+# problem and the valid choices). Usage: test_cli.sh PATH/TO/vistudy
+set -u
+V="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+
+# expect STATUS PATTERN -- command...: exit status and a stderr pattern.
+expect() {
+  local want="$1" pat="$2"
+  shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    bad "exit $got (want $want): $*"; cat "$tmp/err" >&2; return
+  fi
+  if [ -n "$pat" ] && ! grep -qE "$pat" "$tmp/err"; then
+    bad "stderr lacks /$pat/: $*"; cat "$tmp/err" >&2; return
+  fi
+  ok
+}
+
+run() { "$V" run --quiet "$@"; }
+P=(--system planar-pendulum --method galerkin:s=2,w=2 --h 0.01 --T 0.1)
+
+# Bad input: exit 2, the message names the problem and the choices.
+expect 2 "unknown system 'pendulum'.*planar-pendulum" -- run --system pendulum --method galerkin --h 0.1 --T 1 --out -
+expect 2 "unknown parameter 'mass'.*valid:.*gravity" -- run "${P[@]}" --set mass=2 --out -
+expect 2 "q0.*6 values" -- run --system double-pendulum-3d --set q0=1,2 --method galerkin --h 0.1 --T 1 --out -
+expect 2 "inconsistent initial data" -- run --system double-pendulum-3d --set v0=1,0,0,0,0,0 --method galerkin --h 0.1 --T 1 --out -
+expect 2 "unknown method 'rattle'.*galerkin" -- run --system planar-pendulum --method rattle --h 0.1 --T 1 --out -
+expect 2 "unknown key 'q'.*valid: s, w" -- run --system planar-pendulum --method galerkin:q=2 --h 0.1 --T 1 --out -
+expect 2 "Theorem 1.*w <= s" -- run --system planar-pendulum --method galerkin:s=2,w=3 --h 0.1 --T 1 --out -
+expect 2 "r >= s" -- run --system planar-pendulum --method galerkin:s=4,r=3 --h 0.1 --T 1 --out -
+expect 2 "quadL.*gauss\|lobatto" -- run --system planar-pendulum --method galerkin:quadL=radau --h 0.1 --T 1 --out -
+expect 2 "step size h.*positive" -- run --system planar-pendulum --method galerkin --h -0.1 --T 1 --out -
+expect 2 "step size h.*positive" -- run --system planar-pendulum --method galerkin --h 0 --T 1 --out -
+expect 2 "final time T.*positive" -- run --system planar-pendulum --method galerkin --h 0.1 --T 0 --out -
+expect 2 "invalid step size h 'abc'" -- run --system planar-pendulum --method galerkin --h abc --T 1 --out -
+expect 2 "not a whole multiple" -- run --system planar-pendulum --method galerkin --h 0.3 --T 1 --out -
+expect 2 "precision 'single'.*double, quad" -- run "${P[@]}" --precision single --out -
+expect 2 "solver 'ida'.*newton, kinsol" -- run "${P[@]}" --solver ida --out -
+expect 2 "kinsol.*double" -- run "${P[@]}" --precision quad --solver kinsol --out -
+expect 2 "missing --out" -- run --system planar-pendulum --method galerkin --h 0.1 --T 1
+expect 2 "unknown command" -- "$V" frobnicate
+expect 2 "unknown list" -- "$V" list things
+expect 2 "unknown system" -- "$V" check nosuch
+
+# A Newton solve that cannot converge is a failure (exit 1), not a wrong step.
+expect 1 "Newton iteration did not converge.*smaller h" -- run "${P[@]}" --max-iter 1 --rtol 1e-30 --out "$tmp/nc.csv"
+
+# CSV contract.
+if run "${P[@]}" --out "$tmp/p.csv" && [ -f "$tmp/p.csv" ]; then
+  head -1 "$tmp/p.csv" | grep -qx 't,q1,q2,p1,p2,lambda1,energy,g_norm,gv_norm' && ok || bad "planar header: $(head -1 "$tmp/p.csv")"
+  [ "$(wc -l <"$tmp/p.csv")" = 12 ] && ok || bad "expected 11 nodes + header"
+  # 17 significant digits in double.
+  awk -F, 'NR==2 { split($2, a, "e"); d = a[1]; gsub(/[-.]/, "", d); sub(/^0+/, "", d); exit !(length(d) >= 16) }' "$tmp/p.csv" && ok || bad "double digits: $(sed -n 2p "$tmp/p.csv")"
+else
+  bad "planar run failed"
+fi
+if run --system double-pendulum-3d --method galerkin:s=2,w=2 --h 0.01 --T 0.05 --out "$tmp/d.csv"; then
+  head -1 "$tmp/d.csv" | grep -qx 't,q1,q2,q3,q4,q5,q6,p1,p2,p3,p4,p5,p6,lambda1,lambda2,energy,g_norm,gv_norm,Jz' && ok || bad "double pendulum header: $(head -1 "$tmp/d.csv")"
+else
+  bad "double pendulum run failed"
+fi
+
+# Quad precision: 36 digits and |g(q_k)| below 1e-28 (issue 2).
+if run --system double-pendulum-3d --method galerkin:s=3,w=3,quadL=gauss,r=3 --h 0.01 --T 0.2 --precision quad --out "$tmp/q.csv"; then
+  awk -F, -v col=17 'NR > 1 { if ($col + 0 > 1e-28) { print "g_norm " $col > "/dev/stderr"; bad = 1 } } END { exit bad }' "$tmp/q.csv" && ok || bad "quad constraint residual above 1e-28"
+  awk -F, 'NR==2 { split($2, a, "e"); d = a[1]; gsub(/[-.]/, "", d); sub(/^0+/, "", d); exit !(length(d) >= 33) }' "$tmp/q.csv" && ok || bad "quad digits: $(sed -n 2p "$tmp/q.csv" | cut -c1-80)"
+else
+  bad "quad run failed"
+fi
+
+# check and list.
+"$V" check planar-pendulum >"$tmp/c" 2>&1 && ok || { bad "check planar-pendulum"; cat "$tmp/c" >&2; }
+"$V" check double-pendulum-3d --precision quad >"$tmp/c" 2>&1 && ok || { bad "check double-pendulum-3d quad"; cat "$tmp/c" >&2; }
+"$V" list >"$tmp/l" 2>&1 && grep -q "planar-pendulum" "$tmp/l" && grep -q "double-pendulum-3d" "$tmp/l" \
+  && grep -q "quadZ" "$tmp/l" && grep -q "phi0" "$tmp/l" && ok || bad "list lacks systems/keys"
+
+echo "cli: $checks checks, $fails failed"
+[ "$fails" = 0 ]

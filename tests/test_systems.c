@@ -1,0 +1,881 @@
+/* test_systems.c: every registered system type in both precisions
+ * (systems/systems.def through vi_system_types_d and _q): allocation from
+ * the defaults, vi_system_check of every hand-written derivative against
+ * finite differences, the energy, hidden constraint, projection (4) and
+ * multiplier (70) of wenger2017 (the latter against the time derivative of
+ * the hidden constraint along the index-1 flow), energy and momentum maps
+ * as first integrals of that flow, bad parameter input and inconsistent
+ * initial data, and deliberately broken systems whose callbacks fail. For
+ * the planar pendulum, wenger2017 (69), the exact solution is checked
+ * against the constraints, the energy, (70), GSL's rk8pd on the index-1 ODE
+ * and a quad-precision RK4 reference with Richardson extrapolation.
+ *
+ * The precision-generic part is this same file, included twice below with
+ * VI_TEST_TMPL defined (once per precision, as the library's *_tmpl code
+ * is compiled), so that no test is written twice. */
+#ifndef VI_TEST_TMPL
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_odeiv2.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "vistudy.h"
+
+/* Largest system the test handles with fixed-size arrays (no VLAs). */
+enum { TN = 16 };
+
+typedef struct report_ctx {
+  int lines;
+  int failed_lines;
+} report_ctx;
+
+static void report_line(void *ctx, const char *line) {
+  report_ctx *r = ctx;
+  r->lines++;
+  if (strstr(line, "ok") == NULL || strstr(line, "FAIL") != NULL) {
+    r->failed_lines++;
+  }
+  printf("  %s\n", line);
+}
+
+static int contains(const char *s, const char *sub) {
+  return s != NULL && sub != NULL && strstr(s, sub) != NULL;
+}
+
+#define VI_TEST_TMPL
+#include "prec.h"
+#include "test_systems.c"
+#include "prec_undef.h"
+
+#define VI_PREC_Q
+#include "prec.h"
+#include "test_systems.c"
+#include "prec_undef.h"
+
+/* ---- double only: the exact pendulum against independent references ---- */
+
+typedef struct ode_ctx {
+  const vi_system_d *sys;
+  int failed;
+} ode_ctx;
+
+static int ode_rhs(double t, const double y[], double dydt[], void *params) {
+  ode_ctx *o = params;
+  int n = o->sys->n;
+  double a[TN], v[TN], lam[TN];
+  if (accel_d(o->sys, y, y + n, v, a, lam) != VI_OK) {
+    o->failed = 1;
+    return GSL_EBADFUNC;
+  }
+  for (int i = 0; i < n; i++) {
+    dydt[i] = v[i];
+    double f = 0;
+    for (int j = 0; j < n; j++) {
+      f += o->sys->M[i * n + j] * a[j];
+    }
+    dydt[n + i] = f;
+  }
+  return GSL_SUCCESS;
+}
+
+static double max_abs_diff(int k, const double *a, const double *b) {
+  double e = 0;
+  for (int i = 0; i < k; i++) {
+    double d = fabs(a[i] - b[i]);
+    e = d > e ? d : e;
+  }
+  return e;
+}
+
+/* The exact solution of the pendulum with these overrides against (a) GSL's
+ * rk8pd at rtol = atol = 1e-13 on the index-1 ODE q' = M^-1 p,
+ * p' = -grad V - G' lambda(q, p) and (b) the same ODE in quad precision by
+ * RK4 with Richardson extrapolation, which is accurate far beyond double
+ * and so measures the error of the double exact solution itself. */
+static void test_pendulum_reference(vi_check_ctx *c, int nset,
+                                    const char *const *set,
+                                    const char *label) {
+  char err[512] = "";
+  vi_system_d *sd = NULL;
+  vi_system_q *sq = NULL;
+  int rc = vi_system_alloc_d(pendulum_d(), nset, set, &sd, err,
+                             sizeof err);
+  VI_CHECK(c, rc == VI_OK, "pendulum %s: alloc double: %s", label, err);
+  rc = vi_system_alloc_q(pendulum_q(), nset, set, &sq, err,
+                         sizeof err);
+  VI_CHECK(c, rc == VI_OK, "pendulum %s: alloc quad: %s", label, err);
+  if (sd == NULL || sq == NULL) {
+    vi_system_free_d(sd);
+    vi_system_free_q(sq);
+    return;
+  }
+  int n = sd->n, m = sd->m;
+  const double T = 3;
+
+  /* (a) rk8pd. */
+  ode_ctx o = {sd, 0};
+  gsl_odeiv2_system ode = {ode_rhs, NULL, (size_t)(2 * n), &o};
+  gsl_odeiv2_driver *drv = gsl_odeiv2_driver_alloc_y_new(
+      &ode, gsl_odeiv2_step_rk8pd, 1e-3, 1e-13, 1e-13);
+  double y[2 * TN];
+  memcpy(y, sd->q0, (size_t)n * sizeof *y);
+  memcpy(y + n, sd->p0, (size_t)n * sizeof *y);
+  double t = 0;
+  double eq = 0, ep = 0, el = 0;
+  for (int k = 1; k <= 12; k++) {
+    double t1 = T * k / 12;
+    int grc = gsl_odeiv2_driver_apply(drv, &t, t1, y);
+    VI_CHECK(c, grc == GSL_SUCCESS && !o.failed,
+             "pendulum %s: rk8pd failed at t = %g (%d)", label, t, grc);
+    if (grc != GSL_SUCCESS) {
+      break;
+    }
+    double q[TN], p[TN], lam[TN], lref[TN], v[TN], a[TN];
+    rc = sd->type->exact(sd->state, t1, q, p, lam);
+    VI_CHECK(c, rc == VI_OK, "pendulum %s: exact failed", label);
+    accel_d(sd, y, y + n, v, a, lref);
+    double e = max_abs_diff(n, q, y);
+    eq = e > eq ? e : eq;
+    e = max_abs_diff(n, p, y + n);
+    ep = e > ep ? e : ep;
+    e = max_abs_diff(m, lam, lref);
+    el = e > el ? e : el;
+  }
+  gsl_odeiv2_driver_free(drv);
+  printf("planar-pendulum %s: exact vs rk8pd (tol 1e-13) on [0, 3]: "
+         "max |dq| %.1e, |dp| %.1e, |dlambda| %.1e\n",
+         label, eq, ep, el);
+  double lscale = fabs(sd->par[0] * sd->par[2] / sd->par[1]);
+  VI_CHECK(c, eq < 1e-11 && ep < 1e-10 && el < 1e-10 * lscale,
+           "pendulum %s: exact vs rk8pd: %.1e %.1e %.1e", label, eq, ep, el);
+
+  /* (b) quad RK4 at the step counts N, 2N, 4N, 8N, extrapolated by
+   * Richardson's table on the global error expansion h^4, h^5, h^6
+   * (Hairer, Norsett, Wanner I, §II.8); the last correction estimates the
+   * error of the reference. */
+  enum { NOUT = 6, NLEV = 4 };
+  static __float128 ys[NLEV][NOUT][2 * TN];
+  int N = 6000;
+  for (int lev = 0; lev < NLEV; lev++) {
+    rk4_q(sq, T, N << lev, NOUT, ys[lev]);
+  }
+  double eref = 0, dq = 0, dp = 0, dl = 0;
+  for (int j = 0; j < NOUT; j++) {
+    __float128 R[NLEV][NLEV][2 * TN], r2[2 * TN];
+    for (int i = 0; i < 2 * n; i++) {
+      for (int lev = 0; lev < NLEV; lev++) {
+        R[lev][0][i] = ys[lev][j][i];
+        for (int col = 1; col <= lev; col++) {
+          __float128 f = (__float128)(1 << (3 + col)) - 1;
+          R[lev][col][i] = R[lev][col - 1][i] +
+                           (R[lev][col - 1][i] - R[lev - 1][col - 1][i]) / f;
+        }
+      }
+      r2[i] = R[NLEV - 1][NLEV - 1][i];
+      double e = (double)fabsq(r2[i] - R[NLEV - 1][NLEV - 2][i]);
+      eref = e > eref ? e : eref;
+    }
+    double q[TN], p[TN], lam[TN];
+    double t1 = T * (j + 1) / NOUT;
+    sd->type->exact(sd->state, t1, q, p, lam);
+    __float128 vq[TN], aq[TN], lq[TN];
+    accel_q(sq, r2, r2 + n, vq, aq, lq);
+    for (int i = 0; i < n; i++) {
+      double e = fabs(q[i] - (double)r2[i]);
+      dq = e > dq ? e : dq;
+      e = fabs(p[i] - (double)r2[n + i]);
+      dp = e > dp ? e : dp;
+    }
+    for (int k = 0; k < m; k++) {
+      double e = fabs(lam[k] - (double)lq[k]);
+      dl = e > dl ? e : dl;
+    }
+  }
+  printf("planar-pendulum %s: exact vs quad RK4-Richardson reference "
+         "(its own error %.1e): max |dq| %.1e, |dp| %.1e, |dlambda| %.1e\n",
+         label, eref, dq, dp, dl);
+  double pscale = fabs(sd->par[0] * sd->par[1]) * 4 * sqrt(sd->par[2] /
+                                                          sd->par[1]);
+  VI_CHECK(c, eref < 1e-17, "pendulum %s: quad reference not converged (%.1e)",
+           label, eref);
+  VI_CHECK(c, dq < 2e-14 * sd->par[1] && dp < 2e-14 * pscale &&
+                  dl < 2e-14 * lscale * 3,
+           "pendulum %s: exact vs quad reference: %.1e %.1e %.1e", label, dq,
+           dp, dl);
+  vi_system_free_d(sd);
+  vi_system_free_q(sq);
+}
+
+static void test_pendulum_special(vi_check_ctx *c) {
+  char err[512] = "";
+  vi_system_d *s = NULL;
+  /* Resting: k = 0, the pendulum hangs still with lambda = m gravity / l. */
+  const char *rest[] = {"m=1.37", "l=0.83", "phi0=0", "omega0=0"};
+  int rc = vi_system_alloc_d(pendulum_d(), 4, rest, &s, err,
+                             sizeof err);
+  VI_CHECK(c, rc == VI_OK, "resting pendulum: %s", err);
+  if (s != NULL) {
+    double q[2], p[2], lam[1];
+    rc = s->type->exact(s->state, 2.7, q, p, lam);
+    VI_CHECK(c, rc == VI_OK && q[0] == 0 && fabs(q[1] + 0.83) < 1e-15 &&
+                    p[0] == 0 && p[1] == 0 &&
+                    fabs(lam[0] - 1.37 * 9.81 / 0.83) < 1e-13,
+             "resting pendulum exact: rc %d q (%g, %g) p (%g, %g) lambda %g",
+             rc, q[0], q[1], p[0], p[1], lam[0]);
+    vi_system_free_d(s);
+  }
+  /* Rotation (k > 1) is not implemented and must say so. */
+  const char *rot[] = {"omega0=10"};
+  s = NULL;
+  rc = vi_system_alloc_d(pendulum_d(), 1, rot, &s, err,
+                         sizeof err);
+  VI_CHECK(c, rc == VI_OK, "rotating pendulum: %s", err);
+  if (s != NULL) {
+    double q[2], p[2], lam[1];
+    rc = s->type->exact(s->state, 1.0, q, p, lam);
+    VI_CHECK(c, rc == VI_EUNSUPPORTED, "rotating pendulum exact gave %d", rc);
+    vi_system_free_d(s);
+  }
+  /* The quad variant has no exact solution (GSL is double only). */
+  VI_CHECK(c, pendulum_q()->exact == NULL &&
+                  !(pendulum_q()->info->caps & VI_CAP_EXACT) &&
+                  (pendulum_d()->info->caps & VI_CAP_EXACT),
+           "planar pendulum: exact advertised wrongly");
+}
+
+int main(void) {
+  vi_check_ctx ctx = {0, 0};
+  vi_check_ctx *c = &ctx;
+  /* The test reads GSL's status codes; GSL's default handler would abort. */
+  gsl_set_error_handler_off();
+
+  int nd = 0, nq = 0;
+  while (vi_system_types_d[nd] != NULL) {
+    nd++;
+  }
+  while (vi_system_types_q[nq] != NULL) {
+    nq++;
+  }
+  VI_CHECK(c, nd == nq && nd >= 2, "registries differ: %d double, %d quad",
+           nd, nq);
+  for (int i = 0; i < nd && i < nq; i++) {
+    VI_CHECK(c, strcmp(vi_system_types_d[i]->info->name,
+                       vi_system_types_q[i]->info->name) == 0,
+             "registries not parallel at %d", i);
+    test_system_d(c, vi_system_types_d[i]);
+    test_system_q(c, vi_system_types_q[i]);
+  }
+  test_broken_d(c);
+  test_broken_q(c);
+
+  /* The exact pendulum over a spread of regimes: default, both signs of
+   * omega0, an amplitude beyond pi (phi0 = 7 = 0.717 + 2 pi), near the
+   * separatrix (k = sin 1.5 = 0.9975). */
+  static const char *const set1[] = {"m=1.37", "l=0.83", "phi0=-2.1",
+                                     "omega0=1.3"};
+  static const char *const set2[] = {"l=1.7", "phi0=2.4", "omega0=-1.2"};
+  static const char *const set3[] = {"phi0=7.0", "omega0=-0.4"};
+  static const char *const set4[] = {"phi0=3.0"};
+  static const char *const set5[] = {"phi0=-0.3", "omega0=-2.9",
+                                     "gravity=3.71"};
+  const struct {
+    int n;
+    const char *const *set;
+    const char *label;
+  } cases[] = {{0, NULL, "defaults"},
+               {4, set1, "m=1.37,l=0.83,phi0=-2.1,omega0=1.3"},
+               {3, set2, "l=1.7,phi0=2.4,omega0=-1.2"},
+               {2, set3, "phi0=7,omega0=-0.4"},
+               {1, set4, "phi0=3"},
+               {3, set5, "phi0=-0.3,omega0=-2.9,gravity=3.71"}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char err[512] = "";
+    vi_system_d *s = NULL;
+    int rc = vi_system_alloc_d(pendulum_d(), cases[k].n,
+                               cases[k].set, &s, err, sizeof err);
+    VI_CHECK(c, rc == VI_OK, "pendulum %s: %s", cases[k].label, err);
+    if (s != NULL) {
+      test_exact_d(c, s, cases[k].label);
+      vi_system_free_d(s);
+    }
+    test_pendulum_reference(c, cases[k].n, cases[k].set, cases[k].label);
+  }
+  test_pendulum_special(c);
+  return vi_check_done(c, "systems");
+}
+
+#else /* VI_TEST_TMPL: compiled once per precision */
+
+/* The planar pendulum, found by name in the registry. */
+static const VI_X(vi_system_type) *VI_X(pendulum)(void) {
+  for (int i = 0; VI_X(vi_system_types)[i] != NULL; i++) {
+    if (strcmp(VI_X(vi_system_types)[i]->info->name, "planar-pendulum") == 0) {
+      return VI_X(vi_system_types)[i];
+    }
+  }
+  fprintf(stderr, "planar-pendulum is not registered\n");
+  exit(1);
+}
+
+/* Velocity v = M^-1 p, multiplier (70) and acceleration
+ * a = M^-1 (-grad V - G' lambda) of the index-1 form at (q, p). */
+static int VI_X(accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                       const VI_REAL *p, VI_REAL *v, VI_REAL *a,
+                       VI_REAL *lambda) {
+  int n = sys->n, m = sys->m;
+  VI_REAL dV[TN], G[TN * TN], f[TN];
+  int rc = VI_X(vi_system_lambda)(sys, q, p, lambda);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  if (sys->type->grad_potential(sys->state, q, dV) != 0 ||
+      (m > 0 && sys->type->constraint_jac(sys->state, q, G) != 0)) {
+    return VI_ECALLBACK;
+  }
+  for (int i = 0; i < n; i++) {
+    VI_REAL s = -dV[i];
+    for (int k = 0; k < m; k++) {
+      s -= G[k * n + i] * lambda[k];
+    }
+    f[i] = s;
+  }
+  for (int i = 0; i < n; i++) {
+    VI_REAL s = 0, t = 0;
+    for (int j = 0; j < n; j++) {
+      s += sys->Minv[i * n + j] * p[j];
+      t += sys->Minv[i * n + j] * f[j];
+    }
+    v[i] = s;
+    a[i] = t;
+  }
+  return VI_OK;
+}
+
+/* Classical RK4 with `steps` steps on [0, T] for y = (q, p), storing y at
+ * nout equally spaced times (steps divisible by nout). */
+static void VI_X(rk4)(const VI_X(vi_system) *sys, VI_REAL T, int steps,
+                      int nout, VI_REAL (*out)[2 * TN]) {
+  int n = sys->n, d = 2 * n;
+  VI_REAL y[2 * TN], k[4][2 * TN], ys[2 * TN];
+  VI_REAL h = T / steps;
+  for (int i = 0; i < n; i++) {
+    y[i] = sys->q0[i];
+    y[n + i] = sys->p0[i];
+  }
+  static const VI_REAL cst[4] = {0, VI_C(0.5), VI_C(0.5), 1};
+  for (int s = 0; s < steps; s++) {
+    for (int st = 0; st < 4; st++) {
+      for (int i = 0; i < d; i++) {
+        ys[i] = st == 0 ? y[i] : y[i] + cst[st] * h * k[st - 1][i];
+      }
+      VI_REAL v[TN], a[TN], lam[TN];
+      VI_X(accel)(sys, ys, ys + n, v, a, lam);
+      for (int i = 0; i < n; i++) {
+        k[st][i] = v[i];
+        VI_REAL f = 0;
+        for (int j = 0; j < n; j++) {
+          f += sys->M[i * n + j] * a[j];
+        }
+        k[st][n + i] = f;
+      }
+    }
+    for (int i = 0; i < d; i++) {
+      y[i] += h * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]) / 6;
+    }
+    if ((s + 1) % (steps / nout) == 0) {
+      memcpy(out[(s + 1) / (steps / nout) - 1], y, (size_t)d * sizeof *y);
+    }
+  }
+}
+
+static VI_REAL VI_X(nrm)(int k, const VI_REAL *x) {
+  return VI_X(vi_norm_inf)(k, x);
+}
+
+static VI_REAL VI_X(max1)(VI_REAL a) {
+  return a > 1 ? a : 1;
+}
+
+/* Offset of the parameter called name in the flattened values, or -1. */
+static int VI_X(param_offset)(const vi_system_info *info, const char *name,
+                              int *count) {
+  int off = 0;
+  for (const vi_param *p = info->params; p->name != NULL; p++) {
+    if (strcmp(p->name, name) == 0) {
+      *count = p->count;
+      return off;
+    }
+    off += p->count;
+  }
+  return -1;
+}
+
+/* Allocation with one override that must fail with status want and a
+ * message containing both needles. */
+static void VI_X(expect_fail)(vi_check_ctx *c, const VI_X(vi_system_type) *t,
+                              const char *setting, int want,
+                              const char *needle1, const char *needle2) {
+  char err[512] = "";
+  VI_X(vi_system) dummy;
+  VI_X(vi_system) *sys = &dummy; /* must be reset to NULL */
+  const char *set[1] = {setting};
+  int rc = VI_X(vi_system_alloc)(t, 1, set, &sys, err, sizeof err);
+  VI_CHECK(c, rc == want && sys == NULL && contains(err, needle1) &&
+                  contains(err, needle2),
+           "%s %s: '%s' gave %d (want %d), message '%s' (want '%s', '%s')",
+           t->info->name, VI_PREC_NAME, setting, rc, want, err, needle1,
+           needle2);
+  if (rc == VI_OK) {
+    VI_X(vi_system_free)(sys);
+  }
+}
+
+static void VI_X(test_bad_input)(vi_check_ctx *c,
+                                 const VI_X(vi_system_type) *t,
+                                 const VI_X(vi_system) *sys) {
+  const vi_system_info *info = t->info;
+  const vi_param *p0 = &info->params[0];
+  char s[1024];
+  VI_X(expect_fail)(c, t, "nosuch_param=1", VI_EINVAL, "nosuch_param",
+                    p0->name);
+  VI_X(expect_fail)(c, t, "no equals sign", VI_EINVAL, "no equals sign",
+                    info->name);
+  /* One value too many. */
+  snprintf(s, sizeof s, "%s=", p0->name);
+  for (int i = 0; i <= p0->count; i++) {
+    strcat(s, i == 0 ? "1.5" : ",1.5");
+  }
+  char want[64];
+  snprintf(want, sizeof want, "takes %d value", p0->count);
+  VI_X(expect_fail)(c, t, s, VI_EINVAL, p0->name, want);
+  snprintf(s, sizeof s, "%s=abc", p0->name);
+  VI_X(expect_fail)(c, t, s, VI_EINVAL, p0->name, "abc");
+  snprintf(s, sizeof s, "%s=inf", p0->name);
+  VI_X(expect_fail)(c, t, s, VI_EINVAL, p0->name, "inf");
+  snprintf(s, sizeof s, "%s=nan", p0->name);
+  VI_X(expect_fail)(c, t, s, VI_EINVAL, p0->name, "nan");
+  snprintf(s, sizeof s, "%s=1.5x", p0->name);
+  VI_X(expect_fail)(c, t, s, VI_EINVAL, p0->name, "1.5x");
+  /* Masses and lengths must be positive (the setup callback says no). */
+  static const char *const positive[] = {"m", "l", "m1", "m2", "l1", "l2"};
+  for (size_t k = 0; k < sizeof positive / sizeof positive[0]; k++) {
+    int cnt = 0;
+    if (VI_X(param_offset)(info, positive[k], &cnt) >= 0) {
+      snprintf(s, sizeof s, "%s=-0.5", positive[k]);
+      VI_X(expect_fail)(c, t, s, VI_EINVAL, info->name, "rejected");
+    }
+  }
+  /* Inconsistent initial data where the parameters carry it directly:
+   * q0 stretched by 10 % violates g, v0 = q0 violates G v0 = 0 (rod 1 would
+   * stretch). */
+  int cnt = 0;
+  int n = sys->n;
+  if (VI_X(param_offset)(info, "q0", &cnt) >= 0 && cnt == n) {
+    size_t used = (size_t)snprintf(s, sizeof s, "q0=");
+    for (int i = 0; i < n; i++) {
+      used += (size_t)snprintf(s + used, sizeof s - used, "%s%.17g",
+                               i ? "," : "",
+                               (double)(VI_C(1.1) * sys->q0[i]));
+    }
+    VI_X(expect_fail)(c, t, s, VI_EINCONSISTENT, "|g(q0)| = ", "tolerance");
+  }
+  if (VI_X(param_offset)(info, "v0", &cnt) >= 0 && cnt == n) {
+    size_t used = (size_t)snprintf(s, sizeof s, "v0=");
+    for (int i = 0; i < n; i++) {
+      used += (size_t)snprintf(s + used, sizeof s - used, "%s%.17g",
+                               i ? "," : "", (double)sys->q0[i]);
+    }
+    VI_X(expect_fail)(c, t, s, VI_EINCONSISTENT, "|G(q0) v0| = ",
+                      info->name);
+  }
+  /* Overrides apply in order: the last one wins. */
+  {
+    char a[64], b[64];
+    snprintf(a, sizeof a, "%s=2.5", p0->name);
+    snprintf(b, sizeof b, "%s=3.25", p0->name);
+    const char *set[2] = {a, b};
+    if (p0->count == 1) {
+      VI_X(vi_system) *s2 = NULL;
+      char err[512] = "";
+      int rc = VI_X(vi_system_alloc)(t, 2, set, &s2, err, sizeof err);
+      VI_CHECK(c, rc == VI_OK && s2->par[0] == VI_C(3.25),
+               "%s %s: overrides in order: %d %s", info->name, VI_PREC_NAME,
+               rc, err);
+      VI_X(vi_system_free)(s2);
+    }
+  }
+}
+
+/* The exact solution of a system against its own constraints, energy and
+ * multiplier (70), at several times including a long one. */
+static void VI_X(test_exact)(vi_check_ctx *c, const VI_X(vi_system) *sys,
+                             const char *label) {
+  const VI_X(vi_system_type) *t = sys->type;
+  const char *name = t->info->name;
+  int n = sys->n, m = sys->m;
+  if (t->exact == NULL) {
+    return;
+  }
+  const VI_REAL eps = VI_EPS;
+  VI_REAL E0 = 0;
+  VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E0);
+  static const VI_REAL times[] = {0, VI_C(0.37), VI_C(0.8), VI_C(1.5),
+                                  VI_C(2.2), 3, VI_C(10.7), VI_C(41.3)};
+  VI_REAL eg = 0, ehid = 0, eE = 0, el = 0, e0 = 0;
+  for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
+    VI_REAL q[TN], p[TN], lam[TN], lref[TN], g[TN], gv[TN], E = 0;
+    int rc = t->exact(sys->state, times[k], q, p, lam);
+    VI_CHECK(c, rc == VI_OK, "%s %s: exact at %g: %d", name, label,
+             (double)times[k], rc);
+    if (rc != VI_OK) {
+      return;
+    }
+    VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, q)), ps = VI_X(max1)(VI_X(nrm)(n, p));
+    t->constraint(sys->state, q, g);
+    VI_X(vi_system_hidden)(sys, q, p, gv);
+    VI_X(vi_system_energy)(sys, q, p, &E);
+    VI_X(vi_system_lambda)(sys, q, p, lref);
+    VI_REAL d = VI_X(nrm)(m, g) / (qs * qs);
+    eg = d > eg ? d : eg;
+    d = VI_X(nrm)(m, gv) / (qs * ps);
+    ehid = d > ehid ? d : ehid;
+    d = vi_fabs(E - E0) / VI_X(max1)(vi_fabs(E0));
+    eE = d > eE ? d : eE;
+    for (int i = 0; i < m; i++) {
+      d = vi_fabs(lam[i] - lref[i]) / VI_X(max1)(vi_fabs(lref[i]));
+      el = d > el ? d : el;
+    }
+    if (times[k] == 0) {
+      for (int i = 0; i < n; i++) {
+        d = vi_fabs(q[i] - sys->q0[i]) / qs;
+        e0 = d > e0 ? d : e0;
+        d = vi_fabs(p[i] - sys->p0[i]) / ps;
+        e0 = d > e0 ? d : e0;
+      }
+    }
+  }
+  printf("%s %s (%s): exact: |x(0) - x0| %.1e, |g| %.1e, |G v| %.1e, "
+         "|E - E0| %.1e, |lambda - (70)| %.1e (relative)\n",
+         name, label, VI_PREC_NAME, (double)e0, (double)eg, (double)ehid,
+         (double)eE, (double)el);
+  /* 1e-13 in double: what the elliptic functions deliver. */
+  VI_REAL tol = 500 * eps;
+  VI_CHECK(c, e0 <= tol && eg <= tol && ehid <= tol && eE <= tol && el <= tol,
+           "%s %s: exact solution inconsistent: %.1e %.1e %.1e %.1e %.1e",
+           name, label, (double)e0, (double)eg, (double)ehid, (double)eE,
+           (double)el);
+}
+
+/* The generic checks of one system type in this precision. */
+static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
+  const vi_system_info *info = t->info;
+  const char *pn = VI_PREC_NAME;
+  char err[512] = "";
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(t, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK && sys != NULL, "%s %s: alloc: %d %s", info->name,
+           pn, rc, err);
+  if (sys == NULL) {
+    return;
+  }
+  int n = sys->n, m = sys->m;
+  VI_CHECK(c, n == info->n && m == info->m && n <= TN && m <= TN,
+           "%s %s: sizes %d %d", info->name, pn, n, m);
+  if (n > TN || m > TN) {
+    VI_X(vi_system_free)(sys);
+    return;
+  }
+  const VI_REAL eps = VI_EPS;
+  const VI_REAL *q0 = sys->q0, *p0 = sys->p0;
+
+  /* The mass matrix and its inverse. */
+  VI_REAL e = 0;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      VI_REAL s = 0;
+      for (int k = 0; k < n; k++) {
+        s += sys->M[i * n + k] * sys->Minv[k * n + j];
+      }
+      s -= i == j;
+      e = vi_fabs(s) > e ? vi_fabs(s) : e;
+    }
+  }
+  VI_CHECK(c, e <= 10 * eps, "%s %s: M Minv - I = %.1e", info->name, pn,
+           (double)e);
+
+  /* Derivatives against finite differences, q0 and 5 probes. */
+  printf("%s (%s):\n", info->name, pn);
+  report_ctx r = {0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * (m > 0 ? 4 : 2),
+           "%s %s: vi_system_check: %d failures, %d lines", info->name, pn,
+           nf, r.lines);
+
+  /* Energy, and the hidden constraint at consistent data. */
+  VI_REAL E = 0, gv[TN], v[TN], a[TN], lam[TN];
+  rc = VI_X(vi_system_energy)(sys, q0, p0, &E);
+  VI_CHECK(c, rc == VI_OK && vi_isfinite(E), "%s %s: energy %d", info->name,
+           pn, rc);
+  rc = VI_X(accel)(sys, q0, p0, v, a, lam);
+  VI_CHECK(c, rc == VI_OK, "%s %s: lambda %d", info->name, pn, rc);
+  VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, q0)), vs = VI_X(max1)(VI_X(nrm)(n, v));
+  VI_REAL as = VI_X(max1)(VI_X(nrm)(n, a));
+  rc = VI_X(vi_system_hidden)(sys, q0, p0, gv);
+  VI_CHECK(c, rc == VI_OK && VI_X(nrm)(m, gv) <= 100 * eps * qs * vs,
+           "%s %s: hidden constraint at (q0, p0) = %.1e", info->name, pn,
+           (double)VI_X(nrm)(m, gv));
+  for (int k = 0; k < m; k++) {
+    VI_CHECK(c, vi_isfinite(lam[k]), "%s %s: lambda not finite", info->name,
+             pn);
+  }
+
+  /* (70) by construction: G a + [v' Hess g_k v]_k = 0, the second time
+   * derivative of g. */
+  VI_REAL G[TN * TN], H[TN * TN], mu[TN];
+  sys->type->constraint_jac(sys->state, q0, G);
+  for (int k = 0; k < m; k++) {
+    for (int l = 0; l < m; l++) {
+      mu[l] = l == k;
+    }
+    sys->type->constraint_hess(sys->state, q0, mu, H);
+    VI_REAL s = 0;
+    for (int i = 0; i < n; i++) {
+      s += G[k * n + i] * a[i];
+      for (int j = 0; j < n; j++) {
+        s += v[i] * H[i * n + j] * v[j];
+      }
+    }
+    VI_CHECK(c, vi_fabs(s) <= 1000 * eps * qs * (as + vs * vs),
+             "%s %s: G a + v'Hg v = %.1e for constraint %d", info->name, pn,
+             (double)s, k);
+  }
+
+  /* The same independently of constraint_hess and of the sign convention
+   * in it: along q(t) = q0 + t v + t^2/2 a, v(t) = v + t a the hidden
+   * constraint G(q(t)) v(t) must be stationary at t = 0 (central
+   * differences); likewise the energy and every momentum map, first
+   * integrals of the flow. */
+  {
+    VI_REAL dt = vi_pow(eps, 1 / VI_C(3.0)) / vs;
+    VI_REAL qq[2][TN], pp[2][TN], hh[2][TN], EE[2], JJ[2][TN];
+    for (int sgn = 0; sgn < 2; sgn++) {
+      VI_REAL tt = sgn ? -dt : dt;
+      VI_REAL vv[TN];
+      for (int i = 0; i < n; i++) {
+        qq[sgn][i] = q0[i] + tt * v[i] + tt * tt / 2 * a[i];
+        vv[i] = v[i] + tt * a[i];
+      }
+      for (int i = 0; i < n; i++) {
+        VI_REAL s = 0;
+        for (int j = 0; j < n; j++) {
+          s += sys->M[i * n + j] * vv[j];
+        }
+        pp[sgn][i] = s;
+      }
+      VI_X(vi_system_hidden)(sys, qq[sgn], pp[sgn], hh[sgn]);
+      VI_X(vi_system_energy)(sys, qq[sgn], pp[sgn], &EE[sgn]);
+      if (t->momenta != NULL) {
+        t->momenta(sys->state, qq[sgn], pp[sgn], JJ[sgn]);
+      }
+    }
+    VI_REAL tol = 1000 * vi_pow(eps, 2 / VI_C(3.0));
+    for (int k = 0; k < m; k++) {
+      VI_REAL d = (hh[0][k] - hh[1][k]) / (2 * dt);
+      VI_CHECK(c, vi_fabs(d) <= tol * qs * (as + vs * vs),
+               "%s %s: d/dt G v = %.1e != 0 (constraint %d): lambda wrong",
+               info->name, pn, (double)d, k);
+    }
+    VI_REAL psc = VI_X(max1)(VI_X(nrm)(n, p0));
+    VI_REAL dE = (EE[0] - EE[1]) / (2 * dt);
+    VI_CHECK(c, vi_fabs(dE) <= tol * psc * (as + vs),
+             "%s %s: dE/dt = %.1e along the flow", info->name, pn,
+             (double)dE);
+    if (info->caps & VI_CAP_MOMENTUM) {
+      VI_CHECK(c, t->momenta != NULL && info->n_momenta > 0 &&
+                      info->n_momenta <= TN && info->momentum_names != NULL,
+               "%s %s: momentum maps declared but not given", info->name, pn);
+      VI_REAL J0[TN];
+      if (t->momenta != NULL) {
+        rc = t->momenta(sys->state, q0, p0, J0);
+        for (int k = 0; k < info->n_momenta; k++) {
+          VI_REAL dJ = (JJ[0][k] - JJ[1][k]) / (2 * dt);
+          VI_CHECK(c, rc == 0 && vi_isfinite(J0[k]) && J0[k] != 0 &&
+                          vi_fabs(dJ) <= tol * qs * psc * (as + vs),
+                   "%s %s: momentum %s = %.6g, d/dt = %.1e", info->name, pn,
+                   info->momentum_names[k], (double)J0[k], (double)dJ);
+          printf("  %s at (q0, p0): %.12g, d/dt along the flow %.1e\n",
+                 info->momentum_names[k], (double)J0[k], (double)dJ);
+        }
+      }
+    }
+  }
+
+  /* Projection (4): lands on the hidden constraint, is idempotent and
+   * M^-1-orthogonal (p - Pp)' M^-1 Pp = 0. */
+  {
+    const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
+    VI_REAL p[TN], pp1[TN], w[TN];
+    for (int i = 0; i < n; i++) {
+      VI_REAL u = (i + 1) * golden;
+      p[i] = p0[i] + (u - vi_floor(u) - VI_C(0.5)) * VI_X(max1)(
+                                                          VI_X(nrm)(n, p0));
+    }
+    memcpy(pp1, p, sizeof p);
+    rc = VI_X(vi_system_project_p)(sys, q0, pp1);
+    VI_CHECK(c, rc == VI_OK, "%s %s: project_p %d", info->name, pn, rc);
+    VI_X(vi_system_hidden)(sys, q0, pp1, gv);
+    VI_REAL ps = VI_X(max1)(VI_X(nrm)(n, p));
+    VI_CHECK(c, VI_X(nrm)(m, gv) <= 100 * eps * qs * ps,
+             "%s %s: hidden after projection %.1e", info->name, pn,
+             (double)VI_X(nrm)(m, gv));
+    memcpy(w, pp1, sizeof w);
+    VI_X(vi_system_project_p)(sys, q0, w);
+    VI_REAL d = 0, ip = 0;
+    for (int i = 0; i < n; i++) {
+      d = vi_fabs(w[i] - pp1[i]) > d ? vi_fabs(w[i] - pp1[i]) : d;
+      VI_REAL s = 0;
+      for (int j = 0; j < n; j++) {
+        s += sys->Minv[i * n + j] * pp1[j];
+      }
+      ip += (p[i] - pp1[i]) * s;
+    }
+    VI_CHECK(c, d <= 100 * eps * ps && vi_fabs(ip) <= 100 * eps * ps * ps,
+             "%s %s: projection not idempotent (%.1e) or not orthogonal "
+             "(%.1e)",
+             info->name, pn, (double)d, (double)ip);
+  }
+
+  /* A short RK4 run of the index-1 form: the energy, the momentum maps and
+   * the constraints stay put up to the error of RK4. */
+  {
+    VI_REAL ys[1][2 * TN], E1 = 0, g[TN], J0[TN], J1[TN];
+    VI_X(rk4)(sys, VI_C(0.5), 1000, 1, ys);
+    VI_X(vi_system_energy)(sys, ys[0], ys[0] + n, &E1);
+    VI_REAL dE = vi_fabs(E1 - E) / VI_X(max1)(vi_fabs(E));
+    VI_REAL dJ = 0, dg = 0;
+    if (m > 0) {
+      t->constraint(sys->state, ys[0], g);
+      dg = VI_X(nrm)(m, g) / (qs * qs);
+    }
+    if (t->momenta != NULL && info->n_momenta <= TN) {
+      t->momenta(sys->state, q0, p0, J0);
+      t->momenta(sys->state, ys[0], ys[0] + n, J1);
+      for (int k = 0; k < info->n_momenta; k++) {
+        VI_REAL d = vi_fabs(J1[k] - J0[k]) / VI_X(max1)(vi_fabs(J0[k]));
+        dJ = d > dJ ? d : dJ;
+      }
+    }
+    printf("  RK4 on [0, 0.5], h = 5e-4: relative drift of E %.1e, of the "
+           "momenta %.1e, |g| %.1e\n",
+           (double)dE, (double)dJ, (double)dg);
+    VI_REAL tol = VI_C(1e-9);
+    VI_CHECK(c, dE <= tol && dJ <= tol && dg <= tol,
+             "%s %s: RK4 drift E %.1e J %.1e g %.1e", info->name, pn,
+             (double)dE, (double)dJ, (double)dg);
+  }
+
+  VI_X(test_exact)(c, sys, "defaults");
+  VI_X(test_bad_input)(c, t, sys);
+  VI_X(vi_system_free)(sys);
+  VI_X(vi_system_free)(NULL);
+}
+
+/* Deliberately broken systems: a constraint that fails (fatally, -3) is
+ * reported by vi_system_alloc; a contracted Hessian that fails recoverably
+ * (2) is reported by vi_system_lambda and vi_system_check. */
+static int VI_X(brk_mass)(const void *s, VI_REAL *M) {
+  M[0] = VI_C(2.5);
+  return 0;
+}
+static int VI_X(brk_V)(const void *s, const VI_REAL *q, VI_REAL *V) {
+  *V = VI_C(1.5) * q[0];
+  return 0;
+}
+static int VI_X(brk_dV)(const void *s, const VI_REAL *q, VI_REAL *dV) {
+  dV[0] = VI_C(1.5);
+  return 0;
+}
+static int VI_X(brk_g_fail)(const void *s, const VI_REAL *q, VI_REAL *g) {
+  return -3;
+}
+static int VI_X(brk_g)(const void *s, const VI_REAL *q, VI_REAL *g) {
+  g[0] = q[0] - VI_C(0.75);
+  return 0;
+}
+static int VI_X(brk_G)(const void *s, const VI_REAL *q, VI_REAL *G) {
+  G[0] = 1;
+  return 0;
+}
+static int VI_X(brk_Hg_fail)(const void *s, const VI_REAL *q,
+                             const VI_REAL *mu, VI_REAL *H) {
+  return 2;
+}
+static int VI_X(brk_init)(const void *s, VI_REAL *q0, VI_REAL *v0) {
+  q0[0] = VI_C(0.75);
+  v0[0] = 0;
+  return 0;
+}
+
+static void VI_X(test_broken)(vi_check_ctx *c) {
+  static const vi_param params[] = {{NULL, 0, NULL, NULL}};
+  static const vi_system_info info = {
+      .name = "broken",
+      .summary = "a system whose callbacks fail",
+      .cite = "",
+      .n = 1,
+      .m = 1,
+      .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC,
+      .params = params,
+  };
+  const VI_X(vi_system_type) bad_g = {
+      .info = &info,
+      .mass = VI_X(brk_mass),
+      .potential = VI_X(brk_V),
+      .grad_potential = VI_X(brk_dV),
+      .constraint = VI_X(brk_g_fail),
+      .constraint_jac = VI_X(brk_G),
+      .constraint_hess = VI_X(brk_Hg_fail),
+      .initial = VI_X(brk_init),
+  };
+  char err[512] = "";
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(&bad_g, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_ECALLBACK && sys == NULL &&
+                  contains(err, "constraint") && contains(err, "-3"),
+           "broken (%s): failing constraint gave %d, '%s'", VI_PREC_NAME, rc,
+           err);
+
+  VI_X(vi_system_type) bad_h = bad_g;
+  bad_h.constraint = VI_X(brk_g);
+  rc = VI_X(vi_system_alloc)(&bad_h, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK, "broken (%s): alloc %d '%s'", VI_PREC_NAME, rc,
+           err);
+  if (sys != NULL) {
+    VI_REAL lam[1] = {0};
+    rc = VI_X(vi_system_lambda)(sys, sys->q0, sys->p0, lam);
+    VI_CHECK(c, rc == VI_CALLBACK_RECOVERABLE,
+             "broken (%s): lambda with a failing Hessian gave %d",
+             VI_PREC_NAME, rc);
+    report_ctx r = {0, 0};
+    rc = VI_X(vi_system_check)(sys, 2, report_line, &r);
+    VI_CHECK(c, rc < 0, "broken (%s): check with a failing Hessian gave %d",
+             VI_PREC_NAME, rc);
+    VI_X(vi_system_free)(sys);
+  }
+
+  /* A system without the mechanical form is refused, not crashed on. */
+  VI_X(vi_system_type) no_mass = bad_h;
+  no_mass.mass = NULL;
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&no_mass, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_EUNSUPPORTED && sys == NULL,
+           "broken (%s): no mass matrix gave %d", VI_PREC_NAME, rc);
+  rc = VI_X(vi_system_alloc)(NULL, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_EINVAL, "NULL type gave %d", rc);
+}
+
+#endif /* VI_TEST_TMPL */
