@@ -70,8 +70,13 @@ typedef struct VI_X(vi_system) {
 /* Allocate a system from its defaults with nset overrides "name=v1,v2,..".
  * Unknown names, a wrong number of values or an unparsable value give
  * VI_EINVAL; initial data violating g(q0) = 0 or G(q0) v0 = 0 beyond the
- * relative tolerance VI_CONSISTENCY_TOL give VI_EINCONSISTENT. On error the
- * message (naming the problem and the valid choices) is written to err. */
+ * relative tolerance VI_CONSISTENCY_TOL give VI_EINCONSISTENT. Accepted data
+ * is then projected onto g = 0 and G v = 0 in the working precision (q0
+ * along M^-1 G', p0 by (4)), so sys->q0, sys->p0 are consistent to
+ * round-off. A failing callback gives VI_ECALLBACK (< 0) or
+ * VI_CALLBACK_RECOVERABLE (> 0). On error the message (naming the problem
+ * and the valid choices) is written to err. The info of a type may differ
+ * between precisions (VI_CAP_EXACT is double only for the pendulum). */
 #define VI_CONSISTENCY_TOL 1e-10
 int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
                           const char *const *set, VI_X(vi_system) **out,
@@ -97,7 +102,8 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
 /* Check every supplied derivative (grad V, Hess V, G, contracted Hess g)
  * against central finite differences at the initial data and at nprobe
  * perturbed points. Writes one line per check to report (may be NULL) and
- * returns the number of failed checks (< 0 on a callback failure). */
+ * returns the number of failed checks, or VI_ECALLBACK (< 0) when a
+ * callback fails, whatever the sign of its status. */
 int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
                           void (*report)(void *ctx, const char *line),
                           void *ctx);

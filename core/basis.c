@@ -6,7 +6,10 @@
  * rule, which is exact at the control points and free of the 1 / (t - d_j)
  * of the barycentric formula (Berrut & Trefethen, SIAM Rev. 46 (2004)).
  * Compiled once per precision (prec.h). */
+
+/* prec.h first: numerics_tmpl.h declares in the precision it sets. */
 #include "prec.h"
+
 #include "numerics_tmpl.h"
 
 int VI_X(vi_ctrl_points)(int family, int deg, VI_REAL *d) {

@@ -29,13 +29,14 @@ int VI_X(vi_quad_rule)(int rule, int n, VI_REAL *c, VI_REAL *b);
 
 /* ---- basis.c --------------------------------------------------------- */
 
-/* deg + 1 control points on [0, 1], ascending, d[0] = 0 and d[deg] = 1 for
- * the families that contain the end points (equidistant, Lobatto, the
- * only ones so far; vi_ctrl in common.h). deg >= 1. */
+/* deg + 1 control points on [0, 1] into d[deg + 1], ascending, d[0] = 0
+ * and d[deg] = 1 (equidistant and Lobatto, the families so far; vi_ctrl in
+ * common.h). 1 <= deg, and deg + 1 <= VI_QUAD_MAX for Lobatto. */
 int VI_X(vi_ctrl_points)(int family, int deg, VI_REAL *d);
 
 /* Values l[j] = l_j(t) and derivatives dl[j] = l_j'(t), j = 0..np-1, of the
- * Lagrange basis on the np points d (wenger2017 (11)); dl may be NULL. */
+ * Lagrange basis on the np distinct points d (wenger2017 (11)); dl may be
+ * NULL. Exact Kronecker deltas at the points themselves. */
 void VI_X(vi_lagrange_eval)(int np, const VI_REAL *d, VI_REAL t, VI_REAL *l,
                             VI_REAL *dl);
 
@@ -52,7 +53,8 @@ void VI_X(vi_lagrange_eval)(int np, const VI_REAL *d, VI_REAL t, VI_REAL *l,
 int VI_X(vi_tableau)(int kind, int s, VI_REAL *A, VI_REAL *b, VI_REAL *c);
 
 /* Symplectic conjugate: Ahat_ij = b_j - b_j A_ji / b_i (all b_i != 0), so
- * that (A, b) and (Ahat, b) form a symplectic partitioned RK method. */
+ * that (A, b) and (Ahat, b) form a symplectic partitioned RK method.
+ * 1 <= s <= VI_TAB_MAX; Ahat may alias A. */
 int VI_X(vi_tableau_conjugate)(int s, const VI_REAL *A, const VI_REAL *b,
                                VI_REAL *Ahat);
 

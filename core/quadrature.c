@@ -3,16 +3,19 @@
  * polynomials, never from pasted tables. The nodes on [-1, 1] are the
  * roots of P_n (Gauss), of P'_{n-1} plus the end points (Lobatto), and of
  * P_n - P_{n-1}, which include x = 1 (Radau IIA); the starting guesses are
- * the asymptotic (Tricomi, Gatteschi) cosine formulas for the zeros of the
- * Jacobi polynomials P^(0,0), P^(1,1) and P^(1,0) (Szego, Orthogonal
- * Polynomials §6.3, §8.9; Abramowitz-Stegun 25.4.29-32 for the weights).
- * Each root near x = +-1 is iterated on the distance u = 1 -+ x rather than
- * on x, with a Reinsch-style recurrence for the differences P_k - P_{k-1}
- * (Gautschi, Numerical Analysis §2.1.8), so that nodes near 0 and near 1 are
- * accurate relative to their distance from the end point and not only in
- * absolute terms; a node c = (1 + x)/2 near 0 then comes out with full
- * relative accuracy. Compiled once per precision (prec.h). */
+ * the asymptotic cosine formulas for the zeros of the Jacobi polynomials
+ * P^(0,0), P^(1,1) and P^(1,0) (Tricomi, Gatteschi; Szego, Orthogonal
+ * Polynomials), and the weights are the classical closed forms
+ * (Abramowitz-Stegun §25.4). Each root is iterated on its distance
+ * u = 1 -+ x to the nearer end point rather than on x, with the three-term
+ * recurrence rewritten for the differences (P_k - P_{k-1}) / u (the trick of
+ * Reinsch's modification of Goertzel's algorithm), so that the nodes near
+ * 0 and near 1 are accurate relative to their distance from the end point
+ * and not only in absolute terms. Compiled once per precision (prec.h). */
+
+/* prec.h first: numerics_tmpl.h declares in the precision it sets. */
 #include "prec.h"
+
 #include "numerics_tmpl.h"
 
 /* Legendre data of degree n at x = 1 - u, from one pass of the recurrence.
@@ -183,7 +186,7 @@ int VI_X(vi_quad_radau)(int n, VI_REAL *c, VI_REAL *b) {
    * x > 0 is iterated on u = 1 - x, one with x < 0 on u = 1 + x. On
    * [-1, 1] the weights of the right Radau rule are
    * (1 + x) / (n^2 P_{n-1}(x)^2) and 2 / n^2 at x = 1 (the mirror image of
-   * Abramowitz-Stegun 25.4.31), i.e. b = c / (n^2 P_{n-1}^2) on [0, 1]. */
+   * Abramowitz-Stegun §25.4), i.e. b = c / (n^2 P_{n-1}^2) on [0, 1]. */
   VI_REAL n2 = (VI_REAL)n * n;
   c[n - 1] = 1;
   b[n - 1] = 1 / n2;

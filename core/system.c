@@ -128,6 +128,41 @@ static int schur(const VI_X(vi_system) *sys, const VI_REAL *G, VI_REAL *B,
   return VI_X(vi_lu_factor)(m, S, piv);
 }
 
+/* Move q0 onto g(q) = 0 along M^-1 G' (the M-orthogonal direction):
+ * q <- q - M^-1 G'(G M^-1 G')^-1 g(q), a few Newton steps from data that is
+ * already consistent to VI_CONSISTENCY_TOL. Returns a callback status. */
+static int VI_X(project_q)(VI_X(vi_system) *sys) {
+  int n = sys->n, m = sys->m;
+  scratch s;
+  int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m + (size_t)m,
+                       (size_t)m);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *y = S + m * m;
+  for (int it = 0; it < 4 && rc == VI_OK; it++) {
+    rc = sys->type->constraint(sys->state, sys->q0, y);
+    if (rc == 0) {
+      rc = sys->type->constraint_jac(sys->state, sys->q0, G);
+    }
+    if (rc == 0) {
+      rc = schur(sys, G, B, S, s.piv);
+    }
+    if (rc == VI_OK) {
+      VI_X(vi_lu_solve)(m, S, s.piv, y);
+      for (int j = 0; j < n; j++) {
+        VI_REAL t = 0;
+        for (int k = 0; k < m; k++) {
+          t += B[k * n + j] * y[k]; /* (M^-1 G')_jk = B_kj, M symmetric */
+        }
+        sys->q0[j] -= t;
+      }
+    }
+  }
+  scratch_put(&s);
+  return rc;
+}
+
 /* ---- parameters ------------------------------------------------------------ */
 
 /* Parse exactly count comma-separated reals of text (of length len) into
@@ -319,9 +354,22 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   sys->p0 = sys->q0 + n;
   sys->state = type->state_size > 0 ? block + off_state : NULL;
 
+  /* Scratch of the set-up: LU of M and a column (n^2 + n), v0 (n), g (m),
+   * G (m x n), G v0 (m); pivots (n). */
+  scratch w;
+  if (scratch_get(&w, (size_t)n * (size_t)n + 2 * (size_t)n + 2 * (size_t)m +
+                          (size_t)m * (size_t)n,
+                  (size_t)n) != VI_OK) {
+    free(block);
+    set_err(err, errlen, "out of memory allocating system %s", info->name);
+    return VI_ENOMEM;
+  }
+  VI_REAL *LU = w.w, *col = LU + n * n, *v0 = col + n, *g = v0 + n;
+  VI_REAL *G = g + m, *gv = G + m * n;
   /* The callback that failed, for the message at callback_fail. */
-  const char *what = "setup";
+  const char *what = "mass";
   int crc = 0;
+
   int rc = set_params(info, sys->par, nset, set, err, errlen);
   if (rc != VI_OK) {
     goto fail;
@@ -336,57 +384,28 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       goto fail;
     }
   }
-  what = "mass";
   crc = type->mass(sys->state, sys->M);
   if (crc != 0) {
     goto callback_fail;
   }
-  /* M^-1 column by column from one LU of a copy (kept in Minv meanwhile,
-   * then the columns go to scratch and back). */
-  {
-    VI_REAL *LU = malloc(((size_t)n * (size_t)n + (size_t)n) * sizeof *LU);
-    int *piv = malloc((size_t)n * sizeof *piv);
-    if (LU == NULL || piv == NULL) {
-      free(LU);
-      free(piv);
-      set_err(err, errlen, "out of memory allocating system %s", info->name);
-      rc = VI_ENOMEM;
-      goto fail;
-    }
-    memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
-    int lrc = VI_X(vi_lu_factor)(n, LU, piv);
-    if (lrc != VI_OK) {
-      free(LU);
-      free(piv);
-      set_err(err, errlen, "mass matrix of system %s is singular",
-              info->name);
-      rc = VI_EINVAL;
-      goto fail;
-    }
-    VI_REAL *col = LU + n * n;
-    for (int j = 0; j < n; j++) {
-      for (int i = 0; i < n; i++) {
-        col[i] = i == j;
-      }
-      VI_X(vi_lu_solve)(n, LU, piv, col);
-      for (int i = 0; i < n; i++) {
-        sys->Minv[i * n + j] = col[i];
-      }
-    }
-    free(LU);
-    free(piv);
-  }
-
-  /* Initial data, then its consistency. v0 goes to p0 first and becomes
-   * p0 = M v0 at the end. */
-  VI_REAL *v0 = malloc(((size_t)n + (size_t)m + (size_t)m * (size_t)n) *
-                       sizeof *v0);
-  if (v0 == NULL) {
-    set_err(err, errlen, "out of memory allocating system %s", info->name);
-    rc = VI_ENOMEM;
+  /* M^-1 column by column from one LU of a copy. */
+  memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
+  if (VI_X(vi_lu_factor)(n, LU, w.piv) != VI_OK) {
+    set_err(err, errlen, "mass matrix of system %s is singular", info->name);
+    rc = VI_EINVAL;
     goto fail;
   }
-  VI_REAL *g = v0 + n, *G = g + m;
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) {
+      col[i] = i == j;
+    }
+    VI_X(vi_lu_solve)(n, LU, w.piv, col);
+    for (int i = 0; i < n; i++) {
+      sys->Minv[i * n + j] = col[i];
+    }
+  }
+
+  /* Initial data, then its consistency. */
   what = "initial";
   crc = type->initial(sys->state, sys->q0, v0);
   if (crc == 0 && m > 0) {
@@ -398,12 +417,10 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     crc = type->constraint_jac(sys->state, sys->q0, G);
   }
   if (crc != 0) {
-    free(v0);
     goto callback_fail;
   }
   for (int i = 0; i < n; i++) {
     if (!vi_isfinite(sys->q0[i]) || !vi_isfinite(v0[i])) {
-      free(v0);
       set_err(err, errlen, "initial data of system %s is not finite",
               info->name);
       rc = VI_EINVAL;
@@ -411,41 +428,44 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     }
   }
   if (m > 0) {
-    VI_REAL qn = VI_X(vi_norm_inf)(n, sys->q0);
-    VI_REAL vn = VI_X(vi_norm_inf)(n, v0);
-    VI_REAL one = 1;
+    VI_REAL qs = VI_X(vi_norm_inf)(n, sys->q0);
+    VI_REAL vs = VI_X(vi_norm_inf)(n, v0);
     /* Scales: g is quadratic in lengths (g = 1/2 (|x|^2 - l^2) for every
      * system so far), so its rounding error grows like |q0|^2; G v0 is
-     * linear in q and in v. Both floored at 1 so that small coordinates do
-     * not ask for more than the absolute tolerance. */
-    VI_REAL qs = qn > one ? qn : one;
-    VI_REAL vs = vn > one ? vn : one;
+     * linear in q and in v. Both are floored at 1 so that small
+     * coordinates do not ask for more than the absolute tolerance. */
+    qs = qs > 1 ? qs : 1;
+    vs = vs > 1 ? vs : 1;
     VI_REAL tol_g = (VI_REAL)VI_CONSISTENCY_TOL * qs * qs;
     VI_REAL tol_gv = (VI_REAL)VI_CONSISTENCY_TOL * qs * vs;
-    VI_REAL *gv = malloc((size_t)m * sizeof *gv);
-    if (gv == NULL) {
-      free(v0);
-      set_err(err, errlen, "out of memory allocating system %s", info->name);
-      rc = VI_ENOMEM;
-      goto fail;
-    }
     matvec(m, n, G, v0, gv);
     VI_REAL rg = VI_X(vi_norm_inf)(m, g);
     VI_REAL rgv = VI_X(vi_norm_inf)(m, gv);
-    free(gv);
     if (!(rg <= tol_g) || !(rgv <= tol_gv)) {
       set_err(err, errlen,
               "inconsistent initial data for system %s: |g(q0)| = %.1e "
               "(tolerance %.1e), |G(q0) v0| = %.1e (tolerance %.1e)",
               info->name, (double)rg, (double)tol_g, (double)rgv,
               (double)tol_gv);
-      free(v0);
       rc = VI_EINCONSISTENT;
       goto fail;
     }
   }
   matvec(n, n, sys->M, v0, sys->p0);
-  free(v0);
+  /* Data within the tolerance is made consistent in the working precision:
+   * a quad run from 17-digit data must not carry a 1e-17 constraint
+   * residual at t = 0. */
+  if (m > 0) {
+    what = "constraint";
+    crc = VI_X(project_q)(sys);
+    if (crc == 0) {
+      crc = VI_X(vi_system_project_p)(sys, sys->q0, sys->p0);
+    }
+    if (crc != 0) {
+      goto callback_fail;
+    }
+  }
+  scratch_put(&w);
   *out = sys;
   return VI_OK;
 
@@ -455,6 +475,7 @@ callback_fail:
           what, info->name, crc);
   rc = callback_status(crc);
 fail:
+  scratch_put(&w);
   free(block);
   return rc;
 }

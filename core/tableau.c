@@ -3,19 +3,21 @@
  * assumptions B(p), C(q), D(r) that characterise them (Hairer-Wanner,
  * Solving ODEs II, §IV.5; Hairer-Lubich-Wanner, Geometric Numerical
  * Integration, Ch. II and VI, for Lobatto IIIB as the symplectic conjugate
- * of IIIA). Everything is derived from the nodes in the
- * working precision: the collocation methods by a_ij = int_0^c_i l_j and
+ * of IIIA). Everything is derived from the nodes in the working
+ * precision: the collocation methods by a_ij = int_0^c_i l_j and
  * b_j = int_0^1 l_j with the Lagrange basis l_j on the nodes, integrated
  * exactly by a Gauss rule. Compiled once per precision (prec.h). */
+
+/* prec.h first: numerics_tmpl.h declares in the precision it sets. */
 #include "prec.h"
+
 #include "numerics_tmpl.h"
 
 /* out[j] = int_0^x l_j(tau) dtau for the np Lagrange polynomials on d,
  * with the ng-node Gauss rule (g, w) on [0, 1], exact when 2 ng - 1 >= np -1
  * since l_j has degree np - 1. */
 static void lagrange_integrals(int np, const VI_REAL *d, VI_REAL x, int ng,
-                               const VI_REAL *g, const VI_REAL *w,
-                               VI_REAL *out) {
+                               const VI_REAL *g, const VI_REAL *w, VI_REAL *out) {
   VI_REAL l[VI_TAB_MAX];
   for (int j = 0; j < np; j++) {
     out[j] = 0;
@@ -98,8 +100,7 @@ int VI_X(vi_tableau)(int kind, int s, VI_REAL *A, VI_REAL *b, VI_REAL *c) {
   return VI_OK;
 }
 
-int VI_X(vi_tableau_conjugate)(int s, const VI_REAL *A, const VI_REAL *b,
-                               VI_REAL *Ahat) {
+int VI_X(vi_tableau_conjugate)(int s, const VI_REAL *A, const VI_REAL *b, VI_REAL *Ahat) {
   if (s < 1 || s > VI_TAB_MAX || !A || !b || !Ahat) {
     return VI_EINVAL;
   }
@@ -167,8 +168,8 @@ VI_REAL VI_X(vi_tableau_C)(int s, const VI_REAL *A, const VI_REAL *c, int q) {
   return res;
 }
 
-VI_REAL VI_X(vi_tableau_D)(int s, const VI_REAL *A, const VI_REAL *b,
-                           const VI_REAL *c, int r) {
+VI_REAL VI_X(vi_tableau_D)(int s, const VI_REAL *A, const VI_REAL *b, const VI_REAL *c,
+                           int r) {
   VI_REAL res = 0;
   for (int k = 1; k <= r; k++) {
     for (int j = 0; j < s; j++) {

@@ -6,11 +6,45 @@
 #include "spec.h"
 
 #include <getopt.h>
+#include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_SET 64
+
+/* Split one --set argument into assignments: "phi0=2.1,omega0=0.7" is two,
+ * "q0=1,2,3,4,5,6" one (a comma-separated item that contains '=' starts a
+ * new assignment). The pieces are written into buf; returns -1 when there
+ * are too many. */
+static int split_set(const char *arg, char *buf, size_t buflen, const char **set,
+                     int *nset) {
+  size_t len = strlen(arg);
+  if (len + 1 > buflen) {
+    return -1;
+  }
+  memcpy(buf, arg, len + 1);
+  char *start = buf;
+  for (char *c = buf; *c; c++) {
+    if (*c != ',') {
+      continue;
+    }
+    char *next = c + 1, *eq = strchr(next, '='), *comma = strchr(next, ',');
+    if (eq && (!comma || eq < comma)) {
+      *c = '\0';
+      if (*nset == MAX_SET) {
+        return -1;
+      }
+      set[(*nset)++] = start;
+      start = next;
+    }
+  }
+  if (*nset == MAX_SET) {
+    return -1;
+  }
+  set[(*nset)++] = start;
+  return 0;
+}
 
 static int usage_error(const char *cmd, const char *msg) {
   fprintf(stderr, "vistudy %s: %s\n", cmd, msg);
@@ -114,16 +148,18 @@ static int cmd_check(int argc, char **argv) {
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   const char *set[MAX_SET];
+  char setbuf[8192];
+  size_t setused = 0;
   int nset = 0, both = 1, c;
   vi_precision prec = VI_DOUBLE;
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     switch (c) {
     case 's':
-      if (nset == MAX_SET) {
-        return usage_error("check", "too many --set options");
+      if (split_set(optarg, setbuf + setused, sizeof setbuf - setused, set, &nset)) {
+        return usage_error("check", "too many --set values");
       }
-      set[nset++] = optarg;
+      setused += strlen(optarg) + 1;
       break;
     case 'p':
       if (parse_precision("check", optarg, &prec)) {
@@ -177,6 +213,8 @@ static int cmd_run(int argc, char **argv) {
       {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   const char *set[MAX_SET];
+  char setbuf[8192];
+  size_t setused = 0;
   vi_run_args a = {0};
   a.set = set;
   a.solver = VI_SOLVER_NEWTON;
@@ -190,10 +228,10 @@ static int cmd_run(int argc, char **argv) {
       a.system = optarg;
       break;
     case 's':
-      if (a.nset == MAX_SET) {
-        return usage_error("run", "too many --set options");
+      if (split_set(optarg, setbuf + setused, sizeof setbuf - setused, set, &a.nset)) {
+        return usage_error("run", "too many --set values");
       }
-      set[a.nset++] = optarg;
+      setused += strlen(optarg) + 1;
       break;
     case 'm':
       a.method = optarg;
@@ -271,6 +309,9 @@ static int cmd_run(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* GSL's default handler aborts the process; the library reports its own
+   * statuses instead (process-wide, so set here and not in the library). */
+  gsl_set_error_handler_off();
   if (argc < 2) {
     print_main_help(stderr);
     return VI_EXIT_USAGE;

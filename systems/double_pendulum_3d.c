@@ -179,6 +179,12 @@ static int dp_momenta(const void *state, const VI_REAL *q, const VI_REAL *p,
   return 0;
 }
 
+/* The registry's declarations (systems.def), so that this definition is
+ * checked against its entry there. */
+#define VI_SYSTEM(id) extern const VI_X(vi_system_type) VI_X(vi_sys_##id);
+#include "systems.def"
+#undef VI_SYSTEM
+
 const VI_X(vi_system_type) VI_X(vi_sys_double_pendulum_3d) = {
     .info = &dp_info,
     .state_size = sizeof(dp_state),

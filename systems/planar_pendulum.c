@@ -2,8 +2,8 @@
  * wenger2017 §4 and (69): q = (x, y), one holonomic constraint
  * g = 1/2 (x^2 + y^2 - l^2), M = m I, gravity along -y, so V = m gravity y
  * (L = 1/2 qdot'M qdot + (M gvec)' q with gvec = (0, -gravity)). The exact
- * solution of the libration regime uses Jacobi elliptic functions (Lawden,
- * "Elliptic functions and applications", §5.1; DLMF 22.19.2):
+ * solution of the libration regime uses Jacobi elliptic functions (DLMF
+ * §22.19(i), the pendulum):
  * sin(phi/2) = k sn(w t + u0, k), phidot = 2 k w cn(w t + u0, k) with
  * w = sqrt(gravity / l), evaluated with GSL (gsl_sf_elljac_e,
  * gsl_sf_ellint_F, gsl_sf_ellint_Kcomp). Compiled once per precision. */
@@ -203,8 +203,10 @@ static int pp_exact(const void *state, double t, double *q, double *p,
     phidot = 0;
   } else if (s->regime == PP_LIBRATION) {
     double u = s->w * t + s->u0;
-    /* Reduce to one period so that elljac works on a small argument. */
-    u -= s->K4 * floor(u / s->K4);
+    /* Reduce to one period, [-2K, 2K), so that elljac works on a small
+     * argument; symmetric so that u = u0 in (-2K, 2K] at t = 0 is left
+     * alone (adding 4K to a negative u0 costs an ulp of 4K). */
+    u -= s->K4 * floor(u / s->K4 + 0.5);
     double sn, cn, dn;
     if (gsl_sf_elljac_e(u, s->k * s->k, &sn, &cn, &dn) != 0) {
       return VI_ECALLBACK;
@@ -223,6 +225,12 @@ static int pp_exact(const void *state, double t, double *q, double *p,
   return 0;
 }
 #endif
+
+/* The registry's declarations (systems.def), so that this definition is
+ * checked against its entry there. */
+#define VI_SYSTEM(id) extern const VI_X(vi_system_type) VI_X(vi_sys_##id);
+#include "systems.def"
+#undef VI_SYSTEM
 
 const VI_X(vi_system_type) VI_X(vi_sys_planar_pendulum) = {
     .info = &pp_info,

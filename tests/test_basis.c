@@ -12,13 +12,15 @@
 
 #include <stdio.h>
 
-#include "vistudy.h"
 #include "check.h"
+#include "vistudy.h"
 
 /* The largest number of points tested; the Galerkin methods use at most
  * VI_TAB_MAX. */
 #define NP_MAX 16
 
+/* The order of these includes is the templating. */
+/* clang-format off */
 #include "prec.h"
 #include "test_basis.c"
 #include "prec_undef.h"
@@ -27,6 +29,7 @@
 #include "prec.h"
 #include "test_basis.c"
 #include "prec_undef.h"
+/* clang-format on */
 
 int main(void) {
   vi_check_ctx ctx = {0, 0};
@@ -45,8 +48,7 @@ static void VI_X(test_ctrl)(vi_check_ctx *ctx) {
            "lobatto deg 0");
   VI_CHECK(ctx, VI_X(vi_ctrl_points)(VI_CTRL_LOBATTO, -2, d) == VI_EINVAL,
            "lobatto deg -2");
-  VI_CHECK(ctx,
-           VI_X(vi_ctrl_points)(VI_CTRL_LOBATTO, VI_QUAD_MAX, d) == VI_EINVAL,
+  VI_CHECK(ctx, VI_X(vi_ctrl_points)(VI_CTRL_LOBATTO, VI_QUAD_MAX, d) == VI_EINVAL,
            "lobatto deg %d", VI_QUAD_MAX);
   VI_CHECK(ctx, VI_X(vi_ctrl_points)(2, 3, d) == VI_EINVAL, "family 2");
   VI_CHECK(ctx, VI_X(vi_ctrl_points)(VI_CTRL_EQUIDISTANT, 3, NULL) == VI_EINVAL,
@@ -88,8 +90,8 @@ typedef struct VI_X(bstats) {
   double unity, interp, dinterp;
 } VI_X(bstats);
 
-static void VI_X(test_at)(vi_check_ctx *ctx, VI_X(bstats) * st, int family,
-                          int np, const VI_REAL *d, VI_REAL t) {
+static void VI_X(test_at)(vi_check_ctx *ctx, VI_X(bstats) * st, int family, int np,
+                          const VI_REAL *d, VI_REAL t) {
   VI_REAL l[NP_MAX], dl[NP_MAX], l2[NP_MAX];
   VI_X(vi_lagrange_eval)(np, d, t, l, dl);
   VI_X(vi_lagrange_eval)(np, d, t, l2, NULL);
@@ -97,8 +99,8 @@ static void VI_X(test_at)(vi_check_ctx *ctx, VI_X(bstats) * st, int family,
   for (int j = 0; j < np; j++) {
     same &= l[j] == l2[j];
   }
-  VI_CHECK(ctx, same, "%s family %d np %d: dl = NULL changes l", VI_PREC_NAME,
-           family, np);
+  VI_CHECK(ctx, same, "%s family %d np %d: dl = NULL changes l", VI_PREC_NAME, family,
+           np);
 
   /* Lebesgue-type sums bound the rounding of the sums below. */
   VI_REAL sl = 0, sdl = 0, s = 0, ds = 0, ip = 0, dip = 0, pmax = 0, dpj;
@@ -118,14 +120,14 @@ static void VI_X(test_at)(vi_check_ctx *ctx, VI_X(bstats) * st, int family,
   VI_REAL r2 = vi_fabs(ds) / (sdl + 1);
   VI_REAL r3 = vi_fabs(ip - pt) / (sl * pmax + vi_fabs(pt));
   VI_REAL r4 = vi_fabs(dip - dpt) / (sdl * pmax + vi_fabs(dpt));
-  VI_CHECK(ctx, r1 <= tol, "%s family %d np %d t %.4f: sum l - 1 = %.3g",
-           VI_PREC_NAME, family, np, (double)t, (double)(s - 1));
-  VI_CHECK(ctx, r2 <= tol, "%s family %d np %d t %.4f: sum dl = %.3g",
-           VI_PREC_NAME, family, np, (double)t, (double)ds);
-  VI_CHECK(ctx, r3 <= tol, "%s family %d np %d t %.4f: interpolation %.3g",
-           VI_PREC_NAME, family, np, (double)t, (double)(ip - pt));
-  VI_CHECK(ctx, r4 <= tol, "%s family %d np %d t %.4f: derivative %.3g",
-           VI_PREC_NAME, family, np, (double)t, (double)(dip - dpt));
+  VI_CHECK(ctx, r1 <= tol, "%s family %d np %d t %.4f: sum l - 1 = %.3g", VI_PREC_NAME,
+           family, np, (double)t, (double)(s - 1));
+  VI_CHECK(ctx, r2 <= tol, "%s family %d np %d t %.4f: sum dl = %.3g", VI_PREC_NAME,
+           family, np, (double)t, (double)ds);
+  VI_CHECK(ctx, r3 <= tol, "%s family %d np %d t %.4f: interpolation %.3g", VI_PREC_NAME,
+           family, np, (double)t, (double)(ip - pt));
+  VI_CHECK(ctx, r4 <= tol, "%s family %d np %d t %.4f: derivative %.3g", VI_PREC_NAME,
+           family, np, (double)t, (double)(dip - dpt));
   double e1 = (double)(r1 / VI_EPS), e2 = (double)(r2 / VI_EPS);
   double e3 = (double)(r3 / VI_EPS), e4 = (double)(r4 / VI_EPS);
   st->unity = e1 > st->unity ? e1 : st->unity;
@@ -136,7 +138,7 @@ static void VI_X(test_at)(vi_check_ctx *ctx, VI_X(bstats) * st, int family,
 
 static void VI_X(test_lagrange)(vi_check_ctx *ctx) {
   VI_X(bstats) st = {0, 0, 0};
-  const VI_REAL ts[] = {VI_C(0.3719), VI_C(0.0137), VI_C(0.8812),
+  const VI_REAL ts[] = {VI_C(0.3719),       VI_C(0.0137),  VI_C(0.8812),
                         VI_C(0.6180339887), VI_C(-0.0731), VI_C(1.0917)};
   int nts = (int)(sizeof ts / sizeof ts[0]);
   for (int family = 0; family < 2; family++) {
@@ -151,8 +153,8 @@ static void VI_X(test_lagrange)(vi_check_ctx *ctx) {
           delta &= l[j] == (i == j ? 1 : 0);
         }
       }
-      VI_CHECK(ctx, delta, "%s family %d np %d: l_j(d_i) != delta_ij",
-               VI_PREC_NAME, family, np);
+      VI_CHECK(ctx, delta, "%s family %d np %d: l_j(d_i) != delta_ij", VI_PREC_NAME,
+               family, np);
       for (int k = 0; k < nts; k++) {
         VI_X(test_at)(ctx, &st, family, np, d, ts[k]);
       }
@@ -177,8 +179,7 @@ static void VI_X(test_lagrange)(vi_check_ctx *ctx) {
 
   printf("%s (eps %.3g), np <= %d: partition of unity %.2f, interpolation "
          "%.2f, derivative %.2f (eps, relative to the Lebesgue bound)\n",
-         VI_PREC_NAME, (double)VI_EPS, NP_MAX, st.unity, st.interp,
-         st.dinterp);
+         VI_PREC_NAME, (double)VI_EPS, NP_MAX, st.unity, st.interp, st.dinterp);
 }
 
 static void VI_X(run)(vi_check_ctx *ctx) {

@@ -79,6 +79,14 @@ else
   bad "quad run failed"
 fi
 
+# 17-digit initial data is projected onto the manifold in quad precision.
+if run --system double-pendulum-3d --set q0=0.6,0.3,-0.8717797887081348,1.35,0.3,-0.8717797887081348,v0=0,0,0,0,0,0 \
+    --method galerkin:s=2,w=2 --h 0.01 --T 0.03 --precision quad --out "$tmp/q17.csv"; then
+  awk -F, 'NR > 1 && $17 + 0 > 1e-28 { bad = 1 } END { exit bad }' "$tmp/q17.csv" && ok || bad "quad g_norm from 17-digit data: $(cut -d, -f17 "$tmp/q17.csv" | sed -n 2p)"
+else
+  bad "quad run from 17-digit data failed"
+fi
+
 # check and list.
 "$V" check planar-pendulum >"$tmp/c" 2>&1 && ok || { bad "check planar-pendulum"; cat "$tmp/c" >&2; }
 "$V" check double-pendulum-3d --precision quad >"$tmp/c" 2>&1 && ok || { bad "check double-pendulum-3d quad"; cat "$tmp/c" >&2; }

@@ -2,7 +2,7 @@
  * core/quadrature.c in both precisions: argument checks, ordering, range,
  * symmetry and positivity, exactness up to the claimed degree for every n,
  * the error constant of the first monomial beyond it (Abramowitz-Stegun
- * 25.4.30-32 mapped to [0, 1]; this shows the degree is tight), closed-form
+ * §25.4, mapped to [0, 1]; this shows the degree is tight), closed-form
  * nodes and weights for small n, and the double rules against the quad
  * ones. The test bodies are written once in the working precision of
  * core/prec.h: this file includes itself twice, once per precision, like
@@ -12,8 +12,8 @@
 
 #include <stdio.h>
 
-#include "vistudy.h"
 #include "check.h"
+#include "vistudy.h"
 
 /* Largest observed residuals, printed at the end. */
 typedef struct stats {
@@ -24,6 +24,8 @@ typedef struct stats {
   int tight;     /* rules whose degree was shown to be tight */
 } stats;
 
+/* The order of these includes is the templating. */
+/* clang-format off */
 #include "prec.h"
 #include "test_quadrature.c"
 #include "prec_undef.h"
@@ -32,6 +34,7 @@ typedef struct stats {
 #include "prec.h"
 #include "test_quadrature.c"
 #include "prec_undef.h"
+/* clang-format on */
 
 int main(void) {
   vi_check_ctx ctx = {0, 0};
@@ -63,10 +66,10 @@ static VI_REAL VI_X(fact)(int k) {
   return r;
 }
 
-/* I(f) - Q(f) for f = x^(degree+1) on [0, 1]: the [-1, 1] error constants
- * of Abramowitz-Stegun 25.4.30 (Gauss), 25.4.32 (Lobatto) and 25.4.31
- * (Radau, mirrored for the right end point), times 2^-(m+1) m! for the
- * m-th derivative of x^m. */
+/* I(f) - Q(f) for f = x^m, m = degree + 1, on [0, 1]: the [-1, 1] error
+ * terms K f^(m)(xi) of the Gauss, Lobatto and Radau formulas
+ * (Abramowitz-Stegun §25.4; Radau mirrored for the right end point), times
+ * 2^-(m+1) m! for f^(m) = m! after mapping to [0, 1]. */
 static VI_REAL VI_X(error_constant)(int rule, int n) {
   switch (rule) {
   case VI_RULE_GAUSS: {
@@ -130,15 +133,13 @@ static VI_REAL VI_X(newton_estimate)(int rule, int n, VI_REAL c) {
 static void VI_X(test_invalid)(vi_check_ctx *ctx) {
   VI_REAL c[VI_QUAD_MAX + 1], b[VI_QUAD_MAX + 1];
   VI_CHECK(ctx, VI_X(vi_quad_gauss)(0, c, b) == VI_EINVAL, "gauss n=0");
-  VI_CHECK(ctx, VI_X(vi_quad_gauss)(VI_QUAD_MAX + 1, c, b) == VI_EINVAL,
-           "gauss n=max+1");
+  VI_CHECK(ctx, VI_X(vi_quad_gauss)(VI_QUAD_MAX + 1, c, b) == VI_EINVAL, "gauss n=max+1");
   VI_CHECK(ctx, VI_X(vi_quad_lobatto)(1, c, b) == VI_EINVAL, "lobatto n=1");
   VI_CHECK(ctx, VI_X(vi_quad_lobatto)(VI_QUAD_MAX + 1, c, b) == VI_EINVAL,
            "lobatto n=max+1");
   VI_CHECK(ctx, VI_X(vi_quad_radau)(0, c, b) == VI_EINVAL, "radau n=0");
   VI_CHECK(ctx, VI_X(vi_quad_radau)(-3, c, b) == VI_EINVAL, "radau n=-3");
-  VI_CHECK(ctx, VI_X(vi_quad_radau)(VI_QUAD_MAX + 1, c, b) == VI_EINVAL,
-           "radau n=max+1");
+  VI_CHECK(ctx, VI_X(vi_quad_radau)(VI_QUAD_MAX + 1, c, b) == VI_EINVAL, "radau n=max+1");
   VI_CHECK(ctx, VI_X(vi_quad_rule)(3, 4, c, b) == VI_EINVAL, "rule 3");
   VI_CHECK(ctx, VI_X(vi_quad_rule)(-1, 4, c, b) == VI_EINVAL, "rule -1");
   VI_CHECK(ctx, VI_X(vi_quad_rule)(VI_RULE_LOBATTO, 1, c, b) == VI_EINVAL,
@@ -153,8 +154,7 @@ static void VI_X(test_rule)(vi_check_ctx *ctx, stats *st, int rule, int n) {
   const char *name = names[rule];
   VI_REAL c[VI_QUAD_MAX], b[VI_QUAD_MAX], c2[VI_QUAD_MAX], b2[VI_QUAD_MAX];
   int ret = VI_X(vi_quad_rule)(rule, n, c, b);
-  VI_CHECK(ctx, ret == VI_OK, "%s %s n=%d: status %d", VI_PREC_NAME, name, n,
-           ret);
+  VI_CHECK(ctx, ret == VI_OK, "%s %s n=%d: status %d", VI_PREC_NAME, name, n, ret);
   if (ret != VI_OK) {
     return;
   }
@@ -173,26 +173,23 @@ static void VI_X(test_rule)(vi_check_ctx *ctx, stats *st, int rule, int n) {
     positive &= b[i] > 0;
   }
   VI_CHECK(ctx, same, "%s %s n=%d: dispatch differs", VI_PREC_NAME, name, n);
-  VI_CHECK(ctx, ascending, "%s %s n=%d: nodes not ascending", VI_PREC_NAME,
-           name, n);
+  VI_CHECK(ctx, ascending, "%s %s n=%d: nodes not ascending", VI_PREC_NAME, name, n);
   VI_CHECK(ctx, positive, "%s %s n=%d: weight <= 0", VI_PREC_NAME, name, n);
   if (rule == VI_RULE_GAUSS) {
     VI_CHECK(ctx, c[0] > 0 && c[n - 1] < 1, "%s gauss n=%d: node outside (0,1)",
              VI_PREC_NAME, n);
   } else if (rule == VI_RULE_LOBATTO) {
-    VI_CHECK(ctx, c[0] == 0 && c[n - 1] == 1, "%s lobatto n=%d: end points",
-             VI_PREC_NAME, n);
+    VI_CHECK(ctx, c[0] == 0 && c[n - 1] == 1, "%s lobatto n=%d: end points", VI_PREC_NAME,
+             n);
   } else {
-    VI_CHECK(ctx, c[0] > 0 && c[n - 1] == 1, "%s radau n=%d: end points",
-             VI_PREC_NAME, n);
+    VI_CHECK(ctx, c[0] > 0 && c[n - 1] == 1, "%s radau n=%d: end points", VI_PREC_NAME,
+             n);
   }
   if (rule != VI_RULE_RADAU) {
     for (int i = 0; i < n; i++) {
-      symmetric &= vi_fabs(c[i] + c[n - 1 - i] - 1) <= VI_EPS &&
-                   b[i] == b[n - 1 - i];
+      symmetric &= vi_fabs(c[i] + c[n - 1 - i] - 1) <= VI_EPS && b[i] == b[n - 1 - i];
     }
-    VI_CHECK(ctx, symmetric, "%s %s n=%d: not symmetric", VI_PREC_NAME, name,
-             n);
+    VI_CHECK(ctx, symmetric, "%s %s n=%d: not symmetric", VI_PREC_NAME, name, n);
   }
 
   /* The nodes solve their defining equations to a few eps. */
@@ -205,8 +202,8 @@ static void VI_X(test_rule)(vi_check_ctx *ctx, stats *st, int rule, int n) {
       nworst = r > nworst ? r : nworst;
     }
   }
-  VI_CHECK(ctx, nworst <= 4 * VI_EPS, "%s %s n=%d: Newton correction %.3g",
-           VI_PREC_NAME, name, n, (double)nworst);
+  VI_CHECK(ctx, nworst <= 4 * VI_EPS, "%s %s n=%d: Newton correction %.3g", VI_PREC_NAME,
+           name, n, (double)nworst);
   if ((double)(nworst / VI_EPS) > st->newton) {
     st->newton = (double)(nworst / VI_EPS);
   }
@@ -220,8 +217,8 @@ static void VI_X(test_rule)(vi_check_ctx *ctx, stats *st, int rule, int n) {
     VI_REAL r = vi_fabs(VI_X(moment)(n, c, b, k) - (VI_REAL)1 / (k + 1));
     worst = r > worst ? r : worst;
   }
-  VI_CHECK(ctx, worst <= tol, "%s %s n=%d: not exact to degree %d: %.3g",
-           VI_PREC_NAME, name, n, deg, (double)worst);
+  VI_CHECK(ctx, worst <= tol, "%s %s n=%d: not exact to degree %d: %.3g", VI_PREC_NAME,
+           name, n, deg, (double)worst);
   if ((double)(worst / VI_EPS) > st->exact) {
     st->exact = (double)(worst / VI_EPS);
   }
@@ -238,17 +235,17 @@ static void VI_X(test_rule)(vi_check_ctx *ctx, stats *st, int rule, int n) {
       st->tail = (double)(r / VI_EPS);
     }
     if (vi_fabs(E) > 100 * tol) {
-      VI_CHECK(ctx, vi_fabs(err) > 10 * tol, "%s %s n=%d: exact for x^%d",
-               VI_PREC_NAME, name, n, deg + 1);
+      VI_CHECK(ctx, vi_fabs(err) > 10 * tol, "%s %s n=%d: exact for x^%d", VI_PREC_NAME,
+               name, n, deg + 1);
       st->tight++;
     }
   }
 }
 
 /* Nodes and weights against closed forms evaluated in the working
- * precision (Abramowitz-Stegun 25.4.29-32, Hairer-Wanner II §IV.5). */
-static void VI_X(expect)(vi_check_ctx *ctx, stats *st, int rule, int n,
-                         const VI_REAL *ce, const VI_REAL *be) {
+ * precision (Abramowitz-Stegun §25.4, Hairer-Wanner II §IV.5). */
+static void VI_X(expect)(vi_check_ctx *ctx, stats *st, int rule, int n, const VI_REAL *ce,
+                         const VI_REAL *be) {
   VI_REAL c[VI_QUAD_MAX], b[VI_QUAD_MAX];
   VI_X(vi_quad_rule)(rule, n, c, b);
   VI_REAL worst = 0;
@@ -302,15 +299,14 @@ static void VI_X(test_known)(vi_check_ctx *ctx, stats *st) {
   {
     VI_REAL d = vi_sqrt(VI_C(5.0)) / 10;
     VI_REAL c[] = {0, h - d, h + d, 1};
-    VI_REAL b[] = {VI_C(1.0) / 12, VI_C(5.0) / 12, VI_C(5.0) / 12,
-                   VI_C(1.0) / 12};
+    VI_REAL b[] = {VI_C(1.0) / 12, VI_C(5.0) / 12, VI_C(5.0) / 12, VI_C(1.0) / 12};
     VI_X(expect)(ctx, st, VI_RULE_LOBATTO, 4, c, b);
   }
   {
     VI_REAL d = vi_sqrt(VI_C(21.0)) / 14;
     VI_REAL c[] = {0, h - d, h, h + d, 1};
-    VI_REAL b[] = {VI_C(1.0) / 20, VI_C(49.0) / 180, VI_C(16.0) / 45,
-                   VI_C(49.0) / 180, VI_C(1.0) / 20};
+    VI_REAL b[] = {VI_C(1.0) / 20, VI_C(49.0) / 180, VI_C(16.0) / 45, VI_C(49.0) / 180,
+                   VI_C(1.0) / 20};
     VI_X(expect)(ctx, st, VI_RULE_LOBATTO, 5, c, b);
   }
   {
@@ -354,8 +350,7 @@ static void VI_X(test_cross)(vi_check_ctx *ctx) {
     }
   }
   VI_CHECK(ctx, worst <= 8, "double vs quad rules: %.3g eps", worst);
-  VI_CHECK(ctx, worst_rel <= 32, "double vs quad nodes, relative: %.3g eps",
-           worst_rel);
+  VI_CHECK(ctx, worst_rel <= 32, "double vs quad nodes, relative: %.3g eps", worst_rel);
   printf("double rules vs quad, n <= %d: max abs error %.2f eps_d, max "
          "relative node error %.2f eps_d\n",
          VI_QUAD_MAX, worst, worst_rel);
@@ -377,8 +372,8 @@ static void VI_X(run)(vi_check_ctx *ctx) {
   printf("%s (eps %.3g), n <= %d: max exactness residual %.2f eps, node "
          "Newton correction %.2f eps, error constant residual %.2f eps, "
          "closed forms %.2f eps, %d rules shown tight\n",
-         VI_PREC_NAME, (double)VI_EPS, VI_QUAD_MAX, st.exact, st.newton,
-         st.tail, st.known, st.tight);
+         VI_PREC_NAME, (double)VI_EPS, VI_QUAD_MAX, st.exact, st.newton, st.tail,
+         st.known, st.tight);
 }
 
 #endif /* VI_TEST_BODY */

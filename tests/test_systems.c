@@ -25,8 +25,10 @@
 #include "check.h"
 #include "vistudy.h"
 
-/* Largest system the test handles with fixed-size arrays (no VLAs). */
-enum { TN = 16 };
+/* Largest system the test handles with fixed-size arrays (no VLAs), and
+ * the size of the big test system (test_big), past the kernels' stack
+ * scratch. */
+enum { TN = 16, BIGN = 24 };
 
 typedef struct report_ctx {
   int lines;
@@ -158,7 +160,7 @@ static void test_pendulum_reference(vi_check_ctx *c, int nset,
    * (Hairer, Norsett, Wanner I, §II.8); the last correction estimates the
    * error of the reference. */
   enum { NOUT = 6, NLEV = 4 };
-  static __float128 ys[NLEV][NOUT][2 * TN];
+  __float128 ys[NLEV][NOUT][2 * TN];
   int N = 6000;
   for (int lev = 0; lev < NLEV; lev++) {
     rk4_q(sq, T, N << lev, NOUT, ys[lev]);
@@ -271,6 +273,8 @@ int main(void) {
   }
   test_broken_d(c);
   test_broken_q(c);
+  test_big_d(c);
+  test_big_q(c);
 
   /* The exact pendulum over a spread of regimes: default, both signs of
    * omega0, an amplitude beyond pi (phi0 = 7 = 0.717 + 2 pi), near the
@@ -299,7 +303,10 @@ int main(void) {
                                cases[k].set, &s, err, sizeof err);
     VI_CHECK(c, rc == VI_OK, "pendulum %s: %s", cases[k].label, err);
     if (s != NULL) {
-      test_exact_d(c, s, cases[k].label);
+      /* test_system already did the defaults. */
+      if (cases[k].n > 0) {
+        test_exact_d(c, s, cases[k].label);
+      }
       vi_system_free_d(s);
     }
     test_pendulum_reference(c, cases[k].n, cases[k].set, cases[k].label);
@@ -814,10 +821,138 @@ static int VI_X(brk_Hg_fail)(const void *s, const VI_REAL *q,
                              const VI_REAL *mu, VI_REAL *H) {
   return 2;
 }
+/* Wrong on purpose: grad V off by 1e-6 relative, Hess g = mu although g is
+ * linear. */
+static int VI_X(brk_dV_wrong)(const void *s, const VI_REAL *q, VI_REAL *dV) {
+  dV[0] = VI_C(1.5) * (1 + VI_C(1e-6));
+  return 0;
+}
+static int VI_X(brk_Hg_wrong)(const void *s, const VI_REAL *q,
+                              const VI_REAL *mu, VI_REAL *H) {
+  H[0] = mu[0];
+  return 0;
+}
 static int VI_X(brk_init)(const void *s, VI_REAL *q0, VI_REAL *v0) {
   q0[0] = VI_C(0.75);
   v0[0] = 0;
   return 0;
+}
+
+/* A sphere in R^BIGN with linear potential and a non-uniform diagonal mass:
+ * big enough that the kernels' scratch leaves the stack for the heap. */
+static int VI_X(big_mass)(const void *s, VI_REAL *M) {
+  for (int i = 0; i < BIGN * BIGN; i++) {
+    M[i] = 0;
+  }
+  for (int i = 0; i < BIGN; i++) {
+    M[i * BIGN + i] = 1 + i / VI_C(7.0);
+  }
+  return 0;
+}
+static int VI_X(big_V)(const void *s, const VI_REAL *q, VI_REAL *V) {
+  VI_REAL t = 0;
+  for (int i = 0; i < BIGN; i++) {
+    t += (i - VI_C(9.5)) * q[i];
+  }
+  *V = t;
+  return 0;
+}
+static int VI_X(big_dV)(const void *s, const VI_REAL *q, VI_REAL *dV) {
+  for (int i = 0; i < BIGN; i++) {
+    dV[i] = i - VI_C(9.5);
+  }
+  return 0;
+}
+static int VI_X(big_HV)(const void *s, const VI_REAL *q, VI_REAL *H) {
+  for (int i = 0; i < BIGN * BIGN; i++) {
+    H[i] = 0;
+  }
+  return 0;
+}
+static int VI_X(big_g)(const void *s, const VI_REAL *q, VI_REAL *g) {
+  VI_REAL t = 0;
+  for (int i = 0; i < BIGN; i++) {
+    t += q[i] * q[i];
+  }
+  g[0] = (t - VI_C(1.69)) / 2;
+  return 0;
+}
+static int VI_X(big_G)(const void *s, const VI_REAL *q, VI_REAL *G) {
+  for (int i = 0; i < BIGN; i++) {
+    G[i] = q[i];
+  }
+  return 0;
+}
+static int VI_X(big_Hg)(const void *s, const VI_REAL *q, const VI_REAL *mu,
+                        VI_REAL *H) {
+  for (int i = 0; i < BIGN * BIGN; i++) {
+    H[i] = (i % (BIGN + 1) == 0) ? mu[0] : 0;
+  }
+  return 0;
+}
+static int VI_X(big_init)(const void *s, VI_REAL *q0, VI_REAL *v0) {
+  for (int i = 0; i < BIGN; i++) {
+    q0[i] = 0;
+    v0[i] = (i % 5) - VI_C(1.75);
+  }
+  q0[0] = VI_C(1.3);
+  v0[0] = 0;
+  return 0;
+}
+
+static void VI_X(test_big)(vi_check_ctx *c) {
+  static const vi_param params[] = {{NULL, 0, NULL, NULL}};
+  static const vi_system_info info = {
+      .name = "big-sphere",
+      .summary = "a particle on a sphere in R^24",
+      .cite = "",
+      .n = BIGN,
+      .m = 1,
+      .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC,
+      .params = params,
+  };
+  const VI_X(vi_system_type) big = {
+      .info = &info,
+      .mass = VI_X(big_mass),
+      .potential = VI_X(big_V),
+      .grad_potential = VI_X(big_dV),
+      .hess_potential = VI_X(big_HV),
+      .constraint = VI_X(big_g),
+      .constraint_jac = VI_X(big_G),
+      .constraint_hess = VI_X(big_Hg),
+      .initial = VI_X(big_init),
+  };
+  char err[512] = "";
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(&big, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK, "big (%s): alloc %d '%s'", VI_PREC_NAME, rc, err);
+  if (sys == NULL) {
+    return;
+  }
+  report_ctx r = {0, 0};
+  rc = VI_X(vi_system_check)(sys, 1, report_line, &r);
+  VI_CHECK(c, rc == 0, "big (%s): check %d", VI_PREC_NAME, rc);
+  /* lambda (70) on the sphere: lambda = (|v|^2 - q' M^-1 grad V) /
+   * (q' M^-1 q), by hand. */
+  VI_REAL lam = 0, v[BIGN], num = 0, den = 0, p[BIGN], gv = 0;
+  rc = VI_X(vi_system_lambda)(sys, sys->q0, sys->p0, &lam);
+  for (int i = 0; i < BIGN; i++) {
+    VI_REAL mi = sys->M[i * BIGN + i];
+    v[i] = sys->p0[i] / mi;
+    num += v[i] * v[i] - sys->q0[i] * (i - VI_C(9.5)) / mi;
+    den += sys->q0[i] * sys->q0[i] / mi;
+    p[i] = sys->p0[i] + i;
+  }
+  VI_CHECK(c, rc == VI_OK && vi_fabs(lam - num / den) <= 100 * VI_EPS *
+                                                            vi_fabs(lam),
+           "big (%s): lambda %d %g vs %g", VI_PREC_NAME, rc, (double)lam,
+           (double)(num / den));
+  rc = VI_X(vi_system_project_p)(sys, sys->q0, p);
+  VI_CHECK(c, rc == VI_OK, "big (%s): project %d", VI_PREC_NAME, rc);
+  rc = VI_X(vi_system_hidden)(sys, sys->q0, p, &gv);
+  VI_CHECK(c, rc == VI_OK && vi_fabs(gv) <= 1000 * VI_EPS,
+           "big (%s): hidden after projection %g", VI_PREC_NAME, (double)gv);
+  VI_X(vi_system_free)(sys);
 }
 
 static void VI_X(test_broken)(vi_check_ctx *c) {
@@ -864,6 +999,25 @@ static void VI_X(test_broken)(vi_check_ctx *c) {
     rc = VI_X(vi_system_check)(sys, 2, report_line, &r);
     VI_CHECK(c, rc < 0, "broken (%s): check with a failing Hessian gave %d",
              VI_PREC_NAME, rc);
+    VI_X(vi_system_free)(sys);
+  }
+
+  /* vi_system_check must catch wrong and missing derivatives: per point,
+   * grad V (wrong), Hess V (missing) and sum mu_k Hess g_k (wrong) fail,
+   * G passes. */
+  VI_X(vi_system_type) wrong = bad_h;
+  wrong.grad_potential = VI_X(brk_dV_wrong);
+  wrong.constraint_hess = VI_X(brk_Hg_wrong);
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&wrong, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK, "wrong (%s): alloc %d '%s'", VI_PREC_NAME, rc,
+           err);
+  if (sys != NULL) {
+    report_ctx r = {0, 0};
+    rc = VI_X(vi_system_check)(sys, 3, report_line, &r);
+    VI_CHECK(c, rc == 3 * 4 && r.lines == 4 * 4 && r.failed_lines == 3 * 4,
+             "wrong (%s): check found %d failures in %d lines", VI_PREC_NAME,
+             rc, r.lines);
     VI_X(vi_system_free)(sys);
   }
 

@@ -13,11 +13,13 @@
 
 #include <stdio.h>
 
-#include "vistudy.h"
 #include "check.h"
+#include "vistudy.h"
 
 #define NKIND 5
 
+/* The order of these includes is the templating. */
+/* clang-format off */
 #include "prec.h"
 #include "test_tableau.c"
 #include "prec_undef.h"
@@ -26,6 +28,7 @@
 #include "prec.h"
 #include "test_tableau.c"
 #include "prec_undef.h"
+/* clang-format on */
 
 int main(void) {
   vi_check_ctx ctx = {0, 0};
@@ -36,8 +39,8 @@ int main(void) {
 
 #else /* VI_TEST_BODY: the tests in the working precision */
 
-static const char *const VI_X(kind_names)[NKIND] = {
-    "gauss", "radau-iia", "lobatto-iiia", "lobatto-iiib", "lobatto-iiic"};
+static const char *const VI_X(kind_names)[NKIND] = {"gauss", "radau-iia", "lobatto-iiia",
+                                                    "lobatto-iiib", "lobatto-iiic"};
 
 /* The orders p, q, r of B(p), C(q), D(r) each family satisfies
  * (Hairer-Wanner II, §IV.5). */
@@ -83,28 +86,25 @@ static void VI_X(track)(double *m, VI_REAL r) {
 }
 
 static void VI_X(test_invalid)(vi_check_ctx *ctx) {
-  VI_REAL A[(VI_TAB_MAX + 1) * (VI_TAB_MAX + 1)], b[VI_TAB_MAX + 1],
-      c[VI_TAB_MAX + 1];
+  VI_REAL A[(VI_TAB_MAX + 1) * (VI_TAB_MAX + 1)], b[VI_TAB_MAX + 1], c[VI_TAB_MAX + 1];
   for (int kind = 0; kind < NKIND; kind++) {
-    VI_CHECK(ctx, VI_X(vi_tableau)(kind, 0, A, b, c) == VI_EINVAL,
-             "%s s=0", VI_X(kind_names)[kind]);
+    VI_CHECK(ctx, VI_X(vi_tableau)(kind, 0, A, b, c) == VI_EINVAL, "%s s=0",
+             VI_X(kind_names)[kind]);
     VI_CHECK(ctx, VI_X(vi_tableau)(kind, VI_TAB_MAX + 1, A, b, c) == VI_EINVAL,
              "%s s=max+1", VI_X(kind_names)[kind]);
-    VI_CHECK(ctx, VI_X(vi_tableau)(kind, VI_TAB_MAX, A, b, c) == VI_OK,
-             "%s s=max", VI_X(kind_names)[kind]);
+    VI_CHECK(ctx, VI_X(vi_tableau)(kind, VI_TAB_MAX, A, b, c) == VI_OK, "%s s=max",
+             VI_X(kind_names)[kind]);
     int one = VI_X(vi_tableau)(kind, 1, A, b, c);
-    VI_CHECK(ctx, one == (kind >= VI_TAB_LOBATTO_IIIA ? VI_EINVAL : VI_OK),
-             "%s s=1: %d", VI_X(kind_names)[kind], one);
+    VI_CHECK(ctx, one == (kind >= VI_TAB_LOBATTO_IIIA ? VI_EINVAL : VI_OK), "%s s=1: %d",
+             VI_X(kind_names)[kind], one);
   }
   VI_CHECK(ctx, VI_X(vi_tableau)(NKIND, 2, A, b, c) == VI_EINVAL, "kind 5");
   VI_CHECK(ctx, VI_X(vi_tableau)(-1, 2, A, b, c) == VI_EINVAL, "kind -1");
-  VI_CHECK(ctx, VI_X(vi_tableau)(VI_TAB_GAUSS, 2, NULL, b, c) == VI_EINVAL,
-           "NULL A");
+  VI_CHECK(ctx, VI_X(vi_tableau)(VI_TAB_GAUSS, 2, NULL, b, c) == VI_EINVAL, "NULL A");
   VI_REAL A2[] = {1, 2, 3, 4}, b2[] = {VI_C(0.5), 0}, Ah[4];
   VI_CHECK(ctx, VI_X(vi_tableau_conjugate)(2, A2, b2, Ah) == VI_EINVAL,
            "conjugate with b_2 = 0");
-  VI_CHECK(ctx, VI_X(vi_tableau_conjugate)(0, A2, b2, Ah) == VI_EINVAL,
-           "conjugate s=0");
+  VI_CHECK(ctx, VI_X(vi_tableau_conjugate)(0, A2, b2, Ah) == VI_EINVAL, "conjugate s=0");
 }
 
 /* max |b_i Ahat_ij + b_j A_ji - b_i b_j|: zero for a symplectic pair. */
@@ -113,8 +113,7 @@ static VI_REAL VI_X(sympl)(int s, const VI_REAL *A, const VI_REAL *Ahat,
   VI_REAL m = 0;
   for (int i = 0; i < s; i++) {
     for (int j = 0; j < s; j++) {
-      VI_REAL r =
-          vi_fabs(b[i] * Ahat[i * s + j] + b[j] * A[j * s + i] - b[i] * b[j]);
+      VI_REAL r = vi_fabs(b[i] * Ahat[i * s + j] + b[j] * A[j * s + i] - b[i] * b[j]);
       m = r > m ? r : m;
     }
   }
@@ -130,14 +129,12 @@ static VI_REAL VI_X(maxdiff)(int n, const VI_REAL *x, const VI_REAL *y) {
   return m;
 }
 
-static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind,
-                              int s) {
+static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind, int s) {
   const char *name = VI_X(kind_names)[kind];
   VI_REAL A[VI_TAB_MAX * VI_TAB_MAX], b[VI_TAB_MAX], c[VI_TAB_MAX];
   VI_REAL Ah[VI_TAB_MAX * VI_TAB_MAX], cq[VI_TAB_MAX], bq[VI_TAB_MAX];
   int ret = VI_X(vi_tableau)(kind, s, A, b, c);
-  VI_CHECK(ctx, ret == VI_OK, "%s %s s=%d: status %d", VI_PREC_NAME, name, s,
-           ret);
+  VI_CHECK(ctx, ret == VI_OK, "%s %s s=%d: status %d", VI_PREC_NAME, name, s, ret);
   if (ret != VI_OK) {
     return;
   }
@@ -150,8 +147,8 @@ static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind,
              : kind == VI_TAB_RADAU_IIA ? VI_RULE_RADAU
                                         : VI_RULE_LOBATTO;
   VI_X(vi_quad_rule)(rule, s, cq, bq);
-  VI_CHECK(ctx, VI_X(maxdiff)(s, c, cq) == 0, "%s %s s=%d: nodes differ",
-           VI_PREC_NAME, name, s);
+  VI_CHECK(ctx, VI_X(maxdiff)(s, c, cq) == 0, "%s %s s=%d: nodes differ", VI_PREC_NAME,
+           name, s);
   VI_CHECK(ctx, VI_X(maxdiff)(s, b, bq) <= tol, "%s %s s=%d: weights differ",
            VI_PREC_NAME, name, s);
 
@@ -160,12 +157,12 @@ static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind,
   VI_REAL rB = VI_X(vi_tableau_B)(s, b, c, p);
   VI_REAL rC = VI_X(vi_tableau_C)(s, A, c, q);
   VI_REAL rD = VI_X(vi_tableau_D)(s, A, b, c, r);
-  VI_CHECK(ctx, rB <= tol, "%s %s s=%d: B(%d) residual %.3g", VI_PREC_NAME,
-           name, s, p, (double)rB);
-  VI_CHECK(ctx, rC <= tol, "%s %s s=%d: C(%d) residual %.3g", VI_PREC_NAME,
-           name, s, q, (double)rC);
-  VI_CHECK(ctx, rD <= tol, "%s %s s=%d: D(%d) residual %.3g", VI_PREC_NAME,
-           name, s, r, (double)rD);
+  VI_CHECK(ctx, rB <= tol, "%s %s s=%d: B(%d) residual %.3g", VI_PREC_NAME, name, s, p,
+           (double)rB);
+  VI_CHECK(ctx, rC <= tol, "%s %s s=%d: C(%d) residual %.3g", VI_PREC_NAME, name, s, q,
+           (double)rC);
+  VI_CHECK(ctx, rD <= tol, "%s %s s=%d: D(%d) residual %.3g", VI_PREC_NAME, name, s, r,
+           (double)rD);
   VI_X(track)(&st->B, rB);
   VI_X(track)(&st->C, rC);
   VI_X(track)(&st->D, rD);
@@ -180,12 +177,12 @@ static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind,
     VI_REAL fC = VI_X(vi_tableau_C)(s, A, c, q + 1);
     VI_REAL fD = VI_X(vi_tableau_D)(s, A, b, c, r + 1);
     VI_REAL big = VI_C(1e-11);
-    VI_CHECK(ctx, fB > big, "%s %s s=%d: B(%d) holds (%.3g)", VI_PREC_NAME,
-             name, s, p + 1, (double)fB);
-    VI_CHECK(ctx, fC > big, "%s %s s=%d: C(%d) holds (%.3g)", VI_PREC_NAME,
-             name, s, q + 1, (double)fC);
-    VI_CHECK(ctx, fD > big, "%s %s s=%d: D(%d) holds (%.3g)", VI_PREC_NAME,
-             name, s, r + 1, (double)fD);
+    VI_CHECK(ctx, fB > big, "%s %s s=%d: B(%d) holds (%.3g)", VI_PREC_NAME, name, s,
+             p + 1, (double)fB);
+    VI_CHECK(ctx, fC > big, "%s %s s=%d: C(%d) holds (%.3g)", VI_PREC_NAME, name, s,
+             q + 1, (double)fC);
+    VI_CHECK(ctx, fD > big, "%s %s s=%d: D(%d) holds (%.3g)", VI_PREC_NAME, name, s,
+             r + 1, (double)fD);
     st->tight += fB > big && fC > big && fD > big;
   }
 
@@ -221,30 +218,29 @@ static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind,
    * IIIB and conversely; Radau IIA is not symplectic. */
   if (kind == VI_TAB_GAUSS) {
     VI_REAL m = VI_X(sympl)(s, A, A, b);
-    VI_CHECK(ctx, m <= tol, "%s gauss s=%d: not symplectic (%.3g)",
-             VI_PREC_NAME, s, (double)m);
+    VI_CHECK(ctx, m <= tol, "%s gauss s=%d: not symplectic (%.3g)", VI_PREC_NAME, s,
+             (double)m);
     VI_X(track)(&st->sympl, m);
     VI_X(vi_tableau_conjugate)(s, A, b, Ah);
     m = VI_X(maxdiff)(s * s, A, Ah);
-    VI_CHECK(ctx, m <= tol, "%s gauss s=%d: conjugate differs by %.3g",
-             VI_PREC_NAME, s, (double)m);
+    VI_CHECK(ctx, m <= tol, "%s gauss s=%d: conjugate differs by %.3g", VI_PREC_NAME, s,
+             (double)m);
     VI_X(track)(&st->sympl, m);
   } else if (kind == VI_TAB_RADAU_IIA && s <= 8) {
-    VI_CHECK(ctx, VI_X(sympl)(s, A, A, b) > VI_C(1e-6),
-             "%s radau-iia s=%d: symplectic", VI_PREC_NAME, s);
+    VI_CHECK(ctx, VI_X(sympl)(s, A, A, b) > VI_C(1e-6), "%s radau-iia s=%d: symplectic",
+             VI_PREC_NAME, s);
   } else if (kind == VI_TAB_LOBATTO_IIIA || kind == VI_TAB_LOBATTO_IIIB) {
     VI_REAL B2[VI_TAB_MAX * VI_TAB_MAX], b2[VI_TAB_MAX], c2[VI_TAB_MAX];
-    int other = kind == VI_TAB_LOBATTO_IIIA ? VI_TAB_LOBATTO_IIIB
-                                            : VI_TAB_LOBATTO_IIIA;
+    int other = kind == VI_TAB_LOBATTO_IIIA ? VI_TAB_LOBATTO_IIIB : VI_TAB_LOBATTO_IIIA;
     VI_X(vi_tableau)(other, s, B2, b2, c2);
     VI_REAL m = VI_X(sympl)(s, A, B2, b);
-    VI_CHECK(ctx, m <= tol, "%s %s s=%d: not a symplectic pair (%.3g)",
-             VI_PREC_NAME, name, s, (double)m);
+    VI_CHECK(ctx, m <= tol, "%s %s s=%d: not a symplectic pair (%.3g)", VI_PREC_NAME,
+             name, s, (double)m);
     VI_X(track)(&st->sympl, m);
     VI_X(vi_tableau_conjugate)(s, A, b, Ah);
     m = VI_X(maxdiff)(s * s, Ah, B2);
-    VI_CHECK(ctx, m <= tol, "%s %s s=%d: conjugate differs by %.3g",
-             VI_PREC_NAME, name, s, (double)m);
+    VI_CHECK(ctx, m <= tol, "%s %s s=%d: conjugate differs by %.3g", VI_PREC_NAME, name,
+             s, (double)m);
     VI_X(track)(&st->sympl, m);
     /* In place (Ahat aliasing A) gives the same result. */
     VI_X(vi_tableau_conjugate)(s, A, b, A);
@@ -254,13 +250,13 @@ static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind,
 }
 
 /* A tableau against a closed form (Hairer-Wanner II, §IV.5). */
-static void VI_X(expect)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind,
-                         int s, const VI_REAL *Ae) {
+static void VI_X(expect)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind, int s,
+                         const VI_REAL *Ae) {
   VI_REAL A[VI_TAB_MAX * VI_TAB_MAX], b[VI_TAB_MAX], c[VI_TAB_MAX];
   VI_X(vi_tableau)(kind, s, A, b, c);
   VI_REAL m = VI_X(maxdiff)(s * s, A, Ae);
-  VI_CHECK(ctx, m <= 8 * VI_EPS, "%s %s s=%d: closed form off by %.3g",
-           VI_PREC_NAME, VI_X(kind_names)[kind], s, (double)m);
+  VI_CHECK(ctx, m <= 8 * VI_EPS, "%s %s s=%d: closed form off by %.3g", VI_PREC_NAME,
+           VI_X(kind_names)[kind], s, (double)m);
   VI_X(track)(&st->known, m);
 }
 
@@ -277,10 +273,14 @@ static void VI_X(test_known)(vi_check_ctx *ctx, VI_X(tstats) * st) {
     VI_X(expect)(ctx, st, VI_TAB_GAUSS, 2, A);
   }
   {
-    VI_REAL A[] = {VI_C(5.0) / 36,       VI_C(2.0) / 9 - r15 / 15,
-                   VI_C(5.0) / 36 - r15 / 30, VI_C(5.0) / 36 + r15 / 24,
-                   VI_C(2.0) / 9,        VI_C(5.0) / 36 - r15 / 24,
-                   VI_C(5.0) / 36 + r15 / 30, VI_C(2.0) / 9 + r15 / 15,
+    VI_REAL A[] = {VI_C(5.0) / 36,
+                   VI_C(2.0) / 9 - r15 / 15,
+                   VI_C(5.0) / 36 - r15 / 30,
+                   VI_C(5.0) / 36 + r15 / 24,
+                   VI_C(2.0) / 9,
+                   VI_C(5.0) / 36 - r15 / 24,
+                   VI_C(5.0) / 36 + r15 / 30,
+                   VI_C(2.0) / 9 + r15 / 15,
                    VI_C(5.0) / 36};
     VI_X(expect)(ctx, st, VI_TAB_GAUSS, 3, A);
   }
@@ -289,16 +289,13 @@ static void VI_X(test_known)(vi_check_ctx *ctx, VI_X(tstats) * st) {
     VI_X(expect)(ctx, st, VI_TAB_RADAU_IIA, 1, A);
   }
   {
-    VI_REAL A[] = {VI_C(5.0) / 12, VI_C(-1.0) / 12, VI_C(3.0) / 4,
-                   VI_C(1.0) / 4};
+    VI_REAL A[] = {VI_C(5.0) / 12, VI_C(-1.0) / 12, VI_C(3.0) / 4, VI_C(1.0) / 4};
     VI_X(expect)(ctx, st, VI_TAB_RADAU_IIA, 2, A);
   }
   {
-    VI_REAL A[] = {(88 - 7 * r6) / 360,     (296 - 169 * r6) / 1800,
-                   (-2 + 3 * r6) / 225,     (296 + 169 * r6) / 1800,
-                   (88 + 7 * r6) / 360,     (-2 - 3 * r6) / 225,
-                   (16 - r6) / 36,          (16 + r6) / 36,
-                   VI_C(1.0) / 9};
+    VI_REAL A[] = {(88 - 7 * r6) / 360,     (296 - 169 * r6) / 1800, (-2 + 3 * r6) / 225,
+                   (296 + 169 * r6) / 1800, (88 + 7 * r6) / 360,     (-2 - 3 * r6) / 225,
+                   (16 - r6) / 36,          (16 + r6) / 36,          VI_C(1.0) / 9};
     VI_X(expect)(ctx, st, VI_TAB_RADAU_IIA, 3, A);
   }
   {
@@ -322,9 +319,8 @@ static void VI_X(test_known)(vi_check_ctx *ctx, VI_X(tstats) * st) {
     VI_X(expect)(ctx, st, VI_TAB_LOBATTO_IIIB, 2, A);
   }
   {
-    VI_REAL A[] = {VI_C(1.0) / 6, VI_C(-1.0) / 6, 0, VI_C(1.0) / 6,
-                   VI_C(1.0) / 3, 0,              VI_C(1.0) / 6,
-                   VI_C(5.0) / 6, 0};
+    VI_REAL A[] = {VI_C(1.0) / 6, VI_C(-1.0) / 6, 0, VI_C(1.0) / 6, VI_C(1.0) / 3, 0,
+                   VI_C(1.0) / 6, VI_C(5.0) / 6,  0};
     VI_X(expect)(ctx, st, VI_TAB_LOBATTO_IIIB, 3, A);
   }
   {
@@ -351,8 +347,8 @@ static void VI_X(run)(vi_check_ctx *ctx) {
   printf("%s (eps %.3g), s <= %d: max residual B %.2f, C %.2f, D %.2f, "
          "symplecticity %.2f, closed forms %.2f (eps); %d tableaux shown "
          "tight in B, C and D\n",
-         VI_PREC_NAME, (double)VI_EPS, VI_TAB_MAX, st.B, st.C, st.D, st.sympl,
-         st.known, st.tight);
+         VI_PREC_NAME, (double)VI_EPS, VI_TAB_MAX, st.B, st.C, st.D, st.sympl, st.known,
+         st.tight);
 }
 
 #endif /* VI_TEST_BODY */
