@@ -112,8 +112,8 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
 
 typedef struct VI_X(vi_solver_opts) {
   int kind;       /* vi_solver_kind; KINSOL only in double */
-  VI_REAL rtol;   /* converged when |dx_i| <= rtol (|x_i| + 1) for all i;
-                     default (VI_REAL) 0 means 100 eps of the precision */
+  VI_REAL rtol;   /* converged when |dx_i| <= rtol (|x_i| + u_i) for all i
+                     (see vi_solver_set_unit); default 100 eps */
   int max_iter;   /* default 50 */
 } VI_X(vi_solver_opts);
 
@@ -136,6 +136,11 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
                           VI_X(vi_resjac_fn) fn, void *ctx,
                           VI_X(vi_solver) **out);
 void VI_X(vi_solver_free)(VI_X(vi_solver) *s);
+/* Set the absolute scale u_i of unknown i (default 1): converged means
+ * |dx_i| <= rtol (|x_i| + u_i). A quantity whose round-off floor is larger
+ * than that of the others (multipliers, which act on q through h^2) needs
+ * a larger unit. */
+void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit);
 /* Solve F(x) = 0 from the initial guess in x. Adds the iterations and the
  * residual/Jacobian evaluations to *iters, *fevals, *jevals. Returns VI_OK,
  * VI_NEWTON_NOCONV (recoverable: max_iter reached or the iterate became

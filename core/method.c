@@ -27,7 +27,8 @@ struct VI_X(vi_stepper) {
   VI_X(vi_stats) stats;
   void *opts;
   void *state;
-  int initialised;
+  int acquired; /* init ran: fini must release what it acquired */
+  int ready;    /* init succeeded: step may run */
 };
 
 #define ALIGN16(x) (((x) + 15) / 16 * 16)
@@ -55,8 +56,10 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
     return VI_EINVAL;
   }
   /* Parse into a temporary block first: the state size depends on it. */
-  char optbuf[256];
+  _Alignas(16) char optbuf[256];
   if (type->opts_size > sizeof optbuf) {
+    snprintf(err, errlen, "options of method %s exceed %zu bytes", type->name,
+             sizeof optbuf);
     return VI_ENOMEM;
   }
   int rc = type->parse(optbuf, kv, err, errlen);
@@ -85,7 +88,7 @@ void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st) {
   if (!st) {
     return;
   }
-  if (st->initialised && st->type->fini) {
+  if (st->acquired && st->type->fini) {
     st->type->fini(st->state);
   }
   free(st);
@@ -98,9 +101,10 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
   if (!(h > 0) || !vi_isfinite(h)) {
     return VI_EINVAL;
   }
-  if (st->initialised && st->type->fini) {
+  if (st->acquired && st->type->fini) {
     st->type->fini(st->state);
   }
+  st->acquired = st->ready = 0;
   memset(&st->stats, 0, sizeof st->stats);
   VI_X(vi_solver_opts) def;
   if (!solver) {
@@ -109,12 +113,13 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
   }
   int rc = st->type->init(st->state, st->opts, st->sys, solver, h, t0, q0, p0,
                           node0);
-  st->initialised = 1; /* fini releases whatever init acquired */
+  st->acquired = 1; /* fini releases whatever init acquired */
+  st->ready = rc == VI_OK;
   return rc;
 }
 
 int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next) {
-  if (!st->initialised) {
+  if (!st->ready) {
     return VI_EINVAL;
   }
   return st->type->step(st->state, next, &st->stats);

@@ -150,6 +150,9 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
   }
   int rc = VI_X(vi_system_alloc)(type, a->nset, a->set, &sys, err, errlen);
   if (rc != VI_OK) {
+    if (rc != VI_EINVAL && rc != VI_EINCONSISTENT) {
+      status = VI_EXIT_FAIL; /* out of memory, a failing callback */
+    }
     goto fail;
   }
   if (VI_X(vi_parse_positive)("step size h", a->h, &h, err, errlen) ||
@@ -178,6 +181,12 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
   }
 #endif
   if (a->rtol && VI_X(vi_parse_positive)("--rtol", a->rtol, &so.rtol, err, errlen)) {
+    goto fail;
+  }
+  if (so.rtol < VI_EPS) {
+    snprintf(err, errlen, "--rtol %s is below the %s precision's epsilon %.3g and "
+             "cannot be met; use --precision quad or a larger --rtol",
+             a->rtol, VI_PREC_NAME, (double)VI_EPS);
     goto fail;
   }
   if (a->max_iter > 0) {
@@ -237,8 +246,8 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
     }
     f = NULL;
     if (rename(tmpname, a->out) != 0) {
-      snprintf(err, errlen, "cannot rename %s to %s: %s", tmpname, a->out,
-               strerror(errno));
+      snprintf(err, errlen, "cannot rename %s to %s: %s%s", tmpname, a->out,
+               strerror(errno), rc != VI_OK ? " (and the run failed)" : "");
       remove(tmpname);
       goto fail;
     }
@@ -254,7 +263,7 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
                rc > 0 ? "recoverable failure" : "failure", written,
                (double)((VI_REAL)written * h), spec, type->info->name,
                vi_strerror(rc), written, to_stdout ? "stdout" : a->out,
-               rc > 0 ? "; try a smaller h or a larger --max-iter" : "");
+               rc > 0 ? "; try another h, a looser --rtol or a larger --max-iter" : "");
     }
     goto fail;
   }

@@ -10,12 +10,14 @@
  *   reused for every solve.
  *
  * Convergence, with the weighted norm |dx|_w = max_i |dx_i| / (rtol (|x_i|
- * + 1)): the built-in Newton stops when the error estimate of the updated
+ * + u_i)) and the absolute scale u_i of each unknown (1 unless the caller
+ * sets it, see vi_solver_set_unit): the built-in Newton stops when the error estimate of the updated
  * iterate, |dx|_w or theta/(1-theta) |dx|_w with the contraction rate theta
  * (Hairer-Wanner II §IV.8), is at most 1; it also accepts a stalled
- * iteration at round-off level (theta > 1/2 while |dx|_w <= 1e3), which a
- * tight rtol in a badly scaled system (the multipliers enter the momentum
- * balance multiplied by h) would otherwise turn into a spurious failure.
+ * iteration at round-off level (increments that stop contracting, theta >
+ * 1/2, while already within |dx|_w <= 1e3), which an ill-conditioned
+ * Jacobian (e.g. s = 12 on equidistant control points) would otherwise
+ * turn into a spurious failure.
  * KINSOL stops on its scaled-step test at 1e3 rtol (see kinsol_setup).
  * Non-convergence is the recoverable status VI_NEWTON_NOCONV, never a
  * silently wrong step. */
@@ -42,6 +44,7 @@ struct VI_X(vi_solver) {
   VI_X(vi_resjac_fn) fn;
   void *ctx;
   VI_REAL *F, *J, *dx;
+  VI_REAL *unit; /* absolute scale of each unknown (default 1) */
   int *piv;
 #if !defined(VI_PREC_Q)
   SUNContext sunctx;
@@ -65,7 +68,7 @@ static VI_REAL VI_X(wnorm)(const VI_X(vi_solver) *s, const VI_REAL *x,
                            const VI_REAL *dx) {
   VI_REAL r = 0;
   for (int i = 0; i < s->N; i++) {
-    VI_REAL a = vi_fabs(dx[i]) / (s->opts.rtol * (vi_fabs(x[i]) + 1));
+    VI_REAL a = vi_fabs(dx[i]) / (s->opts.rtol * (vi_fabs(x[i]) + s->unit[i]));
     if (!(a <= r)) {
       r = a; /* also propagates NaN */
     }
@@ -237,7 +240,7 @@ static int kinsol_solve(vi_solver_d *s, double *x, long *iters, long *fevals,
   double *us = N_VGetArrayPointer(s->uscale);
   for (int i = 0; i < N; i++) {
     u[i] = x[i];
-    us[i] = 1.0 / (fabs(x[i]) + 1.0);
+    us[i] = 1.0 / (fabs(x[i]) + s->unit[i]);
   }
   s->fevals = s->jevals = 0;
   s->cb_status = 0;
@@ -276,8 +279,8 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
   if (opts->kind != VI_SOLVER_NEWTON && opts->kind != VI_SOLVER_KINSOL) {
     return VI_EINVAL;
   }
-  /* One allocation: the struct, then F, J, dx, then piv. */
-  size_t nreal = (size_t)N * (size_t)(N + 2);
+  /* One allocation: the struct, then F, J, dx, unit, then piv. */
+  size_t nreal = (size_t)N * (size_t)(N + 3);
   size_t head = (sizeof(VI_X(vi_solver)) + 15) / 16 * 16;
   size_t bytes = head + nreal * sizeof(VI_REAL) + (size_t)N * sizeof(int);
   char *mem = calloc(1, bytes);
@@ -292,7 +295,11 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
   s->F = (VI_REAL *)(mem + head);
   s->J = s->F + N;
   s->dx = s->J + (size_t)N * N;
-  s->piv = (int *)(s->dx + N);
+  s->unit = s->dx + N;
+  for (int i = 0; i < N; i++) {
+    s->unit[i] = 1;
+  }
+  s->piv = (int *)(s->unit + N);
 #if !defined(VI_PREC_Q)
   if (opts->kind == VI_SOLVER_KINSOL) {
     int st = kinsol_setup(s);
@@ -331,6 +338,10 @@ void VI_X(vi_solver_free)(VI_X(vi_solver) *s) {
   }
 #endif
   free(s);
+}
+
+void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit) {
+  s->unit[i] = unit;
 }
 
 int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, long *iters, long *fevals,

@@ -53,8 +53,9 @@ static int callback_status(int rc) {
 
 /* The kernels (energy, hidden, project_p, lambda) are called inside steps,
  * where nothing may allocate: their scratch lives on the stack up to these
- * sizes (enough for n = 12, m = 11) and only larger systems fall back to
- * the heap. */
+ * sizes and only larger systems fall back to the heap. vi_system_lambda,
+ * the largest, needs 2mn + m^2 + 2n + 2m + n^2 reals: 512 covers n = 12
+ * with m <= 9 and every system so far (n <= 6). */
 #define VI_SYS_STACK_REALS 512
 #define VI_SYS_STACK_INTS 64
 

@@ -53,8 +53,10 @@ expect 2 "unknown command" -- "$V" frobnicate
 expect 2 "unknown list" -- "$V" list things
 expect 2 "unknown system" -- "$V" check nosuch
 
-# A Newton solve that cannot converge is a failure (exit 1), not a wrong step.
-expect 1 "Newton iteration did not converge.*smaller h" -- run "${P[@]}" --max-iter 1 --rtol 1e-30 --out "$tmp/nc.csv"
+# A Newton solve that cannot converge is a failure (exit 1), not a wrong step;
+# an unattainable tolerance is refused up front.
+expect 2 "rtol 1e-30 is below" -- run "${P[@]}" --rtol 1e-30 --out -
+expect 1 "Newton iteration did not converge.*max-iter" -- run "${P[@]}" --max-iter 1 --out "$tmp/nc.csv"
 
 # CSV contract.
 if run "${P[@]}" --out "$tmp/p.csv" && [ -f "$tmp/p.csv" ]; then

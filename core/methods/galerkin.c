@@ -308,6 +308,12 @@ static void VI_X(eval_qd)(VI_X(gal_state) *st, const VI_REAL *x,
   }
 }
 
+/* System callbacks return 0, > 0 (recoverable) or < 0 (fatal); the
+ * stepper reports them as VI_CALLBACK_RECOVERABLE or VI_ECALLBACK. */
+static int cb(int rc) {
+  return rc == 0 ? VI_OK : rc > 0 ? VI_CALLBACK_RECOVERABLE : VI_ECALLBACK;
+}
+
 /* Residual and Jacobian of one interval (see the file comment). */
 static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
                             VI_REAL *J) {
@@ -332,7 +338,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
   for (int i = 0; i < st->r; i++) {
     const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
     VI_X(eval_qd)(st, x, l, dl, st->Q, st->V);
-    if ((rc = ty->grad_potential(sys->state, st->Q, st->dV)) != 0) {
+    if ((rc = cb(ty->grad_potential(sys->state, st->Q, st->dV))) != 0) {
       return rc;
     }
     for (int a = 0; a < n; a++) {
@@ -352,7 +358,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
       }
     }
     if (J) {
-      if ((rc = ty->hess_potential(sys->state, st->Q, st->HV)) != 0) {
+      if ((rc = cb(ty->hess_potential(sys->state, st->Q, st->HV))) != 0) {
         return rc;
       }
       for (int nu = 0; nu < s; nu++) {
@@ -378,7 +384,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
     VI_REAL *Z = st->Zq + (size_t)j * n;
     VI_REAL *GZ = st->Zg + (size_t)j * m * n;
     VI_X(eval_qd)(st, x, lz, NULL, Z, NULL);
-    if ((rc = ty->constraint_jac(sys->state, Z, GZ)) != 0) {
+    if ((rc = cb(ty->constraint_jac(sys->state, Z, GZ))) != 0) {
       return rc;
     }
     if (unknown) {
@@ -399,7 +405,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
         }
       }
       if (J) {
-        if ((rc = ty->constraint_hess(sys->state, Z, Lj, st->HG)) != 0) {
+        if ((rc = cb(ty->constraint_hess(sys->state, Z, Lj, st->HG))) != 0) {
           return rc;
         }
         for (int nu = 0; nu < s; nu++) {
@@ -426,7 +432,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
     }
     if (constrained) {
       if (F) {
-        if ((rc = ty->constraint(sys->state, Z, st->g)) != 0) {
+        if ((rc = cb(ty->constraint(sys->state, Z, st->g))) != 0) {
           return rc;
         }
         for (int k = 0; k < m; k++) {
@@ -455,9 +461,9 @@ static int VI_X(guess_start)(VI_X(gal_state) *st, const VI_REAL *lam0) {
   const int n = st->n, m = st->m;
   const VI_X(vi_system) *sys = st->sys;
   VI_REAL *v = st->V, *a = st->MV, *force = st->dV;
-  int rc = sys->type->grad_potential(sys->state, st->q0, force);
+  int rc = cb(sys->type->grad_potential(sys->state, st->q0, force));
   if (rc == 0) {
-    rc = sys->type->constraint_jac(sys->state, st->q0, st->G);
+    rc = cb(sys->type->constraint_jac(sys->state, st->q0, st->G));
   }
   if (rc != 0) {
     return rc;
@@ -556,7 +562,7 @@ static int VI_X(finish_interval)(VI_X(gal_state) *st) {
   for (int j = 0; j < st->nlam; j++) {
     VI_REAL *Z = st->Zq + (size_t)j * n;
     VI_X(eval_qd)(st, st->x, st->lZ + j * (s + 1), NULL, Z, NULL);
-    if ((rc = sys->type->constraint_jac(sys->state, Z, st->Zg + (size_t)j * m * n)) != 0) {
+    if ((rc = cb(sys->type->constraint_jac(sys->state, Z, st->Zg + (size_t)j * m * n))) != 0) {
       return rc;
     }
   }
@@ -594,7 +600,7 @@ static int VI_X(finish_interval)(VI_X(gal_state) *st) {
   for (int i = 0; i < st->r; i++) {
     const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
     VI_X(eval_qd)(st, st->x, l, dl, st->Q, st->V);
-    if ((rc = sys->type->grad_potential(sys->state, st->Q, st->dV)) != 0) {
+    if ((rc = cb(sys->type->grad_potential(sys->state, st->Q, st->dV))) != 0) {
       return rc;
     }
     const VI_REAL hb = h * st->bL[i];
@@ -714,6 +720,12 @@ static int VI_X(galerkin_init)(void *state, const void *opts_,
   }
   if ((rc = VI_X(vi_solver_alloc)(solver, st->N, VI_X(gal_resjac), st, &st->solver)) != VI_OK) {
     return rc;
+  }
+  /* The multipliers act on q through h^2 M^-1 G' Lambda (22), so their
+   * round-off floor is that of q divided by h^2: give them that unit, or a
+   * tight rtol cannot be met at small h. */
+  for (int i = st->s * n; i < st->N; i++) {
+    VI_X(vi_solver_set_unit)(st->solver, i, 1 / (h * h));
   }
   memcpy(st->q0, q0, (size_t)n * sizeof *q0);
   memcpy(st->pk, p0, (size_t)n * sizeof *p0);
