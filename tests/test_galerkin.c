@@ -391,6 +391,25 @@ int main(void) {
     traj_free(&b);
   }
 
+  /* Small steps with the default tolerance (100 eps): the multipliers'
+   * round-off floor grows like 1/h^2, which the solver's units absorb
+   * (regression: these failed at node 0 with a (|x| + 1) scaling). */
+  {
+    const char *specs[] = {"galerkin:s=4,w=4,r=4", "galerkin:s=2,w=2",
+                           "galerkin:s=12,w=12,ctrl=equidistant"};
+    const double hs[] = {0.001, 0.00125, 0.1};
+    for (int i = 0; i < 3; i++) {
+      for (int sv = 0; sv < 2; sv++) {
+        traj g;
+        int rc = run_spec(i == 2 ? pend : dpend, specs[i], hs[i], i == 2 ? 10 : 300,
+                          sv ? VI_SOLVER_KINSOL : VI_SOLVER_NEWTON, &g);
+        VI_CHECK(&ctx, rc == VI_OK, "%s h=%g (%s): %s", specs[i], hs[i],
+                 sv ? "kinsol" : "newton", vi_strerror(rc));
+        traj_free(&g);
+      }
+    }
+  }
+
   /* Refusals with the reason. */
   {
     char err[512] = "";
