@@ -208,6 +208,27 @@ int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next);
 const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st);
 void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len);
 
+/* ---- reference solutions (core/reference.c) ------------------------------ */
+
+/* What produced a reference and how accurate it is believed to be. */
+typedef struct VI_X(vi_reference_info) {
+  char method[160]; /* e.g. "exact (Jacobi elliptic, GSL)", "rk8pd index-1, tol 1e-14" */
+  double accuracy;  /* estimated max abs error of q, p, lambda at the nodes */
+  int cached;       /* 1 if read from the on-disk cache */
+} VI_X(vi_reference_info);
+
+/* Reference values at the nodes t_k = k h, k = 0..K, for the system's own
+ * initial data (sys->q0, sys->p0): Q and P are (K+1) x n, L (K+1) x m,
+ * row-major. Never from a method under test: the exact solution where the
+ * system has one in this precision, otherwise an independent high-accuracy
+ * integration of the index-1 form (lambda from wenger2017 (70)). cache_dir
+ * (NULL: no cache) holds results keyed by system, parameters, precision, h
+ * and K. Returns a status with a message in err. */
+int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
+                       VI_REAL *Q, VI_REAL *P, VI_REAL *L,
+                       const char *cache_dir, VI_X(vi_reference_info) *info,
+                       char *err, size_t errlen);
+
 /* ---- drivers (core/run.c) ---------------------------------------------- */
 
 /* Find a system type by name; NULL if unknown (err lists the valid ones). */
@@ -228,6 +249,14 @@ int VI_X(vi_parse_positive)(const char *what, const char *text, VI_REAL *out,
  * message in err. On a failed step the nodes computed so far are kept in
  * the output file. */
 int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen);
+
+/* `vistudy order`: run the method for each step size to T, measure the
+ * global errors max_k |x_k - x_ref(t_k)|_inf of q, p and lambda against
+ * vi_reference, and the relative energy error. Without explicit step sizes
+ * h = T/N with N doubling, chosen so the q errors span the range above the
+ * round-off floor. Fits are left to vi_fit_order. VI_EXIT_* status. */
+int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
+                   size_t errlen);
 
 /* `vistudy check`: derivative checks of one system; VI_EXIT_* status. */
 int VI_X(vi_check)(const char *system, int nset, const char *const *set,

@@ -104,6 +104,49 @@ typedef struct vi_run_args {
   int quiet;              /* no summary on stderr */
 } vi_run_args;
 
+/* What an order study needs, as text (numbers parsed in the working
+ * precision by vi_order_d / vi_order_q). */
+#define VI_ORDER_MAXH 24
+typedef struct vi_order_args {
+  const char *system;
+  int nset;
+  const char *const *set;
+  const char *method;
+  const char *T;          /* final time (default "1") */
+  int nh;                 /* number of explicit step sizes; 0: automatic */
+  const char *h[VI_ORDER_MAXH];
+  int solver;             /* vi_solver_kind */
+  const char *rtol;       /* NULL: default */
+  int max_iter;           /* 0: default */
+  const char *cache_dir;  /* reference cache; NULL: none */
+  int progress;           /* progress lines on stderr */
+} vi_order_args;
+
+/* Result of an order study, in double whatever the working precision. */
+enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3 };
+typedef struct vi_order_result {
+  char system[64];
+  char method[256];     /* canonical spec */
+  char precision[8];
+  char reference[160];  /* what produced the reference */
+  double ref_accuracy;
+  double floor[VI_NQUANT]; /* per quantity: errors <= 10 floor are plateau */
+  double T;
+  int nh;
+  double h[VI_ORDER_MAXH];
+  long steps[VI_ORDER_MAXH];
+  double err[VI_NQUANT][VI_ORDER_MAXH]; /* NaN where the run failed */
+  double energy_err[VI_ORDER_MAXH];     /* max |E_k - E_0| / |E_0| */
+  double newton_per_step[VI_ORDER_MAXH];
+  double seconds[VI_ORDER_MAXH];
+  int status[VI_ORDER_MAXH];            /* vi_status of each run */
+  int unknowns;
+  int nparams;
+  char param_names[32][16];
+  double params[64];    /* flattened parameter values (doubles, for reports) */
+  int param_count[32];
+} vi_order_result;
+
 /* Exit statuses of the command line (design.md). */
 enum { VI_EXIT_OK = 0, VI_EXIT_FAIL = 1, VI_EXIT_USAGE = 2 };
 

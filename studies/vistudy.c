@@ -2,14 +2,17 @@
  * `vistudy run`. Non-templated: it parses the options with getopt_long and
  * dispatches on --precision to the _d or _q drivers of the library.
  * Exit status 0 on success, 1 on a failed check or run, 2 on bad usage. */
-#include "vistudy.h"
+#include "report.h"
+#include "reproduce.h"
 #include "spec.h"
+#include "vistudy.h"
 
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_SET 64
 
@@ -61,6 +64,9 @@ static void print_main_help(FILE *f) {
         "  check SYSTEM             verify the system's derivatives against\n"
         "                           finite differences, in both precisions\n"
         "  run                      integrate one trajectory to CSV\n"
+        "  order                    order study: global errors of q, p, lambda for a\n"
+        "                           list of step sizes against a reference, fitted orders\n"
+        "  reproduce ID|--all|--list  regenerate a paper's table, compare cell by cell\n"
         "\n"
         "'vistudy COMMAND --help' describes the options of a command.\n",
         f);
@@ -78,7 +84,7 @@ static void list_systems(void) {
     for (int k = 0; k < in->n_momenta; k++) {
       printf(", %s", in->momentum_names[k]);
     }
-    printf("%s\n", (in->caps & VI_CAP_EXACT) ? "; exact solution available (double)" : "");
+    printf("%s\n", (in->caps & VI_CAP_EXACT) ? "; exact solution available" : "");
     for (const vi_param *p = in->params; p->name; p++) {
       if (p->count > 1) {
         printf("  %-10s %s (%d values; default %s)\n", p->name, p->doc, p->count,
@@ -308,6 +314,237 @@ static int cmd_run(int argc, char **argv) {
   return st;
 }
 
+/* ---- order ---------------------------------------------------------------- */
+
+/* Default cache of reference solutions: $VI_CACHE_DIR, else .cache/vistudy
+ * under the current directory. */
+static const char *default_cache(void) {
+  const char *d = getenv("VI_CACHE_DIR");
+  return d && *d ? d : ".cache/vistudy";
+}
+
+static int cmd_order(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"system", required_argument, NULL, 'S'}, {"set", required_argument, NULL, 's'},
+      {"method", required_argument, NULL, 'm'}, {"h", required_argument, NULL, 'H'},
+      {"T", required_argument, NULL, 'T'},      {"precision", required_argument, NULL, 'p'},
+      {"solver", required_argument, NULL, 'v'}, {"rtol", required_argument, NULL, 'r'},
+      {"max-iter", required_argument, NULL, 'i'}, {"json", required_argument, NULL, 'j'},
+      {"cache", required_argument, NULL, 'c'},  {"no-cache", no_argument, NULL, 'n'},
+      {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+  const char *set[MAX_SET];
+  char setbuf[8192], hbuf[4096];
+  size_t setused = 0;
+  vi_order_args a = {0};
+  a.set = set;
+  a.solver = VI_SOLVER_NEWTON;
+  a.cache_dir = default_cache();
+  a.progress = isatty(2);
+  const char *json_path = NULL;
+  vi_precision prec = VI_DOUBLE;
+  char err[2048] = "";
+  int c;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    switch (c) {
+    case 'S':
+      a.system = optarg;
+      break;
+    case 's':
+      if (split_set(optarg, setbuf + setused, sizeof setbuf - setused, set, &a.nset)) {
+        return usage_error("order", "too many --set values");
+      }
+      setused += strlen(optarg) + 1;
+      break;
+    case 'm':
+      a.method = optarg;
+      break;
+    case 'H':
+      if (strcmp(optarg, "auto") == 0) {
+        a.nh = 0;
+        break;
+      }
+      if (strlen(optarg) >= sizeof hbuf) {
+        return usage_error("order", "--h list too long");
+      }
+      strcpy(hbuf, optarg);
+      a.nh = 0;
+      for (char *tok = strtok(hbuf, ","); tok; tok = strtok(NULL, ",")) {
+        if (a.nh == VI_ORDER_MAXH) {
+          snprintf(err, sizeof err, "at most %d step sizes", VI_ORDER_MAXH);
+          return usage_error("order", err);
+        }
+        a.h[a.nh++] = tok;
+      }
+      if (a.nh < 2) {
+        return usage_error("order", "--h needs at least two step sizes, or 'auto'");
+      }
+      break;
+    case 'T':
+      a.T = optarg;
+      break;
+    case 'p':
+      if (parse_precision("order", optarg, &prec)) {
+        return VI_EXIT_USAGE;
+      }
+      break;
+    case 'v':
+      if (strcmp(optarg, "newton") == 0) {
+        a.solver = VI_SOLVER_NEWTON;
+      } else if (strcmp(optarg, "kinsol") == 0) {
+        a.solver = VI_SOLVER_KINSOL;
+      } else {
+        snprintf(err, sizeof err, "invalid --solver '%s'; valid: newton, kinsol", optarg);
+        return usage_error("order", err);
+      }
+      break;
+    case 'r':
+      a.rtol = optarg;
+      break;
+    case 'i':
+      if (vi_parse_int("--max-iter", optarg, 1, 100000, &a.max_iter, err, sizeof err)) {
+        return usage_error("order", err);
+      }
+      break;
+    case 'j':
+      json_path = optarg;
+      break;
+    case 'c':
+      a.cache_dir = optarg;
+      break;
+    case 'n':
+      a.cache_dir = NULL;
+      break;
+    case 'h':
+      puts("usage: vistudy order --system S [--set name=v1,v2 ...] --method SPEC\n"
+           "                     [--T T] [--h h1,h2,...|auto] [--precision double|quad]\n"
+           "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
+           "                     [--json FILE] [--cache DIR | --no-cache]\n"
+           "\n"
+           "Runs the method for each step size h (T a whole multiple of each; default\n"
+           "T = 1, --h auto: h = T/N with N doubling from T/0.1 while the q error is\n"
+           "above the round-off floor, plus coarser steps until four q errors are) and\n"
+           "measures e_x = max_k |x_k - x_ref(t_k)|_inf for q, p, lambda and the\n"
+           "relative energy error. The reference is the exact solution where the\n"
+           "system has one, else an independent integration of the index-1 form\n"
+           "(cached in DIR, default $VI_CACHE_DIR or .cache/vistudy). Orders are\n"
+           "least-squares slopes over the asymptotic range; 'd' marks an error that\n"
+           "does not decrease, 'plateau' errors at the round-off/reference floor.\n"
+           "Exit 0 when the study ran, 1 when it could not, 2 on bad usage.");
+      return VI_EXIT_OK;
+    default:
+      return usage_error("order", "invalid option");
+    }
+  }
+  if (optind != argc) {
+    snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+    return usage_error("order", err);
+  }
+  if (!a.system || !a.method) {
+    return usage_error("order", !a.system ? "missing --system" : "missing --method");
+  }
+  if (prec == VI_QUAD && a.solver == VI_SOLVER_KINSOL) {
+    return usage_error("order", "--solver kinsol works in double precision only; "
+                                "use --solver newton with --precision quad");
+  }
+  vi_order_result *res = calloc(1, sizeof *res);
+  if (!res) {
+    fprintf(stderr, "vistudy order: out of memory\n");
+    return VI_EXIT_FAIL;
+  }
+  int st = prec == VI_QUAD ? vi_order_q(&a, res, err, sizeof err)
+                           : vi_order_d(&a, res, err, sizeof err);
+  if (st != VI_EXIT_OK) {
+    free(res);
+    if (st == VI_EXIT_USAGE) {
+      return usage_error("order", err);
+    }
+    fprintf(stderr, "vistudy order: %s\n", err);
+    return st;
+  }
+  vi_fit fits[VI_NQUANT];
+  vi_order_fits(res, fits);
+  vi_order_print(stdout, res, fits);
+  if (json_path) {
+    json_t *j = vi_order_json(res, fits);
+    if (vi_json_write_atomic(j, json_path, err, sizeof err) != 0) {
+      fprintf(stderr, "vistudy order: %s\n", err);
+      st = VI_EXIT_FAIL;
+    }
+    json_decref(j);
+  }
+  free(res);
+  return st;
+}
+
+/* ---- reproduce ------------------------------------------------------------ */
+
+static int cmd_reproduce(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"all", no_argument, NULL, 'a'},          {"list", no_argument, NULL, 'l'},
+      {"fresh", no_argument, NULL, 'f'},        {"strict", no_argument, NULL, 's'},
+      {"published", required_argument, NULL, 'P'}, {"results", required_argument, NULL, 'R'},
+      {"cache", required_argument, NULL, 'c'},  {"no-cache", no_argument, NULL, 'n'},
+      {"max-cells", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  reproduce_opts o = {vi_published_dir(), "results", default_cache(), 0, 0, isatty(2), 0};
+  int all = 0, list = 0, c;
+  char err[512];
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    switch (c) {
+    case 'a':
+      all = 1;
+      break;
+    case 'l':
+      list = 1;
+      break;
+    case 'f':
+      o.fresh = 1;
+      break;
+    case 's':
+      o.strict = 1;
+      break;
+    case 'P':
+      o.published_dir = optarg;
+      break;
+    case 'R':
+      o.results_dir = optarg;
+      break;
+    case 'c':
+      o.cache_dir = optarg;
+      break;
+    case 'n':
+      o.cache_dir = NULL;
+      break;
+    case 'm':
+      if (vi_parse_int("--max-cells", optarg, 1, 100000, &o.max_cells, err, sizeof err)) {
+        return usage_error("reproduce", err);
+      }
+      break;
+    case 'h':
+      puts("usage: vistudy reproduce ID|--all|--list [--fresh] [--strict]\n"
+           "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
+           "\n"
+           "Regenerates a paper table, writes results/ID.{md,csv,json}, compares every\n"
+           "cell with the published values (DIR, default $VI_PUBLISHED_DIR or\n"
+           "../shared/published) and prints 'matched N/M cells' and every mismatch.\n"
+           "An interrupted run resumes from results/ID.partial.json unless --fresh.\n"
+           "Exit 0 when the study ran; with --strict, 1 on any mismatch.");
+      return VI_EXIT_OK;
+    default:
+      return usage_error("reproduce", "invalid option");
+    }
+  }
+  if (list) {
+    return vi_reproduce_list(stdout);
+  }
+  if (all == (optind < argc) || argc - optind > 1) {
+    return usage_error("reproduce", "give exactly one study ID, or --all (see --list)");
+  }
+  return vi_reproduce(all ? NULL : argv[optind], &o);
+}
+
 int main(int argc, char **argv) {
   /* GSL's default handler aborts the process; the library reports its own
    * statuses instead (process-wide, so set here and not in the library). */
@@ -330,6 +567,13 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "run") == 0) {
     return cmd_run(argc - 1, argv + 1);
   }
-  fprintf(stderr, "vistudy: unknown command '%s'; valid: list, check, run\n", cmd);
+  if (strcmp(cmd, "order") == 0) {
+    return cmd_order(argc - 1, argv + 1);
+  }
+  if (strcmp(cmd, "reproduce") == 0) {
+    return cmd_reproduce(argc - 1, argv + 1);
+  }
+  fprintf(stderr, "vistudy: unknown command '%s'; valid: list, check, run, order, reproduce\n",
+          cmd);
   return VI_EXIT_USAGE;
 }

@@ -5,8 +5,12 @@
  * solution of the libration regime uses Jacobi elliptic functions (DLMF
  * §22.19(i), the pendulum):
  * sin(phi/2) = k sn(w t + u0, k), phidot = 2 k w cn(w t + u0, k) with
- * w = sqrt(gravity / l), evaluated with GSL (gsl_sf_elljac_e,
- * gsl_sf_ellint_F, gsl_sf_ellint_Kcomp). Compiled once per precision. */
+ * w = sqrt(gravity / l). In double they come from GSL (gsl_sf_elljac_e,
+ * gsl_sf_ellint_F, gsl_sf_ellint_Kcomp); in quad from the descending Landen
+ * transformation / arithmetic-geometric mean of Abramowitz & Stegun 16.4
+ * (amplitude am, hence sn, cn, dn) and 17.6 (K(k) = pi / (2 AGM(1, k'))),
+ * written here in the working precision, with u0 from a safeguarded Newton
+ * iteration on am(u0) = theta0. Compiled once per precision. */
 #include <stddef.h>
 
 #include "prec.h"
@@ -21,17 +25,28 @@
 
 enum { PP_N = 2, PP_M = 1 };
 
-/* Regimes of the exact solution (double only). */
+/* Regimes of the exact solution. */
 enum { PP_RESTING = 0, PP_LIBRATION = 1, PP_ROTATION = 2 };
+
+#ifdef VI_PREC_Q
+/* Levels of the arithmetic-geometric mean kept for the Landen recursion.
+ * The AGM converges quadratically: c_n / a_n < 1e-34 after 7 levels even
+ * for k = 1 - 1e-12, so 24 is never reached for k < 1. */
+enum { PP_AGM_MAX = 24 };
+#endif
 
 typedef struct pp_state {
   VI_REAL m, l, gravity, phi0, omega0;
-#ifndef VI_PREC_Q
   int regime;
-  double w;  /* sqrt(gravity / l) */
-  double k;  /* modulus, k^2 = sin^2(phi0/2) + (omega0 / (2 w))^2 */
-  double u0; /* sn(u0) = sin(phi0/2) / k, cn(u0) = omega0 / (2 k w) */
-  double K4; /* the period 4 K(k) of sn and cn */
+  VI_REAL w;  /* sqrt(gravity / l) */
+  VI_REAL k;  /* modulus, k^2 = sin^2(phi0/2) + (omega0 / (2 w))^2 */
+  VI_REAL u0; /* sn(u0) = sin(phi0/2) / k, cn(u0) = omega0 / (2 k w) */
+  VI_REAL K4; /* the period 4 K(k) of sn and cn */
+#ifdef VI_PREC_Q
+  VI_REAL kp2; /* k'^2 = 1 - k^2, computed without cancellation */
+  int nagm;    /* levels N of the AGM: c_N / a_N below eps */
+  VI_REAL aN;  /* a_N = AGM(1, k') */
+  VI_REAL r[PP_AGM_MAX + 1]; /* r_n = c_n / a_n, n = 1..N */
 #endif
 } pp_state;
 
@@ -54,17 +69,108 @@ static const vi_system_info pp_info = {
     .cite = "wenger2017 (69)",
     .n = PP_N,
     .m = PP_M,
-    /* The exact solution is double only: GSL's elliptic functions are. The
-     * quad variant therefore does not advertise it (intentional for now). */
-#ifndef VI_PREC_Q
+    /* Exact in both precisions: GSL in double, A&S 16.4 in quad. */
     .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC | VI_CAP_EXACT,
-#else
-    .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC,
-#endif
     .n_momenta = 0,
     .momentum_names = NULL,
     .params = pp_params,
 };
+
+#ifdef VI_PREC_Q
+/* ---- Jacobi elliptic functions in quad precision ------------------------
+ *
+ * Why hand-written: GSL's special functions are double only, and Debian 12
+ * packages no quad-precision special-function library (libquadmath has no
+ * elliptic functions; Boost.Math's are C++ templates and MPFR/Arb would add
+ * a dependency for three functions). The descending Landen transformation
+ * is short, needs only sin and asin, and is accurate to a few ulp.
+ *
+ * A&S 16.4 (the AGM scale, 17.6.1-17.6.2): a_0 = 1, b_0 = k', c_0 = k,
+ *   a_n = (a_{n-1} + b_{n-1}) / 2, b_n = sqrt(a_{n-1} b_{n-1}),
+ *   c_n = (a_{n-1} - b_{n-1}) / 2 = c_{n-1}^2 / (4 a_n),
+ * the last form free of the cancellation a_{n-1} - b_{n-1} suffers once the
+ * AGM has converged. With c_N / a_N below eps, A&S 16.4.3:
+ *   phi_N = 2^N a_N u,
+ *   phi_{n-1} = (phi_n + asin((c_n / a_n) sin phi_n)) / 2, n = N..1,
+ * and am(u) = phi_0, sn u = sin phi_0, cn u = cos phi_0. Each backward step
+ * halves the error of phi_n (d/dphi asin(r sin phi) <= r < 1), so the
+ * absolute error of am(u) stays at a few ulp of u. The same AGM gives
+ * K(k) = pi / (2 a_N) (A&S 17.6.3-17.6.4). dn is taken as
+ * sqrt(cn^2 + k'^2 sn^2) rather than A&S's cos phi_0 / cos(phi_1 - phi_0),
+ * which is 0 / 0 at u = K; the sum of squares has no cancellation. */
+
+/* The AGM scale of the modulus k (k'^2 = kp2 given, 0 <= k < 1). */
+static void pp_agm(pp_state *s) {
+  VI_REAL a = 1, b = vi_sqrt(s->kp2), c = s->k;
+  int n = 0;
+  while (n < PP_AGM_MAX && c > VI_EPS * a / 4) {
+    VI_REAL an = (a + b) / 2;
+    VI_REAL bn = vi_sqrt(a * b);
+    c = c * c / (4 * an);
+    a = an;
+    b = bn;
+    n++;
+    s->r[n] = c / a;
+  }
+  s->nagm = n;
+  s->aN = a;
+}
+
+/* The amplitude am(u, k) by A&S 16.4.3; continuous and increasing in u,
+ * am(u + 2K) = am(u) + pi. */
+static VI_REAL pp_am(const pp_state *s, VI_REAL u) {
+  VI_REAL phi = vi_ldexp(s->aN, s->nagm) * u;
+  for (int n = s->nagm; n >= 1; n--) {
+    phi = (phi + vi_asin(s->r[n] * vi_sin(phi))) / 2;
+  }
+  return phi;
+}
+
+/* sn, cn, dn at u from the amplitude. */
+static void pp_elljac(const pp_state *s, VI_REAL u, VI_REAL *sn, VI_REAL *cn,
+                      VI_REAL *dn) {
+  VI_REAL phi = pp_am(s, u);
+  *sn = vi_sin(phi);
+  *cn = vi_cos(phi);
+  *dn = vi_sqrt(*cn * *cn + s->kp2 * *sn * *sn);
+}
+
+/* The initial phase: am(u0) = theta0 in (-pi, pi], i.e. sn(u0) = sin
+ * theta0, cn(u0) = cos theta0 with the branch fixed by both. am is
+ * increasing with am(+-2K) = +-pi, so the root lies in [-2K, 2K]; Newton
+ * with d am / du = dn >= k' > 0, safeguarded by bisection of that bracket
+ * (Numerical Recipes' rtsafe idea), converges from the linear guess
+ * theta0 2K / pi, which is exact at 0 and +-pi. */
+static VI_REAL pp_phase(const pp_state *s, VI_REAL theta0) {
+  VI_REAL K2 = s->K4 / 2;
+  VI_REAL lo = -K2, hi = K2;
+  VI_REAL u = theta0 * K2 / VI_PI;
+  for (int it = 0; it < 200; it++) {
+    VI_REAL phi = pp_am(s, u);
+    VI_REAL f = phi - theta0;
+    if (f == 0) {
+      break;
+    }
+    if (f < 0) {
+      lo = u;
+    } else {
+      hi = u;
+    }
+    VI_REAL sn = vi_sin(phi), cn = vi_cos(phi);
+    VI_REAL dn = vi_sqrt(cn * cn + s->kp2 * sn * sn);
+    VI_REAL un = u - f / dn;
+    if (!(un > lo && un < hi)) {
+      un = (lo + hi) / 2;
+    }
+    VI_REAL du = vi_fabs(un - u);
+    u = un;
+    if (du <= VI_EPS * (K2 > 1 ? K2 : 1) / 4 || !(hi > lo)) {
+      break;
+    }
+  }
+  return u;
+}
+#endif
 
 static int pp_setup(void *state, const VI_REAL *par) {
   pp_state *s = state;
@@ -76,9 +182,35 @@ static int pp_setup(void *state, const VI_REAL *par) {
   if (!(s->m > 0) || !(s->l > 0)) {
     return -1;
   }
-#ifndef VI_PREC_Q
   s->regime = PP_ROTATION;
   s->w = s->k = s->u0 = s->K4 = 0;
+#ifdef VI_PREC_Q
+  s->kp2 = 1;
+  s->nagm = 0;
+  s->aN = 1;
+  if (!(s->gravity > 0)) {
+    return 0;
+  }
+  s->w = vi_sqrt(s->gravity / s->l);
+  /* As in double: phi0 reduced to (-pi, pi] for the half-angle formulas. */
+  VI_REAL phr = vi_atan2(vi_sin(s->phi0), vi_cos(s->phi0));
+  VI_REAL sa = vi_sin(phr / 2), chalf = vi_cos(phr / 2);
+  VI_REAL ca = s->omega0 / (2 * s->w);
+  s->k = vi_sqrt(sa * sa + ca * ca);
+  /* k'^2 = 1 - sin^2(phi0/2) - ca^2 = (cos(phi0/2) - |ca|)(cos(phi0/2) +
+   * |ca|): no cancellation against 1 near the separatrix, where the phase
+   * (through K(k) ~ log(4 / k')) is most sensitive to k'. */
+  s->kp2 = (chalf - vi_fabs(ca)) * (chalf + vi_fabs(ca));
+  if (s->k == 0) {
+    s->regime = PP_RESTING;
+  } else if (s->kp2 > 0) {
+    s->regime = PP_LIBRATION;
+    pp_agm(s);
+    s->K4 = 2 * VI_PI / s->aN; /* 4 K, K = pi / (2 a_N) */
+    s->u0 = pp_phase(s, vi_atan2(sa, ca));
+  }
+  /* kp2 <= 0: rotation or the separatrix, as in double. */
+#else
   if (!(s->gravity > 0)) {
     /* No restoring force: the exact solution below does not apply. */
     return 0;
@@ -187,21 +319,28 @@ static int pp_initial(const void *state, VI_REAL *q0, VI_REAL *v0) {
   return 0;
 }
 
-#ifndef VI_PREC_Q
 /* With sin(phi/2) = k sn and cos(phi/2) = dn (libration keeps
  * |phi| < pi): sin phi = 2 k sn dn, cos phi = dn^2 - k^2 sn^2, and
  * phidot = 2 k w cn. The multiplier follows from the radial component of
  * m qdd = -grad V - lambda q (G' = q): -m l phidot^2 = m gravity cos phi -
  * lambda l, so lambda = m (l phidot^2 + gravity cos phi) / l. */
-static int pp_exact(const void *state, double t, double *q, double *p,
-                    double *lambda) {
+static int pp_exact(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p,
+                    VI_REAL *lambda) {
   const pp_state *s = state;
-  double sphi, cphi, phidot;
+  VI_REAL sphi, cphi, phidot;
   if (s->regime == PP_RESTING) {
     sphi = 0;
     cphi = 1;
     phidot = 0;
   } else if (s->regime == PP_LIBRATION) {
+#ifdef VI_PREC_Q
+    /* The same reduction to [-2K, 2K) as in double (below); the amplitude
+     * of A&S 16.4 is then within [-pi, pi). */
+    VI_REAL u = s->w * t + s->u0;
+    u -= s->K4 * vi_floor(u / s->K4 + VI_C(0.5));
+    VI_REAL sn, cn, dn;
+    pp_elljac(s, u, &sn, &cn, &dn);
+#else
     double u = s->w * t + s->u0;
     /* Reduce to one period, [-2K, 2K), so that elljac works on a small
      * argument; symmetric so that u = u0 in (-2K, 2K] at t = 0 is left
@@ -211,6 +350,7 @@ static int pp_exact(const void *state, double t, double *q, double *p,
     if (gsl_sf_elljac_e(u, s->k * s->k, &sn, &cn, &dn) != 0) {
       return VI_ECALLBACK;
     }
+#endif
     sphi = 2 * s->k * sn * dn;
     cphi = dn * dn - s->k * s->k * sn * sn;
     phidot = 2 * s->k * s->w * cn;
@@ -224,7 +364,6 @@ static int pp_exact(const void *state, double t, double *q, double *p,
   lambda[0] = s->m * (s->l * phidot * phidot + s->gravity * cphi) / s->l;
   return 0;
 }
-#endif
 
 /* The registry's declarations (systems.def), so that this definition is
  * checked against its entry there. */
@@ -245,10 +384,5 @@ const VI_X(vi_system_type) VI_X(vi_sys_planar_pendulum) = {
     .constraint_hess = pp_constraint_hess,
     .initial = pp_initial,
     .momenta = NULL,
-#ifndef VI_PREC_Q
     .exact = pp_exact,
-#else
-    /* GSL's elliptic functions are double only (see pp_info). */
-    .exact = NULL,
-#endif
 };

@@ -53,6 +53,28 @@ expect 2 "unknown command" -- "$V" frobnicate
 expect 2 "unknown list" -- "$V" list things
 expect 2 "unknown system" -- "$V" check nosuch
 
+# order: bad input.
+expect 2 "not a whole multiple" -- "$V" order --system planar-pendulum --method galerkin --h 0.3,0.1 --no-cache
+expect 2 "at least two step sizes" -- "$V" order --system planar-pendulum --method galerkin --h 0.1 --no-cache
+expect 2 "unknown method" -- "$V" order --system planar-pendulum --method nope --no-cache
+expect 2 "Theorem 1" -- "$V" order --system planar-pendulum --method galerkin:s=1,w=2 --no-cache
+expect 2 "unknown study 'table9'" -- "$V" reproduce table9
+# order: the JSON contract on a small explicit grid.
+if "$V" order --system planar-pendulum --method galerkin:s=2,w=2 --h 0.1,0.05,0.025,0.0125 \
+     --no-cache --json "$tmp/o.json" >"$tmp/o.txt" 2>&1; then
+  python3 - "$tmp/o.json" <<'PY' && ok || bad "order JSON contract"
+import json, sys
+j = json.load(open(sys.argv[1]))
+for k in ("system", "params", "method", "precision", "h", "err", "orders", "fit"):
+    assert k in j, k
+assert len(j["h"]) == 4 and all(len(j["err"][x]) == 4 for x in ("q", "p", "lambda"))
+assert abs(j["orders"]["q"] - 4) < 0.3 and abs(j["orders"]["lambda"] - 2) < 0.3, j["orders"]
+assert j["fit"]["q"]["lo"] <= j["fit"]["q"]["hi"] and j["fit"]["q"]["residual"] is not None
+PY
+else
+  bad "order run failed: $(cat "$tmp/o.txt")"
+fi
+
 # A Newton solve that cannot converge is a failure (exit 1), not a wrong step;
 # an unattainable tolerance is refused up front.
 expect 2 "rtol 1e-30 is below" -- run "${P[@]}" --rtol 1e-30 --out -

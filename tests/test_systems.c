@@ -8,7 +8,10 @@
  * initial data, and deliberately broken systems whose callbacks fail. For
  * the planar pendulum, wenger2017 (69), the exact solution is checked
  * against the constraints, the energy, (70), GSL's rk8pd on the index-1 ODE
- * and a quad-precision RK4 reference with Richardson extrapolation.
+ * and a quad-precision RK4 reference with Richardson extrapolation; its
+ * quad variant (Jacobi elliptic functions by A&S 16.4) against the double
+ * one (GSL), the invariants and (70) at quad round-off, and an independent
+ * quad integration (the s = 8 Gauss IRK of core/reference.c) on [0, 10].
  *
  * The precision-generic part is this same file, included twice below with
  * VI_TEST_TMPL defined (once per precision, as the library's *_tmpl code
@@ -242,11 +245,147 @@ static void test_pendulum_special(vi_check_ctx *c) {
     VI_CHECK(c, rc == VI_EUNSUPPORTED, "rotating pendulum exact gave %d", rc);
     vi_system_free_d(s);
   }
-  /* The quad variant has no exact solution (GSL is double only). */
-  VI_CHECK(c, pendulum_q()->exact == NULL &&
-                  !(pendulum_q()->info->caps & VI_CAP_EXACT) &&
+  /* Both variants have the exact solution (GSL in double, A&S 16.4 in
+   * quad). */
+  VI_CHECK(c, pendulum_q()->exact != NULL && pendulum_d()->exact != NULL &&
+                  (pendulum_q()->info->caps & VI_CAP_EXACT) &&
                   (pendulum_d()->info->caps & VI_CAP_EXACT),
            "planar pendulum: exact advertised wrongly");
+  /* The quad variant's resting and rotating cases. */
+  vi_system_q *sq = NULL;
+  rc = vi_system_alloc_q(pendulum_q(), 4, rest, &sq, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK, "resting pendulum (quad): %s", err);
+  if (sq != NULL) {
+    __float128 q[2], p[2], lam[1];
+    rc = sq->type->exact(sq->state, 2.7Q, q, p, lam);
+    VI_CHECK(c, rc == VI_OK && q[0] == 0 && fabsq(q[1] + 0.83Q) < 1e-33Q &&
+                    p[0] == 0 && p[1] == 0 &&
+                    fabsq(lam[0] - 1.37Q * 9.81Q / 0.83Q) < 1e-31Q,
+             "resting pendulum exact (quad): rc %d lambda %g", rc,
+             (double)lam[0]);
+    vi_system_free_q(sq);
+  }
+  sq = NULL;
+  rc = vi_system_alloc_q(pendulum_q(), 1, rot, &sq, err, sizeof err);
+  if (sq != NULL) {
+    __float128 q[2], p[2], lam[1];
+    rc = sq->type->exact(sq->state, 1.0Q, q, p, lam);
+    VI_CHECK(c, rc == VI_EUNSUPPORTED,
+             "rotating pendulum exact (quad) gave %d", rc);
+    vi_system_free_q(sq);
+  }
+}
+
+/* The quad exact pendulum (A&S 16.4) on t = k/20, k = 0..200: against the
+ * double one (GSL), whose own error is a few 1e-14 (see
+ * test_pendulum_reference); energy, g = 0 and G v = 0 at quad round-off;
+ * lambda against (70) at the exact state; and, when irk is set, against an
+ * independent quad integration of the index-1 form (vi_reference_q on a
+ * copy of the type without the exact solution: the s = 8 Gauss IRK). */
+static void test_pendulum_quad(vi_check_ctx *c, int nset,
+                               const char *const *set, const char *label,
+                               int irk) {
+  char err[512] = "";
+  vi_system_d *sd = NULL;
+  vi_system_q *sq = NULL, *sn = NULL;
+  vi_system_info ninfo = *pendulum_q()->info;
+  ninfo.caps &= ~(unsigned)VI_CAP_EXACT;
+  vi_system_type_q ntype = *pendulum_q();
+  ntype.info = &ninfo;
+  ntype.exact = NULL;
+  enum { NK = 200 };
+  const __float128 h = 0.05Q;
+  __float128 *R = NULL;
+  int rc = vi_system_alloc_d(pendulum_d(), nset, set, &sd, err, sizeof err);
+  if (rc == VI_OK) {
+    rc = vi_system_alloc_q(pendulum_q(), nset, set, &sq, err, sizeof err);
+  }
+  if (rc == VI_OK) {
+    rc = vi_system_alloc_q(&ntype, nset, set, &sn, err, sizeof err);
+  }
+  R = malloc((NK + 1) * 5 * sizeof *R);
+  VI_CHECK(c, rc == VI_OK && R != NULL, "pendulum %s (quad): %s", label,
+           err);
+  if (rc != VI_OK || R == NULL) {
+    goto done;
+  }
+  const __float128 m = sq->par[0], l = sq->par[1], grav = sq->par[2];
+  const __float128 eps = FLT128_EPSILON;
+  __float128 E0 = 0;
+  vi_system_energy_q(sq, sq->q0, sq->p0, &E0);
+  /* Scales: |q| = l, |p| <= m l w 2k <= 2 m sqrt(g l), lambda ~ m g / l. */
+  double qsc = (double)l, psc = 2 * (double)(m * sqrtq(grav * l));
+  double lsc = (double)(m * grav / l);
+  double dq = 0, dp = 0, dl = 0, eE = 0, eg = 0, egv = 0, el = 0;
+  __float128 *Q = R, *P = Q + (NK + 1) * 2, *L = P + (NK + 1) * 2;
+  for (int k = 0; k <= NK; k++) {
+    __float128 t = (__float128)k * h;
+    __float128 *q = Q + 2 * k, *p = P + 2 * k, *lam = L + k;
+    double qd[2], pd[2], ld[1];
+    int r1 = sq->type->exact(sq->state, t, q, p, lam);
+    int r2 = sd->type->exact(sd->state, (double)t, qd, pd, ld);
+    VI_CHECK(c, r1 == VI_OK && r2 == VI_OK, "pendulum %s: exact at %g",
+             label, (double)t);
+    __float128 E = 0, g = 0, gv = 0, lref = 0;
+    vi_system_energy_q(sq, q, p, &E);
+    sq->type->constraint(sq->state, q, &g);
+    vi_system_hidden_q(sq, q, p, &gv);
+    vi_system_lambda_q(sq, q, p, &lref);
+    for (int i = 0; i < 2; i++) {
+      dq = fmax(dq, fabs(qd[i] - (double)q[i]) / qsc);
+      dp = fmax(dp, fabs(pd[i] - (double)p[i]) / psc);
+    }
+    dl = fmax(dl, fabs(ld[0] - (double)lam[0]) / lsc);
+    __float128 Es = fabsq(E0) > m * grav * l ? fabsq(E0) : m * grav * l;
+    eE = fmax(eE, (double)(fabsq(E - E0) / Es));
+    eg = fmax(eg, (double)(fabsq(g) / (l * l)));
+    egv = fmax(egv, (double)(fabsq(gv) / (l * psc / m)));
+    __float128 ls = fabsq(lref) > m * grav / l ? fabsq(lref) : m * grav / l;
+    el = fmax(el, (double)(fabsq(*lam - lref) / ls));
+  }
+  printf("planar-pendulum %s (quad exact) on [0, 10]: vs double (GSL), "
+         "relative: q %.1e, p %.1e, lambda %.1e; |E - E0| %.1e, |g| %.1e, "
+         "|G v| %.1e, |lambda - (70)| %.1e (relative)\n",
+         label, dq, dp, dl, eE, eg, egv, el);
+  /* GSL's own error: up to 8e-14 relative in lambda at phi0 = 3. */
+  VI_CHECK(c, dq < 2e-13 && dp < 2e-13 && dl < 2e-13,
+           "pendulum %s: quad exact vs double exact %.1e %.1e %.1e", label,
+           dq, dp, dl);
+  VI_CHECK(c, eE <= 64 * (double)eps && eg <= 64 * (double)eps &&
+                  egv <= 64 * (double)eps && el <= 1e-30,
+           "pendulum %s (quad exact): E %.1e g %.1e Gv %.1e lambda %.1e",
+           label, eE, eg, egv, el);
+  if (irk) {
+    __float128 *I = malloc((NK + 1) * 5 * sizeof *I);
+    vi_reference_info_q info;
+    rc = I != NULL ? vi_reference_q(sn, h, NK, I, I + (NK + 1) * 2,
+                                    I + (NK + 1) * 4, NULL, &info, err,
+                                    sizeof err)
+                   : VI_ENOMEM;
+    VI_CHECK(c, rc == VI_OK, "pendulum %s: quad IRK reference: %s", label,
+             err);
+    if (rc == VI_OK) {
+      double e[3] = {0, 0, 0};
+      for (int i = 0; i < (NK + 1) * 5; i++) {
+        int b = i < (NK + 1) * 2 ? 0 : i < (NK + 1) * 4 ? 1 : 2;
+        e[b] = fmax(e[b], (double)fabsq(I[i] - R[i]));
+      }
+      printf("  vs %s (accuracy %.1e): max |dq| %.1e, |dp| %.1e, "
+             "|dlambda| %.1e\n",
+             info.method, info.accuracy, e[0], e[1], e[2]);
+      double emax = fmax(e[0], fmax(e[1], e[2]));
+      VI_CHECK(c, emax <= 1e-28 && info.accuracy <= 1e-28,
+               "pendulum %s: quad exact vs quad IRK differ by %.1e "
+               "(IRK accuracy %.1e)",
+               label, emax, info.accuracy);
+    }
+    free(I);
+  }
+done:
+  free(R);
+  vi_system_free_d(sd);
+  vi_system_free_q(sq);
+  vi_system_free_q(sn);
 }
 
 int main(void) {
@@ -309,7 +448,22 @@ int main(void) {
       }
       vi_system_free_d(s);
     }
+    vi_system_q *sq = NULL;
+    rc = vi_system_alloc_q(pendulum_q(), cases[k].n, cases[k].set, &sq, err,
+                           sizeof err);
+    VI_CHECK(c, rc == VI_OK, "pendulum %s (quad): %s", cases[k].label, err);
+    if (sq != NULL) {
+      if (cases[k].n > 0) {
+        test_exact_q(c, sq, cases[k].label);
+      }
+      vi_system_free_q(sq);
+    }
     test_pendulum_reference(c, cases[k].n, cases[k].set, cases[k].label);
+    /* The independent quad integration on the defaults, both signs of
+     * omega0, and the largest amplitude (k = 0.9975), to keep the time
+     * down; the exact-solution checks on all. */
+    test_pendulum_quad(c, cases[k].n, cases[k].set, cases[k].label,
+                       k == 0 || k == 1 || k == 2 || k == 4);
   }
   test_pendulum_special(c);
   return vi_check_done(c, "systems");

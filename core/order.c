@@ -1,0 +1,271 @@
+/* order.c: order studies in the working precision (prec.h): run a method
+ * for a list of step sizes to a final time T and measure the global errors
+ * e_x = max_k |x_k - x_ref(t_k)|_inf of q, p and lambda separately
+ * (wenger2017 §4.1), plus the relative energy error, against a reference
+ * that never comes from the method under test (core/reference.c). The
+ * order fit itself is core/fit.c. */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double VI_X(clock_now)(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One run with N steps of h = T/N; fills slot i of res. Returns a status
+ * of the reference (fatal for the study) or VI_OK; a failing method run
+ * is recorded in res->status[i] with NaN errors. */
+static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
+                           const VI_X(vi_solver_opts) *so, VI_REAL T, long N,
+                           vi_order_result *res, int i, VI_REAL *scale,
+                           char *err, size_t errlen) {
+  const int n = sys->n, m = sys->m;
+  const VI_REAL h = T / (VI_REAL)N;
+  VI_REAL *Q = malloc((size_t)(N + 1) * (size_t)(2 * n + m) * sizeof *Q);
+  VI_REAL *node = malloc((size_t)(2 * n + m) * sizeof *node);
+  VI_X(vi_stepper) *st = NULL;
+  int rc = VI_OK;
+  if (!Q || !node) {
+    snprintf(err, errlen, "out of memory");
+    rc = VI_ENOMEM;
+    goto done;
+  }
+  VI_REAL *P = Q + (size_t)(N + 1) * n, *L = P + (size_t)(N + 1) * n;
+  VI_X(vi_reference_info) info;
+  rc = VI_X(vi_reference)(sys, h, N, Q, P, L, a->cache_dir, &info, err, errlen);
+  if (rc != VI_OK) {
+    goto done;
+  }
+  snprintf(res->reference, sizeof res->reference, "%s", info.method);
+  if (info.accuracy > res->ref_accuracy) {
+    res->ref_accuracy = info.accuracy;
+  }
+  for (long k = 0; k <= N; k++) {
+    for (int c = 0; c < n; c++) {
+      VI_REAL aq = vi_fabs(Q[k * n + c]), ap = vi_fabs(P[k * n + c]);
+      scale[VI_Q] = aq > scale[VI_Q] ? aq : scale[VI_Q];
+      scale[VI_P] = ap > scale[VI_P] ? ap : scale[VI_P];
+    }
+    for (int c = 0; c < m; c++) {
+      VI_REAL al = vi_fabs(L[k * m + c]);
+      scale[VI_LAMBDA] = al > scale[VI_LAMBDA] ? al : scale[VI_LAMBDA];
+    }
+  }
+  char msg[512];
+  rc = VI_X(vi_stepper_alloc)(a->method, sys, &st, msg, sizeof msg);
+  if (rc != VI_OK) {
+    snprintf(err, errlen, "%s", msg);
+    goto done;
+  }
+  VI_X(vi_node) nd = {0, node, node + n, node + 2 * n};
+  VI_REAL E0 = 0, E = 0;
+  VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E0);
+  VI_REAL e[VI_NQUANT] = {0, 0, 0}, eE = 0;
+  double t0 = VI_X(clock_now)();
+  int mrc = VI_X(vi_stepper_init)(st, so, h, 0, sys->q0, sys->p0, &nd);
+  for (long k = 0; mrc == VI_OK; k++) {
+    const VI_REAL *ref[VI_NQUANT] = {Q + k * n, P + k * n, L + k * m};
+    const VI_REAL *val[VI_NQUANT] = {nd.q, nd.p, nd.lambda};
+    const int len[VI_NQUANT] = {n, n, m};
+    for (int x = 0; x < VI_NQUANT; x++) {
+      for (int c = 0; c < len[x]; c++) {
+        VI_REAL d = vi_fabs(val[x][c] - ref[x][c]);
+        if (!(d <= e[x])) {
+          e[x] = d; /* also catches NaN */
+        }
+      }
+    }
+    if (VI_X(vi_system_energy)(sys, nd.q, nd.p, &E) == VI_OK) {
+      VI_REAL d = vi_fabs(E - E0) / (E0 != 0 ? vi_fabs(E0) : 1);
+      eE = d > eE ? d : eE;
+    }
+    if (k == N) {
+      break;
+    }
+    mrc = VI_X(vi_stepper_step)(st, &nd);
+  }
+  res->seconds[i] = VI_X(clock_now)() - t0;
+  res->h[i] = (double)h;
+  res->steps[i] = N;
+  res->status[i] = mrc;
+  const VI_X(vi_stats) *stt = VI_X(vi_stepper_stats)(st);
+  res->newton_per_step[i] = stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0;
+  res->unknowns = stt->unknowns ? stt->unknowns : res->unknowns;
+  for (int x = 0; x < VI_NQUANT; x++) {
+    res->err[x][i] = mrc == VI_OK ? (double)e[x] : NAN;
+  }
+  res->energy_err[i] = mrc == VI_OK ? (double)eE : NAN;
+  VI_X(vi_stepper_spec)(st, res->method, sizeof res->method);
+  if (a->progress) {
+    fprintf(stderr, "  h = %-12.6g e_q = %-10.3e e_p = %-10.3e e_lambda = %-10.3e %s\n",
+            (double)h, res->err[VI_Q][i], res->err[VI_P][i], res->err[VI_LAMBDA][i],
+            mrc == VI_OK ? "" : vi_strerror(mrc));
+  }
+done:
+  VI_X(vi_stepper_free)(st);
+  free(Q);
+  free(node);
+  return rc;
+}
+
+/* Insert-sort the runs by decreasing h. */
+static void VI_X(order_sort)(vi_order_result *r) {
+  for (int i = 1; i < r->nh; i++) {
+    for (int j = i; j > 0 && r->h[j] > r->h[j - 1]; j--) {
+#define SWAP(arr)                 \
+  do {                            \
+    __typeof__(arr[0]) t_ = arr[j]; \
+    arr[j] = arr[j - 1];          \
+    arr[j - 1] = t_;              \
+  } while (0)
+      SWAP(r->h);
+      SWAP(r->steps);
+      SWAP(r->err[0]);
+      SWAP(r->err[1]);
+      SWAP(r->err[2]);
+      SWAP(r->energy_err);
+      SWAP(r->newton_per_step);
+      SWAP(r->seconds);
+      SWAP(r->status);
+#undef SWAP
+    }
+  }
+}
+
+int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
+                   size_t errlen) {
+  memset(res, 0, sizeof *res);
+  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(a->system, err, errlen);
+  if (!type) {
+    return VI_EXIT_USAGE;
+  }
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(type, a->nset, a->set, &sys, err, errlen);
+  if (rc != VI_OK) {
+    return rc == VI_EINVAL || rc == VI_EINCONSISTENT ? VI_EXIT_USAGE : VI_EXIT_FAIL;
+  }
+  int status = VI_EXIT_USAGE;
+  VI_REAL T = 1;
+  if (a->T && VI_X(vi_parse_positive)("final time T", a->T, &T, err, errlen)) {
+    goto out;
+  }
+  /* Validate the method spec once, up front (exit 2 on a bad spec). */
+  {
+    VI_X(vi_stepper) *probe = NULL;
+    if (VI_X(vi_stepper_alloc)(a->method, sys, &probe, err, errlen) != VI_OK) {
+      goto out;
+    }
+    VI_X(vi_stepper_spec)(probe, res->method, sizeof res->method);
+    VI_X(vi_stepper_free)(probe);
+  }
+  VI_X(vi_solver_opts) so;
+  VI_X(vi_solver_opts_default)(&so);
+  so.kind = a->solver;
+  if (a->rtol && VI_X(vi_parse_positive)("--rtol", a->rtol, &so.rtol, err, errlen)) {
+    goto out;
+  }
+  if (a->max_iter > 0) {
+    so.max_iter = a->max_iter;
+  }
+  long Ns[VI_ORDER_MAXH];
+  int nN = 0;
+  for (int i = 0; i < a->nh; i++) {
+    VI_REAL h = 0;
+    if (VI_X(vi_parse_positive)("step size h", a->h[i], &h, err, errlen)) {
+      goto out;
+    }
+    VI_REAL ratio = T / h;
+    long N = (long)vi_floor(ratio + VI_C(0.5));
+    if (N < 1 || vi_fabs(ratio - (VI_REAL)N) > VI_C(1e-9) * ratio) {
+      snprintf(err, errlen, "T = %s is not a whole multiple of h = %s; choose h = T/N",
+               a->T ? a->T : "1", a->h[i]);
+      goto out;
+    }
+    Ns[nN++] = N;
+  }
+  snprintf(res->system, sizeof res->system, "%s", type->info->name);
+  snprintf(res->precision, sizeof res->precision, "%s", VI_PREC_NAME);
+  res->T = (double)T;
+  {
+    int k = 0, pi = 0;
+    for (const vi_param *p = type->info->params; p->name && pi < 32; p++, pi++) {
+      snprintf(res->param_names[pi], sizeof res->param_names[pi], "%s", p->name);
+      res->param_count[pi] = p->count;
+      for (int c = 0; c < p->count && k < 64; c++, k++) {
+        res->params[k] = (double)sys->par[k];
+      }
+    }
+    res->nparams = pi;
+  }
+  status = VI_EXIT_FAIL;
+  VI_REAL scale[VI_NQUANT] = {1, 1, 1};
+  if (a->progress) {
+    fprintf(stderr, "order study: %s on %s, %s precision, T = %g\n", res->method,
+            type->info->name, VI_PREC_NAME, (double)T);
+  }
+  /* Round-off floor of each quantity: a few hundred eps of its size, or the
+   * reference's own accuracy if that is worse. */
+#define FLOORS()                                                           \
+  for (int x = 0; x < VI_NQUANT; x++) {                                    \
+    double fl = 100 * (double)VI_EPS * (double)(scale[x] > 1 ? scale[x] : 1); \
+    res->floor[x] = fl > res->ref_accuracy ? fl : res->ref_accuracy;       \
+  }
+  if (nN > 0) {
+    for (int i = 0; i < nN; i++) {
+      if ((rc = VI_X(order_run)(sys, a, &so, T, Ns[i], res, res->nh, scale, err, errlen))) {
+        goto out;
+      }
+      res->nh++;
+    }
+    FLOORS();
+  } else {
+    /* Automatic: N0 ~ T/0.1, refine by halving h while the q error is well
+     * above the floor (1e4 floor: below that, round-off accumulated over
+     * the steps starts to show), then add coarser steps until four q errors
+     * are above 10 floor. */
+    long N0 = (long)vi_floor(T / VI_C(0.1) + VI_C(0.5));
+    N0 = N0 < 2 ? 2 : N0;
+    const long Nmax = 1L << 16;
+    long N = N0;
+    while (res->nh < 8 && N <= Nmax) {
+      if ((rc = VI_X(order_run)(sys, a, &so, T, N, res, res->nh, scale, err, errlen))) {
+        goto out;
+      }
+      FLOORS();
+      double eq = res->err[VI_Q][res->nh];
+      res->nh++;
+      if (!isfinite(eq) || eq <= 1e4 * res->floor[VI_Q]) {
+        break;
+      }
+      N *= 2;
+    }
+    for (N = N0 / 2; N >= 1 && res->nh < VI_ORDER_MAXH; N /= 2) {
+      int usable = 0;
+      for (int i = 0; i < res->nh; i++) {
+        usable += isfinite(res->err[VI_Q][i]) && res->err[VI_Q][i] > 10 * res->floor[VI_Q];
+      }
+      if (usable >= 4) {
+        break;
+      }
+      if ((rc = VI_X(order_run)(sys, a, &so, T, N, res, res->nh, scale, err, errlen))) {
+        goto out;
+      }
+      FLOORS();
+      res->nh++;
+    }
+  }
+#undef FLOORS
+  VI_X(order_sort)(res);
+  status = VI_EXIT_OK;
+out:
+  VI_X(vi_system_free)(sys);
+  return status;
+}

@@ -1,0 +1,135 @@
+/* report.c: text and JSON reports of studies (report.h). */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const quant_names[VI_NQUANT] = {"q", "p", "lambda"};
+
+void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]) {
+  for (int x = 0; x < VI_NQUANT; x++) {
+    fits[x] = vi_fit_order(r->nh, r->h, r->err[x], r->floor[x], 10.0);
+  }
+}
+
+void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
+  fprintf(f, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
+          r->precision, r->T);
+  fprintf(f, "reference: %s (estimated accuracy %.1e)\n", r->reference, r->ref_accuracy);
+  fprintf(f, "%12s %7s %11s %11s %11s %11s %8s %9s\n", "h", "steps", "e_q", "e_p",
+          "e_lambda", "e_energy", "newton", "seconds");
+  for (int i = 0; i < r->nh; i++) {
+    fprintf(f, "%12.6g %7ld %11.3e %11.3e %11.3e %11.3e %8.2f %9.4f%s%s\n", r->h[i],
+            r->steps[i], r->err[VI_Q][i], r->err[VI_P][i], r->err[VI_LAMBDA][i],
+            r->energy_err[i], r->newton_per_step[i], r->seconds[i],
+            r->status[i] ? "  " : "", r->status[i] ? vi_strerror(r->status[i]) : "");
+  }
+  for (int x = 0; x < VI_NQUANT; x++) {
+    char lab[32];
+    vi_fit_label(&fits[x], lab, sizeof lab);
+    fprintf(f, "order %-6s %-8s", quant_names[x], lab);
+    if (fits[x].status == VI_FIT_OK) {
+      fprintf(f, " (least squares over h = %.4g .. %.4g, %d points, rms residual %.3f in log10 e)",
+              r->h[fits[x].lo], r->h[fits[x].hi], fits[x].hi - fits[x].lo + 1,
+              fits[x].residual);
+    } else if (fits[x].status == VI_FIT_DIVERGENT) {
+      fprintf(f, " (the error does not decrease with h)");
+    } else if (fits[x].status == VI_FIT_PLATEAU) {
+      fprintf(f, " (every error is at the round-off/reference floor %.1e)", r->floor[x]);
+    }
+    if (fits[x].n_plateau > 0 && fits[x].status != VI_FIT_PLATEAU) {
+      fprintf(f, "; %d point%s at the floor %.1e left out", fits[x].n_plateau,
+              fits[x].n_plateau == 1 ? "" : "s", r->floor[x]);
+    }
+    fputc('\n', f);
+  }
+}
+
+static json_t *num_or_null(double v) {
+  return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *array_of(const double *v, int n) {
+  json_t *a = json_array();
+  for (int i = 0; i < n; i++) {
+    json_array_append_new(a, num_or_null(v[i]));
+  }
+  return a;
+}
+
+json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
+  json_t *j = json_object();
+  json_object_set_new(j, "system", json_string(r->system));
+  json_t *params = json_object();
+  for (int i = 0, k = 0; i < r->nparams; i++) {
+    if (r->param_count[i] == 1) {
+      json_object_set_new(params, r->param_names[i], json_real(r->params[k]));
+    } else {
+      json_object_set_new(params, r->param_names[i], array_of(r->params + k, r->param_count[i]));
+    }
+    k += r->param_count[i];
+  }
+  json_object_set_new(j, "params", params);
+  json_object_set_new(j, "method", json_string(r->method));
+  json_object_set_new(j, "precision", json_string(r->precision));
+  json_object_set_new(j, "T", json_real(r->T));
+  json_object_set_new(j, "h", array_of(r->h, r->nh));
+  json_t *steps = json_array();
+  json_t *st = json_array();
+  for (int i = 0; i < r->nh; i++) {
+    json_array_append_new(steps, json_integer(r->steps[i]));
+    json_array_append_new(st, json_string(vi_strerror(r->status[i])));
+  }
+  json_object_set_new(j, "steps", steps);
+  json_t *err = json_object(), *orders = json_object(), *fit = json_object(),
+         *floor = json_object();
+  for (int x = 0; x < VI_NQUANT; x++) {
+    json_object_set_new(err, quant_names[x], array_of(r->err[x], r->nh));
+    json_object_set_new(floor, quant_names[x], json_real(r->floor[x]));
+    const vi_fit *f = &fits[x];
+    json_object_set_new(orders, quant_names[x],
+                        f->status == VI_FIT_OK         ? json_real(f->order)
+                        : f->status == VI_FIT_DIVERGENT ? json_string("d")
+                        : f->status == VI_FIT_PLATEAU   ? json_string("plateau")
+                                                        : json_null());
+    json_t *fo = json_object();
+    static const char *const st_names[] = {"ok", "divergent", "plateau", "too-few-points"};
+    json_object_set_new(fo, "status", json_string(st_names[f->status]));
+    json_object_set_new(fo, "lo", json_integer(f->lo));
+    json_object_set_new(fo, "hi", json_integer(f->hi));
+    json_object_set_new(fo, "residual", num_or_null(f->residual));
+    json_object_set_new(fo, "n_plateau", json_integer(f->n_plateau));
+    json_object_set_new(fit, quant_names[x], fo);
+  }
+  json_object_set_new(j, "err", err);
+  json_object_set_new(j, "energy_err", array_of(r->energy_err, r->nh));
+  json_object_set_new(j, "orders", orders);
+  json_object_set_new(j, "fit", fit);
+  json_object_set_new(j, "floor", floor);
+  json_object_set_new(j, "reference", json_string(r->reference));
+  json_object_set_new(j, "reference_accuracy", json_real(r->ref_accuracy));
+  json_object_set_new(j, "newton_per_step", array_of(r->newton_per_step, r->nh));
+  json_object_set_new(j, "unknowns_per_step", json_integer(r->unknowns));
+  json_object_set_new(j, "seconds", array_of(r->seconds, r->nh));
+  json_object_set_new(j, "run_status", st);
+  return j;
+}
+
+int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t errlen) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  if (json_dump_file(j, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  if (rename(tmp, path) != 0) {
+    snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}

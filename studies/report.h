@@ -1,0 +1,28 @@
+/* report.h: how studies are reported: text tables for people, JSON for
+ * programs (jansson), written atomically (temporary file + rename). */
+#ifndef VI_REPORT_H
+#define VI_REPORT_H
+
+#include "vistudy.h"
+#include "fit.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Fits of q, p, lambda of an order study. */
+void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]);
+
+/* The order study as a human-readable table. */
+void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
+
+/* The order study as JSON: system, params, method, precision, T, h, err
+ * {q, p, lambda}, energy_err, orders {q, p, lambda: number or "d" or
+ * "plateau" or null}, fit {per quantity: status, lo, hi, residual,
+ * n_plateau}, floor, reference, reference_accuracy, steps,
+ * newton_per_step, seconds, run_status. */
+json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
+
+/* Write JSON to path atomically (indent 2); 0 or -1 with errno message in err. */
+int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t errlen);
+
+#endif

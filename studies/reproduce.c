@@ -1,0 +1,539 @@
+/* reproduce.c: paper reproductions (design.md "Studies and results").
+ *
+ * wenger2017-table1 / -table2: every (s, w, ordL) cell of Tables 1 and 2 of
+ * wenger2017 (../shared/published/wenger2017_table{1_gauss,2_lobatto}.csv),
+ * measured by an order study of galerkin:s,w,quadL,r,quadZ=lobatto on the
+ * planar pendulum against its exact solution, compared cell by cell with
+ * the published orders. The published values are read only to compare: no
+ * published number is ever written into a measured column.
+ *
+ * Choices the paper leaves open (stated in every output): the system is the
+ * planar pendulum with its default parameters (the only system of §4 with
+ * an exact solution, so the reference is exact in both precisions), T = 1,
+ * step sizes chosen automatically (h = 1/N, N doubling); a cell whose
+ * predicted q order min(ordL, ordZ, 2s) is 8 or more runs in quad
+ * precision, because double cannot resolve it above round-off.
+ *
+ * Match rule (issue 3): the measured order rounded to the nearest even
+ * integer equals the published one, or both are 'd'. Extra columns: the
+ * §4.1 projection claim, the orders of p and lambda with
+ * project=p,lambda=recompute next to the order of q.
+ *
+ * Long runs: each finished cell is appended to results/ID.partial.json
+ * (atomically); a rerun resumes from it unless --fresh. */
+#include "report.h"
+#include "spec.h"
+#include "vistudy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reproduce.h"
+
+typedef struct table_spec {
+  const char *id;
+  const char *csv;   /* file in the published directory */
+  const char *title; /* the paper's caption, shortened */
+} table_spec;
+
+static const table_spec tables[] = {
+    {"wenger2017-table1", "wenger2017_table1_gauss.csv",
+     "wenger2017 Table 1: convergence orders of (22), L_d by Gauss quadrature, "
+     "g_d by Lobatto quadrature"},
+    {"wenger2017-table2", "wenger2017_table2_lobatto.csv",
+     "wenger2017 Table 2: convergence orders of (22), L_d by Lobatto quadrature, "
+     "g_d by Lobatto quadrature"},
+};
+#define NTABLES (int)(sizeof tables / sizeof tables[0])
+
+/* One row of a published table and what we measured for it. */
+typedef struct cell {
+  int s, r, ordL, w, z, ordZ;
+  char quadL[16], quadZ[16], basis[32];
+  char pub[VI_NQUANT][8];     /* published order or "d" */
+  char meas[VI_NQUANT][16];   /* measured label: "4.01", "d", "plateau", "-" */
+  double order[VI_NQUANT];    /* NaN unless fitted */
+  char proj[VI_NQUANT][16];   /* with project=p,lambda=recompute */
+  int match[VI_NQUANT];
+  char precision[8];
+  char method[256];
+  double hmin, hmax;
+  double residual[VI_NQUANT];
+  int done;
+} cell;
+
+const char *vi_published_dir(void) {
+  const char *d = getenv("VI_PUBLISHED_DIR");
+  return d && *d ? d : "../shared/published";
+}
+
+static int read_table(const char *path, cell **out, int *n, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    snprintf(err, errlen, "cannot read %s: %s (set VI_PUBLISHED_DIR or --published)",
+             path, strerror(errno));
+    return -1;
+  }
+  char line[512];
+  int cap = 128, k = 0;
+  cell *c = calloc((size_t)cap, sizeof *c);
+  if (!c || !fgets(line, sizeof line, f)) {
+    fclose(f);
+    free(c);
+    snprintf(err, errlen, "%s is empty", path);
+    return -1;
+  }
+  while (fgets(line, sizeof line, f) && k < cap) {
+    cell *x = &c[k];
+    int got = sscanf(line, "%d,%15[^,],%d,%d,%d,%15[^,],%d,%d,%7[^,],%7[^,],%7[^,],%31[^,\n]",
+                     &x->s, x->quadL, &x->r, &x->ordL, &x->w, x->quadZ, &x->z, &x->ordZ,
+                     x->pub[0], x->pub[1], x->pub[2], x->basis);
+    if (got != 12) {
+      continue;
+    }
+    k++;
+  }
+  fclose(f);
+  *out = c;
+  *n = k;
+  return 0;
+}
+
+/* Rounded to the nearest even integer, as the match rule asks. */
+static int nearest_even(double x) {
+  return 2 * (int)lround(x / 2);
+}
+
+static void judge(cell *c) {
+  for (int x = 0; x < VI_NQUANT; x++) {
+    if (strcmp(c->pub[x], "d") == 0) {
+      c->match[x] = strcmp(c->meas[x], "d") == 0;
+    } else if (isfinite(c->order[x])) {
+      c->match[x] = nearest_even(c->order[x]) == atoi(c->pub[x]);
+    } else {
+      c->match[x] = 0;
+    }
+  }
+}
+
+/* The predicted order of q (§4.1) only decides the precision. */
+static int wants_quad(const cell *c) {
+  int o = c->ordL < c->ordZ ? c->ordL : c->ordZ;
+  o = o < 2 * c->s ? o : 2 * c->s;
+  return o >= 8;
+}
+
+static int run_cell(cell *c, const reproduce_opts *o, char *err, size_t errlen) {
+  vi_order_args a = {0};
+  a.system = "planar-pendulum";
+  a.T = "1";
+  a.solver = VI_SOLVER_NEWTON;
+  a.cache_dir = o->cache_dir;
+  char spec[256], pspec[300];
+  snprintf(spec, sizeof spec, "galerkin:s=%d,w=%d,quadL=%s,r=%d,quadZ=%s", c->s, c->w,
+           c->quadL, c->r, c->quadZ);
+  snprintf(pspec, sizeof pspec, "%s,project=p,lambda=recompute", spec);
+  int quad = wants_quad(c);
+  snprintf(c->precision, sizeof c->precision, "%s", quad ? "quad" : "double");
+  vi_order_result *res = calloc(1, sizeof *res);
+  if (!res) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    a.method = pass ? pspec : spec;
+    int st = quad ? vi_order_q(&a, res, err, errlen) : vi_order_d(&a, res, err, errlen);
+    if (st != VI_EXIT_OK) {
+      free(res);
+      return -1;
+    }
+    vi_fit fits[VI_NQUANT];
+    vi_order_fits(res, fits);
+    for (int x = 0; x < VI_NQUANT; x++) {
+      if (pass == 0) {
+        vi_fit_label(&fits[x], c->meas[x], sizeof c->meas[x]);
+        c->order[x] = fits[x].status == VI_FIT_OK ? fits[x].order : NAN;
+        c->residual[x] = fits[x].status == VI_FIT_OK ? fits[x].residual : NAN;
+      } else {
+        vi_fit_label(&fits[x], c->proj[x], sizeof c->proj[x]);
+      }
+    }
+    if (pass == 0) {
+      snprintf(c->method, sizeof c->method, "%s", res->method);
+      c->hmax = res->h[0];
+      c->hmin = res->h[res->nh - 1];
+    }
+  }
+  free(res);
+  judge(c);
+  c->done = 1;
+  return 0;
+}
+
+static json_t *cell_rows_json(const cell *c) {
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  json_t *arr = json_array();
+  for (int x = 0; x < VI_NQUANT; x++) {
+    json_t *j = json_object();
+    json_object_set_new(j, "s", json_integer(c->s));
+    json_object_set_new(j, "w", json_integer(c->w));
+    json_object_set_new(j, "quadL", json_string(c->quadL));
+    json_object_set_new(j, "r", json_integer(c->r));
+    json_object_set_new(j, "ordL", json_integer(c->ordL));
+    json_object_set_new(j, "quadZ", json_string(c->quadZ));
+    json_object_set_new(j, "ordZ", json_integer(c->ordZ));
+    json_object_set_new(j, "quantity", json_string(qn[x]));
+    json_object_set_new(j, "published",
+                        strcmp(c->pub[x], "d") == 0 ? json_string("d")
+                                                    : json_integer(atoi(c->pub[x])));
+    json_object_set_new(j, "measured",
+                        isfinite(c->order[x]) ? json_real(c->order[x]) : json_string(c->meas[x]));
+    json_object_set_new(j, "measured_label", json_string(c->meas[x]));
+    json_object_set_new(j, "match", json_boolean(c->match[x]));
+    json_object_set_new(j, "basis", json_string(c->basis));
+    json_object_set_new(j, "precision", json_string(c->precision));
+    json_object_set_new(j, "method", json_string(c->method));
+    json_object_set_new(j, "fit_residual",
+                        isfinite(c->residual[x]) ? json_real(c->residual[x]) : json_null());
+    json_object_set_new(j, "projected", json_string(c->proj[x]));
+    json_array_append_new(arr, j);
+  }
+  return arr;
+}
+
+/* Resume: read finished cells of an earlier run from the partial file. */
+static void load_partial(const char *path, cell *cells, int n) {
+  json_error_t je;
+  json_t *j = json_load_file(path, 0, &je);
+  if (!j) {
+    return;
+  }
+  json_t *arr = json_object_get(j, "cells");
+  size_t i;
+  json_t *row;
+  json_array_foreach(arr, i, row) {
+    int s = (int)json_integer_value(json_object_get(row, "s"));
+    int w = (int)json_integer_value(json_object_get(row, "w"));
+    int r = (int)json_integer_value(json_object_get(row, "r"));
+    const char *quant = json_string_value(json_object_get(row, "quantity"));
+    if (!quant) {
+      continue;
+    }
+    int x = strcmp(quant, "q") == 0 ? 0 : strcmp(quant, "p") == 0 ? 1 : 2;
+    for (int k = 0; k < n; k++) {
+      cell *c = &cells[k];
+      if (c->s != s || c->w != w || c->r != r) {
+        continue;
+      }
+      json_t *m = json_object_get(row, "measured");
+      c->order[x] = json_is_real(m) ? json_real_value(m) : NAN;
+      snprintf(c->meas[x], sizeof c->meas[x], "%s",
+               json_string_value(json_object_get(row, "measured_label")));
+      snprintf(c->proj[x], sizeof c->proj[x], "%s",
+               json_string_value(json_object_get(row, "projected")));
+      snprintf(c->precision, sizeof c->precision, "%s",
+               json_string_value(json_object_get(row, "precision")));
+      snprintf(c->method, sizeof c->method, "%s",
+               json_string_value(json_object_get(row, "method")));
+      json_t *res = json_object_get(row, "fit_residual");
+      c->residual[x] = json_is_real(res) ? json_real_value(res) : NAN;
+      if (x == VI_LAMBDA) {
+        judge(c);
+        c->done = 1;
+      }
+    }
+  }
+  json_decref(j);
+}
+
+static json_t *table_json(const table_spec *t, const cell *cells, int n, int *matched,
+                          int *total) {
+  json_t *j = json_object();
+  json_object_set_new(j, "id", json_string(t->id));
+  json_object_set_new(j, "title", json_string(t->title));
+  json_object_set_new(j, "system", json_string("planar-pendulum"));
+  json_t *params = json_object();
+  json_object_set_new(params, "m", json_real(1));
+  json_object_set_new(params, "l", json_real(1));
+  json_object_set_new(params, "gravity", json_real(9.81));
+  json_object_set_new(params, "phi0", json_real(0.9));
+  json_object_set_new(params, "omega0", json_real(0));
+  json_object_set_new(params, "T", json_real(1));
+  json_object_set_new(j, "params", params);
+  json_object_set_new(j, "choices",
+                      json_string("planar pendulum (default parameters; the paper does not "
+                                  "name the system of its tables): the only system of §4 with "
+                                  "an exact solution. T = 1, h = 1/N chosen automatically; quad "
+                                  "precision where min(ordL, ordZ, 2s) >= 8."));
+  json_t *arr = json_array();
+  json_t *bases = json_object();
+  *matched = *total = 0;
+  for (int k = 0; k < n; k++) {
+    if (!cells[k].done) {
+      continue;
+    }
+    json_array_extend(arr, cell_rows_json(&cells[k]));
+    for (int x = 0; x < VI_NQUANT; x++) {
+      (*total)++;
+      *matched += cells[k].match[x];
+      json_t *b = json_object_get(bases, cells[k].basis);
+      if (!b) {
+        b = json_object();
+        json_object_set_new(b, "matched", json_integer(0));
+        json_object_set_new(b, "total", json_integer(0));
+        json_object_set_new(bases, cells[k].basis, b);
+      }
+      json_object_set_new(b, "total",
+                          json_integer(json_integer_value(json_object_get(b, "total")) + 1));
+      json_object_set_new(b, "matched",
+                          json_integer(json_integer_value(json_object_get(b, "matched")) +
+                                       cells[k].match[x]));
+    }
+  }
+  json_object_set_new(j, "cells", arr);
+  json_object_set_new(j, "matched", json_integer(*matched));
+  json_object_set_new(j, "total", json_integer(*total));
+  json_object_set_new(j, "by_basis", bases);
+  return j;
+}
+
+static int write_text_atomic(const char *path, const char *text, char *err, size_t errlen) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f || fputs(text, f) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+/* Markdown in the paper's layout: one block per w, rows q, p, lambda,
+ * columns (s, ordL); each entry "measured (published)", mismatches bold. */
+static char *table_md(const table_spec *t, const cell *cells, int n, int matched, int total) {
+  size_t cap = 1 << 20, len = 0;
+  char *buf = malloc(cap);
+  if (!buf) {
+    return NULL;
+  }
+#define OUT(...) len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__)
+  OUT("# %s\n\n%s\n\n", t->id, t->title);
+  OUT("System: planar pendulum (m = 1, l = 1, gravity = 9.81, phi0 = 0.9, omega0 = 0), "
+      "T = 1, exact reference; orders are least-squares slopes over the asymptotic range "
+      "of h = 1/N (see the JSON for each fit). The paper does not say which system or "
+      "interval produced its tables.\n\n");
+  OUT("Matched **%d/%d** cells (rule: measured order rounded to the nearest even integer "
+      "equals the published one, or both 'd').\n\n",
+      matched, total);
+  OUT("Each entry: measured (published); **bold** marks a mismatch. Column `proj p / "
+      "lambda`: the orders with `project=p,lambda=recompute` (§4.1 claim: both reach q's "
+      "order).\n\n");
+  int ws[16], nw = 0;
+  for (int k = 0; k < n; k++) {
+    int seen = 0;
+    for (int i = 0; i < nw; i++) {
+      seen |= ws[i] == cells[k].w;
+    }
+    if (!seen && nw < 16) {
+      ws[nw++] = cells[k].w;
+    }
+  }
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  for (int wi = 0; wi < nw; wi++) {
+    int w = ws[wi];
+    OUT("## w = %d, ordZ = %d (Lobatto, z = %d)\n\n| |", w, 2 * w, w + 1);
+    for (int k = 0; k < n; k++) {
+      if (cells[k].w == w) {
+        OUT(" s=%d ordL=%d |", cells[k].s, cells[k].ordL);
+      }
+    }
+    OUT("\n|---|");
+    for (int k = 0; k < n; k++) {
+      if (cells[k].w == w) {
+        OUT("---|");
+      }
+    }
+    OUT("\n");
+    for (int x = 0; x < VI_NQUANT + 1; x++) {
+      OUT("| %s |", x < VI_NQUANT ? qn[x] : "proj p / lambda");
+      for (int k = 0; k < n; k++) {
+        const cell *c = &cells[k];
+        if (c->w != w) {
+          continue;
+        }
+        if (!c->done) {
+          OUT(" (not run) |");
+        } else if (x == VI_NQUANT) {
+          OUT(" %s / %s |", c->proj[VI_P], c->proj[VI_LAMBDA]);
+        } else if (c->match[x]) {
+          OUT(" %s (%s) |", c->meas[x], c->pub[x]);
+        } else {
+          OUT(" **%s (%s)** |", c->meas[x], c->pub[x]);
+        }
+      }
+      OUT("\n");
+    }
+    OUT("\n");
+  }
+  OUT("## Mismatches\n\n");
+  int any = 0;
+  for (int k = 0; k < n; k++) {
+    for (int x = 0; x < VI_NQUANT; x++) {
+      const cell *c = &cells[k];
+      if (c->done && !c->match[x]) {
+        OUT("- s=%d w=%d %s r=%d (ordL %d): %s measured %s, published %s (basis: %s, %s)\n",
+            c->s, c->w, c->quadL, c->r, c->ordL, qn[x], c->meas[x], c->pub[x], c->basis,
+            c->precision);
+        any = 1;
+      }
+    }
+  }
+  if (!any) {
+    OUT("None.\n");
+  }
+#undef OUT
+  return buf;
+}
+
+static char *table_csv(const cell *cells, int n) {
+  size_t cap = 1 << 19, len = 0;
+  char *buf = malloc(cap);
+  if (!buf) {
+    return NULL;
+  }
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  len += (size_t)snprintf(buf + len, cap - len,
+                          "s,w,quadL,r,ordL,quadZ,ordZ,quantity,published,measured,match,"
+                          "basis,precision,projected\n");
+  for (int k = 0; k < n; k++) {
+    const cell *c = &cells[k];
+    if (!c->done) {
+      continue;
+    }
+    for (int x = 0; x < VI_NQUANT; x++) {
+      len += (size_t)snprintf(buf + len, cap - len, "%d,%d,%s,%d,%d,%s,%d,%s,%s,%s,%d,%s,%s,%s\n",
+                              c->s, c->w, c->quadL, c->r, c->ordL, c->quadZ, c->ordZ, qn[x],
+                              c->pub[x], c->meas[x], c->match[x], c->basis, c->precision,
+                              c->proj[x]);
+    }
+  }
+  return buf;
+}
+
+static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
+  char err[4096], path[1024];
+  snprintf(path, sizeof path, "%s/%s", o->published_dir, t->csv);
+  cell *cells = NULL;
+  int n = 0;
+  if (read_table(path, &cells, &n, err, sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    return VI_EXIT_FAIL;
+  }
+  if (o->max_cells > 0 && o->max_cells < n) {
+    n = o->max_cells;
+  }
+  mkdir(o->results_dir, 0777);
+  char partial[1024];
+  snprintf(partial, sizeof partial, "%s/%s.partial.json", o->results_dir, t->id);
+  if (o->fresh) {
+    remove(partial);
+  } else {
+    load_partial(partial, cells, n);
+  }
+  int status = VI_EXIT_OK, matched = 0, total = 0;
+  for (int k = 0; k < n; k++) {
+    cell *c = &cells[k];
+    if (c->done) {
+      continue;
+    }
+    if (o->progress) {
+      fprintf(stderr, "\r%s: cell %d/%d (s=%d w=%d %s r=%d)        ", t->id, k + 1, n, c->s,
+              c->w, c->quadL, c->r);
+    }
+    if (run_cell(c, o, err, sizeof err) != 0) {
+      fprintf(stderr, "\nvistudy reproduce: %s cell s=%d w=%d r=%d: %s\n", t->id, c->s, c->w,
+              c->r, err);
+      status = VI_EXIT_FAIL;
+      break;
+    }
+    json_t *j = table_json(t, cells, n, &matched, &total);
+    vi_json_write_atomic(j, partial, err, sizeof err);
+    json_decref(j);
+  }
+  if (o->progress) {
+    fputc('\n', stderr);
+  }
+  json_t *j = table_json(t, cells, n, &matched, &total);
+  char *md = table_md(t, cells, n, matched, total);
+  char *csv = table_csv(cells, n);
+  char out[1024];
+  snprintf(out, sizeof out, "%s/%s.json", o->results_dir, t->id);
+  int werr = vi_json_write_atomic(j, out, err, sizeof err);
+  snprintf(out, sizeof out, "%s/%s.md", o->results_dir, t->id);
+  werr |= !md || write_text_atomic(out, md, err, sizeof err);
+  snprintf(out, sizeof out, "%s/%s.csv", o->results_dir, t->id);
+  werr |= !csv || write_text_atomic(out, csv, err, sizeof err);
+  if (werr) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    status = VI_EXIT_FAIL;
+  }
+  if (status == VI_EXIT_OK) {
+    remove(partial);
+  }
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  printf("%s: matched %d/%d cells\n", t->id, matched, total);
+  int mism = 0;
+  for (int k = 0; k < n; k++) {
+    for (int x = 0; x < VI_NQUANT; x++) {
+      const cell *c = &cells[k];
+      if (c->done && !c->match[x]) {
+        printf("  mismatch: s=%d w=%d %s r=%d (ordL %d) %s: measured %s, published %s [%s]\n",
+               c->s, c->w, c->quadL, c->r, c->ordL, qn[x], c->meas[x], c->pub[x], c->basis);
+        mism++;
+      }
+    }
+  }
+  printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, t->id);
+  json_decref(j);
+  free(md);
+  free(csv);
+  free(cells);
+  if (status == VI_EXIT_OK && o->strict && mism > 0) {
+    status = VI_EXIT_FAIL;
+  }
+  return status;
+}
+
+int vi_reproduce_list(FILE *f) {
+  for (int i = 0; i < NTABLES; i++) {
+    fprintf(f, "%-22s %s\n", tables[i].id, tables[i].title);
+  }
+  return VI_EXIT_OK;
+}
+
+int vi_reproduce(const char *id, const reproduce_opts *o) {
+  int worst = VI_EXIT_OK, found = 0;
+  for (int i = 0; i < NTABLES; i++) {
+    if (id && strcmp(id, tables[i].id) != 0) {
+      continue;
+    }
+    found = 1;
+    int st = reproduce_table(&tables[i], o);
+    worst = st > worst ? st : worst;
+  }
+  if (!found) {
+    fprintf(stderr, "vistudy reproduce: unknown study '%s'; valid:", id);
+    for (int i = 0; i < NTABLES; i++) {
+      fprintf(stderr, " %s", tables[i].id);
+    }
+    fprintf(stderr, " (or --all)\n");
+    return VI_EXIT_USAGE;
+  }
+  return worst;
+}

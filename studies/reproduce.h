@@ -1,0 +1,22 @@
+/* reproduce.h: paper reproductions (reproduce.c). */
+#ifndef VI_REPRODUCE_H
+#define VI_REPRODUCE_H
+
+#include <stdio.h>
+
+typedef struct reproduce_opts {
+  const char *published_dir; /* ../shared/published or $VI_PUBLISHED_DIR */
+  const char *results_dir;   /* results */
+  const char *cache_dir;     /* reference cache, NULL for none */
+  int fresh;                 /* ignore a partial run */
+  int strict;                /* exit 1 on any mismatch */
+  int progress;              /* progress on stderr */
+  int max_cells;             /* > 0: only the first rows (tests) */
+} reproduce_opts;
+
+const char *vi_published_dir(void);
+/* Run one study (id) or all (id NULL); VI_EXIT_* status. */
+int vi_reproduce(const char *id, const reproduce_opts *o);
+int vi_reproduce_list(FILE *f);
+
+#endif

@@ -1,0 +1,77 @@
+/* test_fit.c: the order fit on synthetic error sequences whose answer is
+ * known: a clean power law, a pre-asymptotic start, a round-off tail,
+ * divergence, an all-plateau sequence, a failed run, and two points. */
+#include "check.h"
+#include "fit.h"
+
+#include <math.h>
+
+int main(void) {
+  vi_check_ctx ctx = {0, 0};
+  double h[8], e[8];
+  for (int i = 0; i < 8; i++) {
+    h[i] = 0.1 / (1 << i);
+  }
+  /* Clean order 6 with a wobble of 1%: slope 6 within 0.02. */
+  for (int i = 0; i < 8; i++) {
+    e[i] = 3.7 * pow(h[i], 6) * (1 + 0.01 * ((i % 3) - 1));
+  }
+  vi_fit f = vi_fit_order(8, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_OK && fabs(f.order - 6) < 0.02, "clean: %d %.3f",
+           f.status, f.order);
+  /* Pre-asymptotic start (order 2 at large h), order 4 afterwards. */
+  for (int i = 0; i < 8; i++) {
+    e[i] = 2.3 * pow(h[i], 4) + (i < 2 ? 5e-3 * pow(h[i], 2) * (2 - i) : 0);
+  }
+  f = vi_fit_order(8, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_OK && fabs(f.order - 4) < 0.05 && f.lo >= 2,
+           "pre-asymptotic: %.3f over [%d, %d]", f.order, f.lo, f.hi);
+  /* Round-off tail: order 8 down to ~1e-13, then noise at 1e-13 that the
+   * plateau rule does not remove (floor 1e-15). */
+  for (int i = 0; i < 8; i++) {
+    double t = 5.1 * pow(h[i], 8);
+    e[i] = t > 1e-13 ? t : 1e-13 * (1 + 0.7 * (i % 2));
+  }
+  f = vi_fit_order(8, h, e, 1e-15, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_OK && fabs(f.order - 8) < 0.1, "round-off tail: %.3f [%d,%d]",
+           f.order, f.lo, f.hi);
+  /* Divergent: the error grows slowly as h decreases. */
+  for (int i = 0; i < 6; i++) {
+    e[i] = 4.39 * (1 + 0.01 * i);
+  }
+  f = vi_fit_order(6, h, e, 1e-15, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_DIVERGENT, "divergent: status %d", f.status);
+  /* Divergent after a pre-asymptotic start far above a constant error
+   * (wenger2017 s = 6, w = 2: lambda 1.3e3, 5.1e3, then 5.82 for ever). */
+  e[0] = 1.3e3;
+  e[1] = 5.1e3;
+  for (int i = 2; i < 8; i++) {
+    e[i] = 5.82 * (1 + 1e-5 * i);
+  }
+  f = vi_fit_order(8, h, e, 1e-15, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_DIVERGENT, "constant after blow-up: status %d order %.3f",
+           f.status, f.order);
+  /* Every error at the floor. */
+  for (int i = 0; i < 5; i++) {
+    e[i] = 2e-15;
+  }
+  f = vi_fit_order(5, h, e, 1e-15, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_PLATEAU && f.n_plateau == 5, "plateau: status %d", f.status);
+  /* A failed run (NaN) ends the usable range. */
+  for (int i = 0; i < 6; i++) {
+    e[i] = pow(h[i], 2);
+  }
+  e[3] = NAN;
+  f = vi_fit_order(6, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_OK && f.hi == 2 && fabs(f.order - 2) < 1e-9,
+           "NaN: %d %.3f hi %d", f.status, f.order, f.hi);
+  /* Two points: their slope. */
+  e[0] = 1e-3;
+  e[1] = 1e-3 / 16;
+  f = vi_fit_order(2, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.status == VI_FIT_OK && fabs(f.order - 4) < 1e-9, "pair: %.3f", f.order);
+  char buf[16];
+  f.status = VI_FIT_DIVERGENT;
+  VI_CHECK(&ctx, vi_fit_label(&f, buf, sizeof buf)[0] == 'd', "label %s", buf);
+  return vi_check_done(&ctx, "fit");
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# test_reproduce.sh: a reduced grid of the wenger2017 table reproductions
+# (e2e suite). Runs the first rows of Tables 1 and 2 (double-precision cells)
+# and a few quad cells through `vistudy order`, and asserts that every
+# measured order is within 0.5 of the published one ('d' must be 'd').
+# Also checks resume: a second run reuses the partial results.
+# Usage: test_reproduce.sh PATH/TO/vistudy PUBLISHED_DIR
+set -u
+V="$1"
+PUB="$2"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export VI_CACHE_DIR="$tmp/cache"
+fails=0
+for t in table1:16 table2:14; do
+  id="wenger2017-${t%%:*}"
+  n="${t##*:}"
+  if ! "$V" reproduce "$id" --published "$PUB" --results "$tmp" --max-cells "$n" >"$tmp/out" 2>&1; then
+    cat "$tmp/out"; echo "FAIL: reproduce $id"; fails=$((fails + 1)); continue
+  fi
+  grep -q "matched" "$tmp/out" || { echo "FAIL: no match summary"; fails=$((fails + 1)); }
+  python3 - "$tmp/$id.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+j = json.load(open(sys.argv[1]))
+bad = 0
+for c in j["cells"]:
+    pub, meas = c["published"], c["measured"]
+    ok = (meas == "d") if pub == "d" else (isinstance(meas, float) and abs(meas - pub) <= 0.5)
+    if not ok:
+        bad += 1
+        print(f"FAIL: {j['id']} s={c['s']} w={c['w']} r={c['r']} {c['quantity']}: measured {meas}, published {pub}")
+print(f"{j['id']}: {len(j['cells'])} cells checked, {bad} outside +-0.5")
+sys.exit(1 if bad else 0)
+PY
+done
+# Quad cells (orders 8-12) through `vistudy order`, against the published rows.
+for cell in "table1_gauss:4:4:gauss:4" "table1_gauss:5:5:gauss:5" "table2_lobatto:6:6:lobatto:7" "table2_lobatto:5:3:lobatto:6"; do
+  IFS=: read -r tab s w ql r <<<"$cell"
+  "$V" order --system planar-pendulum --method "galerkin:s=$s,w=$w,quadL=$ql,r=$r" \
+    --precision quad --json "$tmp/c.json" >"$tmp/c.txt" 2>&1 || { echo "FAIL: order $cell"; fails=$((fails + 1)); continue; }
+  python3 - "$tmp/c.json" "$PUB/wenger2017_$tab.csv" "$s" "$w" "$r" <<'PY' || fails=$((fails + 1))
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+s, w, r = sys.argv[3:6]
+row = next(x for x in csv.DictReader(open(sys.argv[2])) if (x["s"], x["w"], x["r"]) == (s, w, r))
+bad = 0
+for q in ("q", "p", "lambda"):
+    pub, meas = row["order_" + q], j["orders"][q]
+    ok = meas == "d" if pub == "d" else isinstance(meas, float) and abs(meas - float(pub)) <= 0.5
+    bad += not ok
+    print(f"quad s={s} w={w} r={r} {q}: measured {meas}, published {pub}{'' if ok else '  FAIL'}")
+sys.exit(1 if bad else 0)
+PY
+done
+
+# Resume: a partial file from an interrupted run is picked up (the cells in
+# it are not recomputed), and --fresh starts over.
+id=wenger2017-table1
+"$V" reproduce $id --published "$PUB" --results "$tmp/r2" --max-cells 2 >/dev/null 2>&1
+cp "$tmp/r2/$id.json" "$tmp/r2/$id.partial.json"
+python3 - "$tmp/r2/$id.partial.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for c in j["cells"]:
+    c["measured_label"] = "resumed"
+json.dump(j, open(sys.argv[1], "w"))
+PY
+"$V" reproduce $id --published "$PUB" --results "$tmp/r2" --max-cells 3 >/dev/null 2>&1
+if [ "$(grep -c resumed "$tmp/r2/$id.csv")" = 6 ] && [ ! -f "$tmp/r2/$id.partial.json" ]; then
+  echo "resume: 2 cells reused, 1 computed"
+else
+  echo "FAIL: resume did not reuse the partial results"; fails=$((fails + 1))
+fi
+"$V" reproduce $id --published "$PUB" --results "$tmp/r2" --max-cells 3 --fresh >/dev/null 2>&1
+grep -q resumed "$tmp/r2/$id.csv" && { echo "FAIL: --fresh reused old cells"; fails=$((fails + 1)); }
+# Bad input.
+"$V" reproduce nosuch-table >/dev/null 2>"$tmp/err"; [ $? = 2 ] && grep -q "wenger2017-table1" "$tmp/err" || { echo "FAIL: unknown id"; fails=$((fails + 1)); }
+echo "reproduce: $fails failed"
+[ "$fails" = 0 ]
