@@ -277,7 +277,9 @@ static json_t *table_json(const table_spec *t, const cell *cells, int n, int *ma
     if (!cells[k].done) {
       continue;
     }
-    json_array_extend(arr, cell_rows_json(&cells[k]));
+    json_t *rows = cell_rows_json(&cells[k]);
+    json_array_extend(arr, rows); /* copies the references: release ours */
+    json_decref(rows);
     for (int x = 0; x < VI_NQUANT; x++) {
       (*total)++;
       *matched += cells[k].match[x];
