@@ -69,7 +69,14 @@ typedef struct cell {
 
 const char *vi_published_dir(void) {
   const char *d = getenv("VI_PUBLISHED_DIR");
-  return d && *d ? d : "../shared/published";
+  if (d && *d) {
+    return d;
+  }
+  /* The team's shared copy beside the clone, else the vendored copy. */
+  if (access("../shared/published/wenger2017_table1_gauss.csv", R_OK) == 0) {
+    return "../shared/published";
+  }
+  return "studies/published";
 }
 
 static int read_table(const char *path, cell **out, int *n, char *err, size_t errlen) {
