@@ -40,6 +40,11 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
     } else if (fits[x].status == VI_FIT_PLATEAU) {
       fprintf(f, " (every error is at the round-off/reference floor %.1e)", r->floor[x]);
     }
+    if (strcmp(r->precision, "double") == 0 &&
+        (fits[x].status == VI_FIT_PLATEAU || fits[x].status == VI_FIT_TOO_FEW ||
+         (fits[x].status == VI_FIT_OK && fits[x].hi - fits[x].lo < 2))) {
+      fprintf(f, "; too few errors above double round-off: rerun with --precision quad");
+    }
     if (fits[x].n_plateau > 0 && fits[x].status != VI_FIT_PLATEAU) {
       fprintf(f, "; %d point%s at the floor %.1e left out", fits[x].n_plateau,
               fits[x].n_plateau == 1 ? "" : "s", r->floor[x]);
