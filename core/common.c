@@ -2,6 +2,8 @@
  * one X-macro list (status.def), precision names, parameter counts. */
 #include "common.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *vi_strerror(int status) {
@@ -38,4 +40,14 @@ int vi_system_info_nvalues(const vi_system_info *info) {
     k += p->count;
   }
   return k;
+}
+
+void vi_set_err(char *err, size_t errlen, const char *fmt, ...) {
+  if (err == NULL || errlen == 0) {
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
 }

@@ -23,6 +23,16 @@ typedef enum vi_status {
 /* Message of a status code; never NULL. */
 const char *vi_strerror(int status);
 
+/* A system callback's own return code is not a vi_status: map it onto the
+ * two callback statuses, keeping the sign (> 0 recoverable, < 0 fatal). */
+static inline int vi_callback_status(int rc) {
+  return rc == 0 ? VI_OK : rc > 0 ? VI_CALLBACK_RECOVERABLE : VI_ECALLBACK;
+}
+
+/* printf into err (bounded; err may be NULL or errlen 0). */
+void vi_set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Precisions a numeric object can be built in. */
 typedef enum vi_precision { VI_DOUBLE = 0, VI_QUAD = 1 } vi_precision;
 

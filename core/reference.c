@@ -19,8 +19,8 @@
  * they depend on, written atomically (temporary file + rename). Compiled
  * once per precision. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,25 +36,6 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 #endif
-
-/* ---- messages ----------------------------------------------------------- */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL || errlen == 0) {
-    return;
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
-/* A callback's own code is not a vi_status: keep its sign only. */
-static int callback_status(int rc) {
-  return rc > 0 ? VI_CALLBACK_RECOVERABLE : VI_ECALLBACK;
-}
 
 static VI_REAL rmax(VI_REAL a, VI_REAL b) {
   return a > b ? a : b;
@@ -96,7 +77,7 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   const char *name = sys->type->info->name;
   int rc = sys->type->grad_potential(sys->state, q, c->dV);
   if (rc != 0) {
-    rhs_fail(c, callback_status(rc),
+    rhs_fail(c, vi_callback_status(rc),
              "callback grad_potential of system %s failed with status %d",
              name, rc);
     return c->status;
@@ -104,7 +85,7 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   if (m > 0) {
     rc = sys->type->constraint_jac(sys->state, q, c->G);
     if (rc != 0) {
-      rhs_fail(c, callback_status(rc),
+      rhs_fail(c, vi_callback_status(rc),
                "callback constraint_jac of system %s failed with status %d",
                name, rc);
       return c->status;
@@ -252,7 +233,7 @@ static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
   gsl_odeiv2_evolve *ev = gsl_odeiv2_evolve_alloc(dim);
   int rc = VI_OK;
   if (st == NULL || side == NULL || con == NULL || ev == NULL) {
-    set_err(err, errlen, "out of memory allocating rk8pd");
+    vi_set_err(err, errlen, "out of memory allocating rk8pd");
     rc = VI_ENOMEM;
     goto done;
   }
@@ -299,11 +280,11 @@ static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
     if (grc != GSL_SUCCESS) {
       if (c->status != VI_OK) {
         rc = c->status;
-        set_err(err, errlen, "reference (rk8pd, tol %.0e) at t = %.17g: %s",
+        vi_set_err(err, errlen, "reference (rk8pd, tol %.0e) at t = %.17g: %s",
                 tol, t, c->msg);
       } else {
         rc = VI_ESOLVER;
-        set_err(err, errlen,
+        vi_set_err(err, errlen,
                 "reference integration (rk8pd, tol %.0e) of system %s "
                 "failed at t = %.17g on the way to node %ld: %s",
                 tol, name, t, k, gsl_strerror(grc));
@@ -346,7 +327,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
       rc = node_lambdas(c, K, Q2, P2, L2);
     }
     if (rc != VI_OK) {
-      set_err(err, errlen, "%s", c->msg);
+      vi_set_err(err, errlen, "%s", c->msg);
     }
   }
   if (rc != VI_OK) {
@@ -636,7 +617,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
     memcpy(P, sys->p0, (size_t)n * sizeof *P);
     int rc = node_lambdas(c, 0, Q, P, L);
     if (rc != VI_OK) {
-      set_err(err, errlen, "%s", c->msg);
+      vi_set_err(err, errlen, "%s", c->msg);
       return rc;
     }
     VI_REAL s0[3];
@@ -662,7 +643,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
     rc = VI_X(vi_quad_gauss)(IRK_S, gx, gw);
   }
   if (rc != VI_OK) {
-    set_err(err, errlen, "cannot build the %d-stage Gauss tableau (%s)",
+    vi_set_err(err, errlen, "cannot build the %d-stage Gauss tableau (%s)",
             IRK_S, vi_strerror(rc));
     return rc;
   }
@@ -690,7 +671,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
    * meets the target. */
   for (;;) {
     if (ksub > IRK_MAX_SUB) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "reference integration (Gauss IRK s = %d) of system %s: the "
               "stage iteration or the error target fails even with h/%ld "
               "substeps on the first %ld nodes (h = %.3e)",
@@ -704,14 +685,14 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
       continue;
     }
     if (rc != VI_OK) {
-      set_err(err, errlen, "reference (Gauss IRK s = %d): %s", IRK_S,
+      vi_set_err(err, errlen, "reference (Gauss IRK s = %d): %s", IRK_S,
               c->msg);
       return rc;
     }
     ref_scale(n, m, np, Q, P, L, s);
     VI_REAL r = rel_diff(dd, s);
     if (!vi_isfinite(r)) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "reference integration (Gauss IRK s = %d) of system %s: "
               "non-finite values on the first %ld nodes",
               IRK_S, name, np);
@@ -735,7 +716,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
   int reuse = 0;
   while (!done) {
     if (ksub > IRK_MAX_SUB || (VI_REAL)ksub * (VI_REAL)K > IRK_MAX_TOTAL) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "reference integration (Gauss IRK s = %d) of system %s did "
               "not reach its target (relative difference %.1e with h/%ld "
               "substeps, %ld nodes)",
@@ -750,7 +731,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
       continue;
     }
     if (rc != VI_OK) {
-      set_err(err, errlen, "reference (Gauss IRK s = %d): %s", IRK_S,
+      vi_set_err(err, errlen, "reference (Gauss IRK s = %d): %s", IRK_S,
               c->msg);
       return rc;
     }
@@ -817,11 +798,11 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
       if (k == 0 && rc == VI_EUNSUPPORTED) {
         return VI_EUNSUPPORTED;
       }
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "callback exact of system %s failed with status %d at "
               "t = %.17g",
               sys->type->info->name, rc, (double)t);
-      return callback_status(rc);
+      return vi_callback_status(rc);
     }
   }
   VI_REAL s[3], vmax = 0;
@@ -928,7 +909,7 @@ static int mkdir_p(const char *dir, char *err, size_t errlen) {
   size_t len = strlen(dir);
   char *buf = malloc(len + 1);
   if (buf == NULL) {
-    set_err(err, errlen, "out of memory");
+    vi_set_err(err, errlen, "out of memory");
     return VI_ENOMEM;
   }
   memcpy(buf, dir, len + 1);
@@ -937,7 +918,7 @@ static int mkdir_p(const char *dir, char *err, size_t errlen) {
       char c = buf[i];
       buf[i] = '\0';
       if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-        set_err(err, errlen, "cannot create cache directory %s: %s", buf,
+        vi_set_err(err, errlen, "cannot create cache directory %s: %s", buf,
                 strerror(errno));
         free(buf);
         return VI_EIO;
@@ -948,7 +929,7 @@ static int mkdir_p(const char *dir, char *err, size_t errlen) {
   free(buf);
   struct stat st;
   if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    set_err(err, errlen, "cache directory %s is not a directory", dir);
+    vi_set_err(err, errlen, "cache directory %s is not a directory", dir);
     return VI_EIO;
   }
   return VI_OK;
@@ -1017,13 +998,13 @@ static int cache_write(const char *dir, const char *path,
   size_t tlen = strlen(path) + 16;
   char *tmp = malloc(tlen);
   if (tmp == NULL) {
-    set_err(err, errlen, "out of memory");
+    vi_set_err(err, errlen, "out of memory");
     return VI_ENOMEM;
   }
   snprintf(tmp, tlen, "%s.tmpXXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    set_err(err, errlen, "cannot create a temporary file in %s: %s", dir,
+    vi_set_err(err, errlen, "cannot create a temporary file in %s: %s", dir,
             strerror(errno));
     free(tmp);
     return VI_EIO;
@@ -1035,7 +1016,7 @@ static int cache_write(const char *dir, const char *path,
   if (f == NULL) {
     close(fd);
     unlink(tmp);
-    set_err(err, errlen, "cannot open %s: %s", tmp, strerror(errno));
+    vi_set_err(err, errlen, "cannot open %s: %s", tmp, strerror(errno));
     free(tmp);
     return VI_EIO;
   }
@@ -1064,7 +1045,7 @@ static int cache_write(const char *dir, const char *path,
   }
   if (!ok) {
     unlink(tmp);
-    set_err(err, errlen, "cannot write the reference cache file %s: %s",
+    vi_set_err(err, errlen, "cannot write the reference cache file %s: %s",
             path, strerror(saved != 0 ? saved : errno));
     rc = VI_EIO;
   }
@@ -1084,25 +1065,25 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
   }
   memset(info, 0, sizeof *info);
   if (sys == NULL || sys->type == NULL) {
-    set_err(err, errlen, "vi_reference: no system");
+    vi_set_err(err, errlen, "vi_reference: no system");
     return VI_EINVAL;
   }
   const int n = sys->n, m = sys->m;
   const char *name = sys->type->info->name;
   if (Q == NULL || P == NULL || (m > 0 && L == NULL)) {
-    set_err(err, errlen, "vi_reference: output array %s is NULL",
+    vi_set_err(err, errlen, "vi_reference: output array %s is NULL",
             Q == NULL ? "Q" : P == NULL ? "P" : "L");
     return VI_EINVAL;
   }
   if (!(h > 0) || !vi_isfinite(h)) {
-    set_err(err, errlen, "vi_reference: step h = %g must be positive and "
+    vi_set_err(err, errlen, "vi_reference: step h = %g must be positive and "
             "finite", (double)h);
     return VI_EINVAL;
   }
   /* (K + 1)(2n + m) reals twice (result and check) must be addressable. */
   size_t row = (size_t)(2 * n + m) + 1;
   if (K < 0 || (unsigned long)K >= SIZE_MAX / 4 / row / sizeof(VI_REAL)) {
-    set_err(err, errlen, "vi_reference: node count K = %ld out of range",
+    vi_set_err(err, errlen, "vi_reference: node count K = %ld out of range",
             K);
     return VI_EINVAL;
   }
@@ -1116,14 +1097,14 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     keylen = ref_key(sys, h, K, exact, NULL);
     key = malloc(keylen);
     if (key == NULL) {
-      set_err(err, errlen, "out of memory");
+      vi_set_err(err, errlen, "out of memory");
       return VI_ENOMEM;
     }
     ref_key(sys, h, K, exact, key);
     path = cache_path(cache_dir, name, fnv1a(FNV_BASIS, key, keylen));
     if (path == NULL) {
       free(key);
-      set_err(err, errlen, "out of memory");
+      vi_set_err(err, errlen, "out of memory");
       return VI_ENOMEM;
     }
     if (cache_read(path, key, keylen, n, m, K, Q, P, L, info)) {
@@ -1143,7 +1124,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     const VI_X(vi_system_type) *t = sys->type;
     if (t->grad_potential == NULL ||
         (m > 0 && (t->constraint_jac == NULL || t->constraint_hess == NULL))) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "no reference for system %s: it has no exact solution here "
               "and lacks %s for the index-1 form (70)",
               name, t->grad_potential == NULL ? "grad_potential"
@@ -1156,7 +1137,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
                 (size_t)m;
     VI_REAL *W = malloc(nw * sizeof *W);
     if (W == NULL) {
-      set_err(err, errlen, "out of memory for the reference of %s (%ld "
+      vi_set_err(err, errlen, "out of memory for the reference of %s (%ld "
               "nodes)", name, K);
       rc = VI_ENOMEM;
       goto done;

@@ -8,7 +8,6 @@
  * finite-difference check of every hand-written derivative. Sign convention
  * (api_tmpl.h): Lbar = L - g(q) . lambda, so M qdd = -grad V - G' lambda.
  * Compiled once per precision. */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,26 +26,6 @@ _Static_assert(_Alignof(VI_REAL) <= _Alignof(max_align_t),
 
 static size_t round_up(size_t x) {
   return (x + VI_SYS_ALIGN - 1) / VI_SYS_ALIGN * VI_SYS_ALIGN;
-}
-
-/* ---- messages ------------------------------------------------------------ */
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (err == NULL || errlen == 0) {
-    return;
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
-/* A callback's own code is not a vi_status: map it onto the two callback
- * codes, keeping the sign convention (> 0 recoverable, < 0 fatal). */
-static int callback_status(int rc) {
-  return rc > 0 ? VI_CALLBACK_RECOVERABLE : VI_ECALLBACK;
 }
 
 /* ---- scratch space of the kernels ---------------------------------------- */
@@ -238,7 +217,7 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
     int rc = parse_values(d, strlen(d), p->count, par + off, &got, bad,
                           sizeof bad);
     if (rc != 0) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "default of parameter %s of %s is malformed ('%s'): a bug in "
               "the system type",
               p->name, info->name, d);
@@ -250,7 +229,7 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
     const char *s = set[i];
     const char *eq = s != NULL ? strchr(s, '=') : NULL;
     if (eq == NULL) {
-      set_err(err, errlen, "parameter setting '%s' for %s is not name=value",
+      vi_set_err(err, errlen, "parameter setting '%s' for %s is not name=value",
               s != NULL ? s : "(null)", info->name);
       return VI_EINVAL;
     }
@@ -266,19 +245,19 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
     if (p == NULL || p->name == NULL) {
       char valid[256];
       list_params(info, valid, sizeof valid);
-      set_err(err, errlen, "unknown parameter '%.*s' for system %s; valid: %s",
+      vi_set_err(err, errlen, "unknown parameter '%.*s' for system %s; valid: %s",
               (int)nl, s, info->name, valid);
       return VI_EINVAL;
     }
     int rc = parse_values(eq + 1, strlen(eq + 1), p->count, par + off, &got,
                           bad, sizeof bad);
     if (rc == -1) {
-      set_err(err, errlen, "parameter %s of %s takes %d value%s, got %d",
+      vi_set_err(err, errlen, "parameter %s of %s takes %d value%s, got %d",
               p->name, info->name, p->count, p->count == 1 ? "" : "s", got);
       return VI_EINVAL;
     }
     if (rc != 0) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "parameter %s of %s: '%s' is not a finite number", p->name,
               info->name, bad);
       return VI_EINVAL;
@@ -297,13 +276,13 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
                           const char *const *set, VI_X(vi_system) **out,
                           char *err, size_t errlen) {
   if (out == NULL) {
-    set_err(err, errlen, "vi_system_alloc: out is NULL");
+    vi_set_err(err, errlen, "vi_system_alloc: out is NULL");
     return VI_EINVAL;
   }
   *out = NULL;
   if (type == NULL || type->info == NULL || (nset > 0 && set == NULL) ||
       nset < 0) {
-    set_err(err, errlen, "vi_system_alloc: %s",
+    vi_set_err(err, errlen, "vi_system_alloc: %s",
             type == NULL || type->info == NULL ? "no system type"
                                                : "bad parameter list");
     return VI_EINVAL;
@@ -311,7 +290,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   const vi_system_info *info = type->info;
   int n = info->n, m = info->m;
   if (n <= 0 || m < 0 || m > n) {
-    set_err(err, errlen, "system %s has bad sizes n = %d, m = %d", info->name,
+    vi_set_err(err, errlen, "system %s has bad sizes n = %d, m = %d", info->name,
             n, m);
     return VI_EINVAL;
   }
@@ -321,7 +300,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       type->potential == NULL || type->grad_potential == NULL ||
       type->initial == NULL ||
       (m > 0 && (type->constraint == NULL || type->constraint_jac == NULL))) {
-    set_err(err, errlen,
+    vi_set_err(err, errlen,
             "system %s lacks the mechanical form (M, V, grad V, initial data"
             "%s) that vi_system needs",
             info->name, m > 0 ? ", g, G" : "");
@@ -340,7 +319,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   size_t total = off_state + round_up(type->state_size);
   unsigned char *block = calloc(1, total);
   if (block == NULL) {
-    set_err(err, errlen, "out of memory allocating system %s", info->name);
+    vi_set_err(err, errlen, "out of memory allocating system %s", info->name);
     return VI_ENOMEM;
   }
   VI_X(vi_system) *sys = (VI_X(vi_system) *)(void *)block;
@@ -362,7 +341,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
                           (size_t)m * (size_t)n,
                   (size_t)n) != VI_OK) {
     free(block);
-    set_err(err, errlen, "out of memory allocating system %s", info->name);
+    vi_set_err(err, errlen, "out of memory allocating system %s", info->name);
     return VI_ENOMEM;
   }
   VI_REAL *LU = w.w, *col = LU + n * n, *v0 = col + n, *g = v0 + n;
@@ -378,7 +357,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   if (type->setup != NULL) {
     int src = type->setup(sys->state, sys->par);
     if (src != 0) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "system %s rejected its parameters (setup returned %d)",
               info->name, src);
       rc = VI_EINVAL;
@@ -392,7 +371,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   /* M^-1 column by column from one LU of a copy. */
   memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
   if (VI_X(vi_lu_factor)(n, LU, w.piv) != VI_OK) {
-    set_err(err, errlen, "mass matrix of system %s is singular", info->name);
+    vi_set_err(err, errlen, "mass matrix of system %s is singular", info->name);
     rc = VI_EINVAL;
     goto fail;
   }
@@ -422,7 +401,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   }
   for (int i = 0; i < n; i++) {
     if (!vi_isfinite(sys->q0[i]) || !vi_isfinite(v0[i])) {
-      set_err(err, errlen, "initial data of system %s is not finite",
+      vi_set_err(err, errlen, "initial data of system %s is not finite",
               info->name);
       rc = VI_EINVAL;
       goto fail;
@@ -443,7 +422,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     VI_REAL rg = VI_X(vi_norm_inf)(m, g);
     VI_REAL rgv = VI_X(vi_norm_inf)(m, gv);
     if (!(rg <= tol_g) || !(rgv <= tol_gv)) {
-      set_err(err, errlen,
+      vi_set_err(err, errlen,
               "inconsistent initial data for system %s: |g(q0)| = %.1e "
               "(tolerance %.1e), |G(q0) v0| = %.1e (tolerance %.1e)",
               info->name, (double)rg, (double)tol_g, (double)rgv,
@@ -471,10 +450,10 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   return VI_OK;
 
 callback_fail:
-  set_err(err, errlen,
+  vi_set_err(err, errlen,
           "callback %s of system %s failed with status %d while allocating",
           what, info->name, crc);
-  rc = callback_status(crc);
+  rc = vi_callback_status(crc);
 fail:
   scratch_put(&w);
   free(block);
@@ -489,7 +468,7 @@ int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
   VI_REAL V = 0;
   int rc = sys->type->potential(sys->state, q, &V);
   if (rc != 0) {
-    return callback_status(rc);
+    return vi_callback_status(rc);
   }
   /* 1/2 p'M^-1 p without a temporary vector. */
   VI_REAL T = 0;
@@ -518,7 +497,7 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
   VI_REAL *G = s.w, *v = G + m * n;
   rc = sys->type->constraint_jac(sys->state, q, G);
   if (rc != 0) {
-    rc = callback_status(rc);
+    rc = vi_callback_status(rc);
   } else {
     matvec(n, n, sys->Minv, p, v);
     matvec(m, n, G, v, gv);
@@ -543,7 +522,7 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
   VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *y = S + m * m;
   rc = sys->type->constraint_jac(sys->state, q, G);
   if (rc != 0) {
-    rc = callback_status(rc);
+    rc = vi_callback_status(rc);
   } else {
     rc = schur(sys, G, B, S, s.piv);
   }
@@ -592,7 +571,7 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     rc = sys->type->grad_potential(sys->state, q, dV);
   }
   if (rc != 0) {
-    rc = callback_status(rc);
+    rc = vi_callback_status(rc);
     goto done;
   }
   rc = schur(sys, G, B, S, s.piv);
@@ -608,7 +587,7 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     }
     int hrc = sys->type->constraint_hess(sys->state, q, mu, H);
     if (hrc != 0) {
-      rc = callback_status(hrc);
+      rc = vi_callback_status(hrc);
       goto done;
     }
     matvec(n, n, H, v, Hv);

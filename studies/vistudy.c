@@ -207,69 +207,96 @@ static int cmd_check(int argc, char **argv) {
   return worst;
 }
 
+/* Options that `run` and `order` share: --system, --set, --method, --T,
+ * --precision, --solver, --rtol, --max-iter. */
+typedef struct common_opts {
+  const char *system, *method, *T, *rtol;
+  const char *set[MAX_SET];
+  char setbuf[8192];
+  size_t setused;
+  int nset, solver, max_iter;
+  vi_precision prec;
+} common_opts;
+
+#define COMMON_LONG_OPTS                                                      \
+  {"system", required_argument, NULL, 'S'}, {"set", required_argument, NULL, 's'},   \
+      {"method", required_argument, NULL, 'm'}, {"T", required_argument, NULL, 'T'},  \
+      {"precision", required_argument, NULL, 'p'},                                  \
+      {"solver", required_argument, NULL, 'v'}, {"rtol", required_argument, NULL, 'r'}, \
+      {"max-iter", required_argument, NULL, 'i'}
+
+/* 1 when c was a common option (stored), 0 when it is not one, or
+ * VI_EXIT_USAGE (as -VI_EXIT_USAGE) after printing the usage error. */
+static int common_opt(const char *cmd, int c, const char *arg, common_opts *co) {
+  char err[512];
+  switch (c) {
+  case 'S':
+    co->system = arg;
+    return 1;
+  case 's':
+    if (split_set(arg, co->setbuf + co->setused, sizeof co->setbuf - co->setused, co->set,
+                  &co->nset)) {
+      return -usage_error(cmd, "too many --set values");
+    }
+    co->setused += strlen(arg) + 1;
+    return 1;
+  case 'm':
+    co->method = arg;
+    return 1;
+  case 'T':
+    co->T = arg;
+    return 1;
+  case 'p':
+    return parse_precision(cmd, arg, &co->prec) ? -VI_EXIT_USAGE : 1;
+  case 'v':
+    if (strcmp(arg, "newton") == 0) {
+      co->solver = VI_SOLVER_NEWTON;
+    } else if (strcmp(arg, "kinsol") == 0) {
+      co->solver = VI_SOLVER_KINSOL;
+    } else {
+      snprintf(err, sizeof err, "invalid --solver '%s'; valid: newton, kinsol", arg);
+      return -usage_error(cmd, err);
+    }
+    return 1;
+  case 'r':
+    co->rtol = arg;
+    return 1;
+  case 'i':
+    if (vi_parse_int("--max-iter", arg, 1, 100000, &co->max_iter, err, sizeof err)) {
+      return -usage_error(cmd, err);
+    }
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 /* ---- run ------------------------------------------------------------------ */
 
 static int cmd_run(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"system", required_argument, NULL, 'S'}, {"set", required_argument, NULL, 's'},
-      {"method", required_argument, NULL, 'm'}, {"h", required_argument, NULL, 'H'},
-      {"T", required_argument, NULL, 'T'},      {"precision", required_argument, NULL, 'p'},
-      {"solver", required_argument, NULL, 'v'}, {"rtol", required_argument, NULL, 'r'},
-      {"max-iter", required_argument, NULL, 'i'}, {"out", required_argument, NULL, 'o'},
-      {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
-  const char *set[MAX_SET];
-  char setbuf[8192];
-  size_t setused = 0;
+  static const struct option opts[] = {COMMON_LONG_OPTS,
+                                       {"h", required_argument, NULL, 'H'},
+                                       {"out", required_argument, NULL, 'o'},
+                                       {"quiet", no_argument, NULL, 'q'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
+  common_opts co = {0};
+  co.solver = VI_SOLVER_NEWTON;
   vi_run_args a = {0};
-  a.set = set;
-  a.solver = VI_SOLVER_NEWTON;
-  vi_precision prec = VI_DOUBLE;
   char err[2048] = "";
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    int k = common_opt("run", c, optarg, &co);
+    if (k < 0) {
+      return -k;
+    }
+    if (k > 0) {
+      continue;
+    }
     switch (c) {
-    case 'S':
-      a.system = optarg;
-      break;
-    case 's':
-      if (split_set(optarg, setbuf + setused, sizeof setbuf - setused, set, &a.nset)) {
-        return usage_error("run", "too many --set values");
-      }
-      setused += strlen(optarg) + 1;
-      break;
-    case 'm':
-      a.method = optarg;
-      break;
     case 'H':
       a.h = optarg;
-      break;
-    case 'T':
-      a.T = optarg;
-      break;
-    case 'p':
-      if (parse_precision("run", optarg, &prec)) {
-        return VI_EXIT_USAGE;
-      }
-      break;
-    case 'v':
-      if (strcmp(optarg, "newton") == 0) {
-        a.solver = VI_SOLVER_NEWTON;
-      } else if (strcmp(optarg, "kinsol") == 0) {
-        a.solver = VI_SOLVER_KINSOL;
-      } else {
-        snprintf(err, sizeof err, "invalid --solver '%s'; valid: newton, kinsol", optarg);
-        return usage_error("run", err);
-      }
-      break;
-    case 'r':
-      a.rtol = optarg;
-      break;
-    case 'i':
-      if (vi_parse_int("--max-iter", optarg, 1, 100000, &a.max_iter, err, sizeof err)) {
-        return usage_error("run", err);
-      }
       break;
     case 'o':
       a.out = optarg;
@@ -298,6 +325,15 @@ static int cmd_run(int argc, char **argv) {
     snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
     return usage_error("run", err);
   }
+  a.system = co.system;
+  a.set = co.set;
+  a.nset = co.nset;
+  a.method = co.method;
+  a.T = co.T;
+  a.solver = co.solver;
+  a.rtol = co.rtol;
+  a.max_iter = co.max_iter;
+  vi_precision prec = co.prec;
   const char *missing = !a.system ? "--system" : !a.method ? "--method" : !a.h ? "--h"
                         : !a.T   ? "--T"      : !a.out  ? "--out"     : NULL;
   if (missing) {
@@ -324,41 +360,32 @@ static const char *default_cache(void) {
 }
 
 static int cmd_order(int argc, char **argv) {
-  static const struct option opts[] = {
-      {"system", required_argument, NULL, 'S'}, {"set", required_argument, NULL, 's'},
-      {"method", required_argument, NULL, 'm'}, {"h", required_argument, NULL, 'H'},
-      {"T", required_argument, NULL, 'T'},      {"precision", required_argument, NULL, 'p'},
-      {"solver", required_argument, NULL, 'v'}, {"rtol", required_argument, NULL, 'r'},
-      {"max-iter", required_argument, NULL, 'i'}, {"json", required_argument, NULL, 'j'},
-      {"cache", required_argument, NULL, 'c'},  {"no-cache", no_argument, NULL, 'n'},
-      {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-  const char *set[MAX_SET];
-  char setbuf[8192], hbuf[4096];
-  size_t setused = 0;
+  static const struct option opts[] = {COMMON_LONG_OPTS,
+                                       {"h", required_argument, NULL, 'H'},
+                                       {"json", required_argument, NULL, 'j'},
+                                       {"cache", required_argument, NULL, 'c'},
+                                       {"no-cache", no_argument, NULL, 'n'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
+  common_opts co = {0};
+  co.solver = VI_SOLVER_NEWTON;
+  char hbuf[4096];
   vi_order_args a = {0};
-  a.set = set;
-  a.solver = VI_SOLVER_NEWTON;
   a.cache_dir = default_cache();
   a.progress = isatty(2);
   const char *json_path = NULL;
-  vi_precision prec = VI_DOUBLE;
   char err[2048] = "";
   int c;
   optind = 1;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    int k = common_opt("order", c, optarg, &co);
+    if (k < 0) {
+      return -k;
+    }
+    if (k > 0) {
+      continue;
+    }
     switch (c) {
-    case 'S':
-      a.system = optarg;
-      break;
-    case 's':
-      if (split_set(optarg, setbuf + setused, sizeof setbuf - setused, set, &a.nset)) {
-        return usage_error("order", "too many --set values");
-      }
-      setused += strlen(optarg) + 1;
-      break;
-    case 'm':
-      a.method = optarg;
-      break;
     case 'H':
       if (strcmp(optarg, "auto") == 0) {
         a.nh = 0;
@@ -378,32 +405,6 @@ static int cmd_order(int argc, char **argv) {
       }
       if (a.nh < 2) {
         return usage_error("order", "--h needs at least two step sizes, or 'auto'");
-      }
-      break;
-    case 'T':
-      a.T = optarg;
-      break;
-    case 'p':
-      if (parse_precision("order", optarg, &prec)) {
-        return VI_EXIT_USAGE;
-      }
-      break;
-    case 'v':
-      if (strcmp(optarg, "newton") == 0) {
-        a.solver = VI_SOLVER_NEWTON;
-      } else if (strcmp(optarg, "kinsol") == 0) {
-        a.solver = VI_SOLVER_KINSOL;
-      } else {
-        snprintf(err, sizeof err, "invalid --solver '%s'; valid: newton, kinsol", optarg);
-        return usage_error("order", err);
-      }
-      break;
-    case 'r':
-      a.rtol = optarg;
-      break;
-    case 'i':
-      if (vi_parse_int("--max-iter", optarg, 1, 100000, &a.max_iter, err, sizeof err)) {
-        return usage_error("order", err);
       }
       break;
     case 'j':
@@ -440,6 +441,15 @@ static int cmd_order(int argc, char **argv) {
     snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
     return usage_error("order", err);
   }
+  a.system = co.system;
+  a.set = co.set;
+  a.nset = co.nset;
+  a.method = co.method;
+  a.T = co.T;
+  a.solver = co.solver;
+  a.rtol = co.rtol;
+  a.max_iter = co.max_iter;
+  vi_precision prec = co.prec;
   if (!a.system || !a.method) {
     return usage_error("order", !a.system ? "missing --system" : "missing --method");
   }

@@ -308,12 +308,6 @@ static void VI_X(eval_qd)(VI_X(gal_state) *st, const VI_REAL *x,
   }
 }
 
-/* System callbacks return 0, > 0 (recoverable) or < 0 (fatal); the
- * stepper reports them as VI_CALLBACK_RECOVERABLE or VI_ECALLBACK. */
-static int cb(int rc) {
-  return rc == 0 ? VI_OK : rc > 0 ? VI_CALLBACK_RECOVERABLE : VI_ECALLBACK;
-}
-
 /* Residual and Jacobian of one interval (see the file comment). */
 static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
                             VI_REAL *J) {
@@ -338,7 +332,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
   for (int i = 0; i < st->r; i++) {
     const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
     VI_X(eval_qd)(st, x, l, dl, st->Q, st->V);
-    if ((rc = cb(ty->grad_potential(sys->state, st->Q, st->dV))) != 0) {
+    if ((rc = vi_callback_status(ty->grad_potential(sys->state, st->Q, st->dV))) != 0) {
       return rc;
     }
     for (int a = 0; a < n; a++) {
@@ -358,7 +352,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
       }
     }
     if (J) {
-      if ((rc = cb(ty->hess_potential(sys->state, st->Q, st->HV))) != 0) {
+      if ((rc = vi_callback_status(ty->hess_potential(sys->state, st->Q, st->HV))) != 0) {
         return rc;
       }
       for (int nu = 0; nu < s; nu++) {
@@ -384,7 +378,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
     VI_REAL *Z = st->Zq + (size_t)j * n;
     VI_REAL *GZ = st->Zg + (size_t)j * m * n;
     VI_X(eval_qd)(st, x, lz, NULL, Z, NULL);
-    if ((rc = cb(ty->constraint_jac(sys->state, Z, GZ))) != 0) {
+    if ((rc = vi_callback_status(ty->constraint_jac(sys->state, Z, GZ))) != 0) {
       return rc;
     }
     if (unknown) {
@@ -405,7 +399,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
         }
       }
       if (J) {
-        if ((rc = cb(ty->constraint_hess(sys->state, Z, Lj, st->HG))) != 0) {
+        if ((rc = vi_callback_status(ty->constraint_hess(sys->state, Z, Lj, st->HG))) != 0) {
           return rc;
         }
         for (int nu = 0; nu < s; nu++) {
@@ -432,7 +426,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
     }
     if (constrained) {
       if (F) {
-        if ((rc = cb(ty->constraint(sys->state, Z, st->g))) != 0) {
+        if ((rc = vi_callback_status(ty->constraint(sys->state, Z, st->g))) != 0) {
           return rc;
         }
         for (int k = 0; k < m; k++) {
@@ -461,9 +455,9 @@ static int VI_X(guess_start)(VI_X(gal_state) *st, const VI_REAL *lam0) {
   const int n = st->n, m = st->m;
   const VI_X(vi_system) *sys = st->sys;
   VI_REAL *v = st->V, *a = st->MV, *force = st->dV;
-  int rc = cb(sys->type->grad_potential(sys->state, st->q0, force));
+  int rc = vi_callback_status(sys->type->grad_potential(sys->state, st->q0, force));
   if (rc == 0) {
-    rc = cb(sys->type->constraint_jac(sys->state, st->q0, st->G));
+    rc = vi_callback_status(sys->type->constraint_jac(sys->state, st->q0, st->G));
   }
   if (rc != 0) {
     return rc;
@@ -562,7 +556,7 @@ static int VI_X(finish_interval)(VI_X(gal_state) *st) {
   for (int j = 0; j < st->nlam; j++) {
     VI_REAL *Z = st->Zq + (size_t)j * n;
     VI_X(eval_qd)(st, st->x, st->lZ + j * (s + 1), NULL, Z, NULL);
-    if ((rc = cb(sys->type->constraint_jac(sys->state, Z, st->Zg + (size_t)j * m * n))) != 0) {
+    if ((rc = vi_callback_status(sys->type->constraint_jac(sys->state, Z, st->Zg + (size_t)j * m * n))) != 0) {
       return rc;
     }
   }
@@ -600,7 +594,7 @@ static int VI_X(finish_interval)(VI_X(gal_state) *st) {
   for (int i = 0; i < st->r; i++) {
     const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
     VI_X(eval_qd)(st, st->x, l, dl, st->Q, st->V);
-    if ((rc = cb(sys->type->grad_potential(sys->state, st->Q, st->dV))) != 0) {
+    if ((rc = vi_callback_status(sys->type->grad_potential(sys->state, st->Q, st->dV))) != 0) {
       return rc;
     }
     const VI_REAL hb = h * st->bL[i];
