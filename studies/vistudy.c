@@ -313,8 +313,9 @@ static int cmd_run(int argc, char **argv) {
            "  t,q1..qn,p1..pn,lambda1..lambdam,energy,g_norm,gv_norm[,momenta]\n"
            "with every value at full precision (17 digits double, 36 quad);\n"
            "g_norm = |g(q)|_inf, gv_norm = |G(q) M^-1 p|_inf (hidden constraint).\n"
-           "Newton: converged when |dx_i| <= rtol (|x_i| + 1), default rtol = 100 eps,\n"
-           "max-iter 50. A summary goes to stderr unless --quiet.\n"
+           "Newton: converged when |dx_i| <= rtol (|x_i| + u_i), u_i = 1 for positions\n"
+           "and 1/h^2 for multipliers; default rtol = 100 eps, max-iter 50 per solve.\n"
+           "A summary goes to stderr unless --quiet.\n"
            "Systems and method keys: 'vistudy list'.");
       return VI_EXIT_OK;
     default:
