@@ -243,6 +243,18 @@ int VI_X(vi_format_real)(char *buf, size_t len, VI_REAL x);
 int VI_X(vi_parse_positive)(const char *what, const char *text, VI_REAL *out,
                             char *err, size_t errlen);
 
+/* Solver options from the text of --solver, --rtol and --max-iter: refuses
+ * KINSOL in quad and an rtol below the precision's epsilon (VI_EINVAL with
+ * the reason in err). */
+int VI_X(vi_solver_opts_parse)(const vi_common_args *a, VI_X(vi_solver_opts) *so,
+                               char *err, size_t errlen);
+
+/* Steps N with N h = T (errors are measured at the nodes t_k = k h, so T
+ * must be a whole multiple of h within 1e-9 relative); VI_EINVAL with the
+ * texts of T and h in err otherwise. */
+int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext,
+                      long *N, char *err, size_t errlen);
+
 /* `vistudy run`: integrate and write the trajectory CSV
  * t,q1..qn,p1..pn,lambda1..lambdam,energy,g_norm,gv_norm[,momenta]
  * (norms are max norms; gv = G M^-1 p). Returns a VI_EXIT_* status with the

@@ -99,35 +99,34 @@ typedef struct vi_key_doc {
   const char *doc;
 } vi_key_doc;
 
-/* What `vistudy run` needs, as text: the numbers are parsed in the working
- * precision by vi_run_d / vi_run_q (api_tmpl.h). */
-typedef struct vi_run_args {
+/* What `vistudy run` and `vistudy order` both need, as text: the numbers
+ * are parsed in the working precision by the templated drivers. */
+typedef struct vi_common_args {
   const char *system;
   int nset;
   const char *const *set; /* "name=v1,v2" overrides */
   const char *method;     /* NAME[:key=value,...] */
-  const char *h, *T;      /* step size and final time */
+  const char *T;          /* final time (order: NULL means 1) */
   int solver;             /* vi_solver_kind */
   const char *rtol;       /* NULL: default */
   int max_iter;           /* 0: default */
-  const char *out;        /* file name or "-" for stdout */
-  int quiet;              /* no summary on stderr */
+} vi_common_args;
+
+/* `vistudy run` (vi_run_d / vi_run_q). */
+typedef struct vi_run_args {
+  vi_common_args c;
+  const char *h;   /* step size */
+  const char *out; /* file name or "-" for stdout */
+  int quiet;       /* no summary on stderr */
 } vi_run_args;
 
 /* What an order study needs, as text (numbers parsed in the working
  * precision by vi_order_d / vi_order_q). */
 #define VI_ORDER_MAXH 24
 typedef struct vi_order_args {
-  const char *system;
-  int nset;
-  const char *const *set;
-  const char *method;
-  const char *T;          /* final time (default "1") */
+  vi_common_args c;
   int nh;                 /* number of explicit step sizes; 0: automatic */
   const char *h[VI_ORDER_MAXH];
-  int solver;             /* vi_solver_kind */
-  const char *rtol;       /* NULL: default */
-  int max_iter;           /* 0: default */
   const char *cache_dir;  /* reference cache; NULL: none */
   int progress;           /* progress lines on stderr */
 } vi_order_args;

@@ -60,7 +60,7 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
     }
   }
   char msg[512];
-  rc = VI_X(vi_stepper_alloc)(a->method, sys, &st, msg, sizeof msg);
+  rc = VI_X(vi_stepper_alloc)(a->c.method, sys, &st, msg, sizeof msg);
   if (rc != VI_OK) {
     snprintf(err, errlen, "%s", msg);
     goto done;
@@ -140,8 +140,9 @@ static void VI_X(order_sort)(vi_order_result *r) {
   }
 }
 
-int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
+int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
                    size_t errlen) {
+  const vi_common_args *a = &oa->c;
   memset(res, 0, sizeof *res);
   const VI_X(vi_system_type) *type = VI_X(vi_system_find)(a->system, err, errlen);
   if (!type) {
@@ -167,29 +168,17 @@ int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
     VI_X(vi_stepper_free)(probe);
   }
   VI_X(vi_solver_opts) so;
-  VI_X(vi_solver_opts_default)(&so);
-  so.kind = a->solver;
-  if (a->rtol && VI_X(vi_parse_positive)("--rtol", a->rtol, &so.rtol, err, errlen)) {
+  if (VI_X(vi_solver_opts_parse)(a, &so, err, errlen)) {
     goto out;
-  }
-  if (a->max_iter > 0) {
-    so.max_iter = a->max_iter;
   }
   long Ns[VI_ORDER_MAXH];
   int nN = 0;
-  for (int i = 0; i < a->nh; i++) {
+  for (int i = 0; i < oa->nh; i++) {
     VI_REAL h = 0;
-    if (VI_X(vi_parse_positive)("step size h", a->h[i], &h, err, errlen)) {
+    if (VI_X(vi_parse_positive)("step size h", oa->h[i], &h, err, errlen) ||
+        VI_X(vi_steps_of)(T, a->T ? a->T : "1", h, oa->h[i], &Ns[nN++], err, errlen)) {
       goto out;
     }
-    VI_REAL ratio = T / h;
-    long N = (long)vi_floor(ratio + VI_C(0.5));
-    if (N < 1 || vi_fabs(ratio - (VI_REAL)N) > VI_C(1e-9) * ratio) {
-      snprintf(err, errlen, "T = %s is not a whole multiple of h = %s; choose h = T/N",
-               a->T ? a->T : "1", a->h[i]);
-      goto out;
-    }
-    Ns[nN++] = N;
   }
   snprintf(res->system, sizeof res->system, "%s", type->info->name);
   snprintf(res->precision, sizeof res->precision, "%s", VI_PREC_NAME);
@@ -207,7 +196,7 @@ int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
   }
   status = VI_EXIT_FAIL;
   VI_REAL scale[VI_NQUANT] = {1, 1, 1};
-  if (a->progress) {
+  if (oa->progress) {
     fprintf(stderr, "order study: %s on %s, %s precision, T = %g\n", res->method,
             type->info->name, VI_PREC_NAME, (double)T);
   }
@@ -220,7 +209,7 @@ int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
   }
   if (nN > 0) {
     for (int i = 0; i < nN; i++) {
-      if ((rc = VI_X(order_run)(sys, a, &so, T, Ns[i], res, res->nh, scale, err, errlen))) {
+      if ((rc = VI_X(order_run)(sys, oa, &so, T, Ns[i], res, res->nh, scale, err, errlen))) {
         goto out;
       }
       res->nh++;
@@ -236,7 +225,7 @@ int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
     const long Nmax = 1L << 16;
     long N = N0;
     while (res->nh < 8 && N <= Nmax) {
-      if ((rc = VI_X(order_run)(sys, a, &so, T, N, res, res->nh, scale, err, errlen))) {
+      if ((rc = VI_X(order_run)(sys, oa, &so, T, N, res, res->nh, scale, err, errlen))) {
         goto out;
       }
       FLOORS();
@@ -255,7 +244,7 @@ int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
       if (usable >= 4) {
         break;
       }
-      if ((rc = VI_X(order_run)(sys, a, &so, T, N, res, res->nh, scale, err, errlen))) {
+      if ((rc = VI_X(order_run)(sys, oa, &so, T, N, res, res->nh, scale, err, errlen))) {
         goto out;
       }
       FLOORS();

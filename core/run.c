@@ -136,7 +136,50 @@ static double VI_X(now)(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
+int VI_X(vi_solver_opts_parse)(const vi_common_args *a, VI_X(vi_solver_opts) *so,
+                               char *err, size_t errlen) {
+  VI_X(vi_solver_opts_default)(so);
+  so->kind = a->solver;
+#if defined(VI_PREC_Q)
+  if (so->kind == VI_SOLVER_KINSOL) {
+    snprintf(err, errlen,
+             "--solver kinsol works in double precision only (Debian's SUNDIALS "
+             "is built for double); use --solver newton with --precision quad");
+    return VI_EINVAL;
+  }
+#endif
+  if (a->rtol && VI_X(vi_parse_positive)("--rtol", a->rtol, &so->rtol, err, errlen)) {
+    return VI_EINVAL;
+  }
+  if (so->rtol < VI_EPS) {
+    snprintf(err, errlen, "--rtol %s is below the %s precision's epsilon %.3g and "
+             "cannot be met; use --precision quad or a larger --rtol",
+             a->rtol, VI_PREC_NAME, (double)VI_EPS);
+    return VI_EINVAL;
+  }
+  if (a->max_iter > 0) {
+    so->max_iter = a->max_iter;
+  }
+  return VI_OK;
+}
+
+int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext,
+                      long *N, char *err, size_t errlen) {
+  VI_REAL ratio = T / h;
+  long k = (long)vi_floor(ratio + VI_C(0.5));
+  if (k < 1 || vi_fabs(ratio - (VI_REAL)k) > VI_C(1e-9) * ratio) {
+    snprintf(err, errlen,
+             "final time T = %s is not a whole multiple of h = %s (T/h = %.6g); "
+             "choose h = T/N for an integer N",
+             Ttext, htext, (double)ratio);
+    return VI_EINVAL;
+  }
+  *N = k;
+  return VI_OK;
+}
+
+int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
+  const vi_common_args *a = &ra->c;
   int status = VI_EXIT_USAGE;
   VI_X(vi_system) *sys = NULL;
   VI_X(vi_stepper) *st = NULL;
@@ -155,42 +198,13 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
     }
     goto fail;
   }
-  if (VI_X(vi_parse_positive)("step size h", a->h, &h, err, errlen) ||
-      VI_X(vi_parse_positive)("final time T", a->T, &T, err, errlen)) {
-    goto fail;
-  }
-  /* Errors are measured at the nodes t_k = k h: T must be a multiple of h. */
-  VI_REAL ratio = T / h;
-  long nsteps = (long)vi_floor(ratio + VI_C(0.5));
-  if (nsteps < 1 || vi_fabs(ratio - (VI_REAL)nsteps) > VI_C(1e-9) * ratio) {
-    snprintf(err, errlen,
-             "final time T = %s is not a whole multiple of h = %s (T/h = %.6g); "
-             "choose h = T/N for an integer N",
-             a->T, a->h, (double)ratio);
-    goto fail;
-  }
+  long nsteps = 0;
   VI_X(vi_solver_opts) so;
-  VI_X(vi_solver_opts_default)(&so);
-  so.kind = a->solver;
-#if defined(VI_PREC_Q)
-  if (so.kind == VI_SOLVER_KINSOL) {
-    snprintf(err, errlen,
-             "--solver kinsol works in double precision only (Debian's SUNDIALS "
-             "is built for double); use --solver newton with --precision quad");
+  if (VI_X(vi_parse_positive)("step size h", ra->h, &h, err, errlen) ||
+      VI_X(vi_parse_positive)("final time T", a->T, &T, err, errlen) ||
+      VI_X(vi_steps_of)(T, a->T, h, ra->h, &nsteps, err, errlen) ||
+      VI_X(vi_solver_opts_parse)(a, &so, err, errlen)) {
     goto fail;
-  }
-#endif
-  if (a->rtol && VI_X(vi_parse_positive)("--rtol", a->rtol, &so.rtol, err, errlen)) {
-    goto fail;
-  }
-  if (so.rtol < VI_EPS) {
-    snprintf(err, errlen, "--rtol %s is below the %s precision's epsilon %.3g and "
-             "cannot be met; use --precision quad or a larger --rtol",
-             a->rtol, VI_PREC_NAME, (double)VI_EPS);
-    goto fail;
-  }
-  if (a->max_iter > 0) {
-    so.max_iter = a->max_iter;
   }
   if (VI_X(vi_stepper_alloc)(a->method, sys, &st, err, errlen) != VI_OK) {
     goto fail;
@@ -205,11 +219,11 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
   }
   VI_X(vi_node) node = {0, buf, buf + n, buf + 2 * n};
   VI_REAL *work = buf + 2 * n + m;
-  int to_stdout = strcmp(a->out, "-") == 0;
+  int to_stdout = strcmp(ra->out, "-") == 0;
   if (to_stdout) {
     f = stdout;
   } else {
-    snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", a->out, (long)getpid());
+    snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", ra->out, (long)getpid());
     f = fopen(tmpname, "w");
     if (!f) {
       snprintf(err, errlen, "cannot write %s: %s", tmpname, strerror(errno));
@@ -236,17 +250,17 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
   }
   double elapsed = VI_X(now)() - t_start;
   if (fflush(f) != 0 || ferror(f)) {
-    snprintf(err, errlen, "write error on %s", to_stdout ? "stdout" : a->out);
+    snprintf(err, errlen, "write error on %s", to_stdout ? "stdout" : ra->out);
     rc = VI_EIO;
   }
   if (!to_stdout) {
     if (fclose(f) != 0 && rc == VI_OK) {
-      snprintf(err, errlen, "write error on %s", a->out);
+      snprintf(err, errlen, "write error on %s", ra->out);
       rc = VI_EIO;
     }
     f = NULL;
-    if (rename(tmpname, a->out) != 0) {
-      snprintf(err, errlen, "cannot rename %s to %s: %s%s", tmpname, a->out,
+    if (rename(tmpname, ra->out) != 0) {
+      snprintf(err, errlen, "cannot rename %s to %s: %s%s", tmpname, ra->out,
                strerror(errno), rc != VI_OK ? " (and the run failed)" : "");
       remove(tmpname);
       goto fail;
@@ -262,19 +276,19 @@ int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen) {
                "nodes computed so far are in %s%s",
                rc > 0 ? "recoverable failure" : "failure", written,
                (double)((VI_REAL)written * h), spec, type->info->name,
-               vi_strerror(rc), written, to_stdout ? "stdout" : a->out,
+               vi_strerror(rc), written, to_stdout ? "stdout" : ra->out,
                rc > 0 ? "; try another h, a looser --rtol or a larger --max-iter" : "");
     }
     goto fail;
   }
-  if (!a->quiet) {
+  if (!ra->quiet) {
     const VI_X(vi_stats) *stt = VI_X(vi_stepper_stats)(st);
     fprintf(stderr,
             "vistudy run: %s on %s, %s precision, %s solver: %ld steps of h = %s "
             "to T = %s, %d unknowns/step, %.2f Newton iterations/step (max %ld), "
             "%.3f s\n",
             spec, type->info->name, VI_PREC_NAME,
-            so.kind == VI_SOLVER_KINSOL ? "kinsol" : "newton", stt->steps, a->h,
+            so.kind == VI_SOLVER_KINSOL ? "kinsol" : "newton", stt->steps, ra->h,
             a->T, stt->unknowns,
             stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0.0,
             stt->newton_iters_max, elapsed);

@@ -137,9 +137,9 @@ static int wants_quad(const cell *c) {
 
 static int run_cell(cell *c, const reproduce_opts *o, char *err, size_t errlen) {
   vi_order_args a = {0};
-  a.system = "planar-pendulum";
-  a.T = "1";
-  a.solver = VI_SOLVER_NEWTON;
+  a.c.system = "planar-pendulum";
+  a.c.T = "1";
+  a.c.solver = VI_SOLVER_NEWTON;
   a.cache_dir = o->cache_dir;
   char spec[256], pspec[300];
   snprintf(spec, sizeof spec, "galerkin:s=%d,w=%d,quadL=%s,r=%d,quadZ=%s", c->s, c->w,
@@ -153,7 +153,7 @@ static int run_cell(cell *c, const reproduce_opts *o, char *err, size_t errlen) 
     return -1;
   }
   for (int pass = 0; pass < 2; pass++) {
-    a.method = pass ? pspec : spec;
+    a.c.method = pass ? pspec : spec;
     int st = quad ? vi_order_q(&a, res, err, errlen) : vi_order_d(&a, res, err, errlen);
     if (st != VI_EXIT_OK) {
       free(res);

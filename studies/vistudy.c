@@ -210,11 +210,10 @@ static int cmd_check(int argc, char **argv) {
 /* Options that `run` and `order` share: --system, --set, --method, --T,
  * --precision, --solver, --rtol, --max-iter. */
 typedef struct common_opts {
-  const char *system, *method, *T, *rtol;
+  vi_common_args a; /* a.set points into set[] */
   const char *set[MAX_SET];
   char setbuf[8192];
   size_t setused;
-  int nset, solver, max_iter;
   vi_precision prec;
 } common_opts;
 
@@ -231,38 +230,38 @@ static int common_opt(const char *cmd, int c, const char *arg, common_opts *co) 
   char err[512];
   switch (c) {
   case 'S':
-    co->system = arg;
+    co->a.system = arg;
     return 1;
   case 's':
     if (split_set(arg, co->setbuf + co->setused, sizeof co->setbuf - co->setused, co->set,
-                  &co->nset)) {
+                  &co->a.nset)) {
       return -usage_error(cmd, "too many --set values");
     }
     co->setused += strlen(arg) + 1;
     return 1;
   case 'm':
-    co->method = arg;
+    co->a.method = arg;
     return 1;
   case 'T':
-    co->T = arg;
+    co->a.T = arg;
     return 1;
   case 'p':
     return parse_precision(cmd, arg, &co->prec) ? -VI_EXIT_USAGE : 1;
   case 'v':
     if (strcmp(arg, "newton") == 0) {
-      co->solver = VI_SOLVER_NEWTON;
+      co->a.solver = VI_SOLVER_NEWTON;
     } else if (strcmp(arg, "kinsol") == 0) {
-      co->solver = VI_SOLVER_KINSOL;
+      co->a.solver = VI_SOLVER_KINSOL;
     } else {
       snprintf(err, sizeof err, "invalid --solver '%s'; valid: newton, kinsol", arg);
       return -usage_error(cmd, err);
     }
     return 1;
   case 'r':
-    co->rtol = arg;
+    co->a.rtol = arg;
     return 1;
   case 'i':
-    if (vi_parse_int("--max-iter", arg, 1, 100000, &co->max_iter, err, sizeof err)) {
+    if (vi_parse_int("--max-iter", arg, 1, 100000, &co->a.max_iter, err, sizeof err)) {
       return -usage_error(cmd, err);
     }
     return 1;
@@ -281,7 +280,7 @@ static int cmd_run(int argc, char **argv) {
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   common_opts co = {0};
-  co.solver = VI_SOLVER_NEWTON;
+  co.a.solver = VI_SOLVER_NEWTON;
   vi_run_args a = {0};
   char err[2048] = "";
   int c;
@@ -326,17 +325,11 @@ static int cmd_run(int argc, char **argv) {
     snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
     return usage_error("run", err);
   }
-  a.system = co.system;
-  a.set = co.set;
-  a.nset = co.nset;
-  a.method = co.method;
-  a.T = co.T;
-  a.solver = co.solver;
-  a.rtol = co.rtol;
-  a.max_iter = co.max_iter;
+  a.c = co.a;
+  a.c.set = co.set;
   vi_precision prec = co.prec;
-  const char *missing = !a.system ? "--system" : !a.method ? "--method" : !a.h ? "--h"
-                        : !a.T   ? "--T"      : !a.out  ? "--out"     : NULL;
+  const char *missing = !a.c.system ? "--system" : !a.c.method ? "--method" : !a.h ? "--h"
+                        : !a.c.T   ? "--T"        : !a.out    ? "--out"    : NULL;
   if (missing) {
     snprintf(err, sizeof err, "missing %s", missing);
     return usage_error("run", err);
@@ -369,7 +362,7 @@ static int cmd_order(int argc, char **argv) {
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   common_opts co = {0};
-  co.solver = VI_SOLVER_NEWTON;
+  co.a.solver = VI_SOLVER_NEWTON;
   char hbuf[4096];
   vi_order_args a = {0};
   a.cache_dir = default_cache();
@@ -442,21 +435,11 @@ static int cmd_order(int argc, char **argv) {
     snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
     return usage_error("order", err);
   }
-  a.system = co.system;
-  a.set = co.set;
-  a.nset = co.nset;
-  a.method = co.method;
-  a.T = co.T;
-  a.solver = co.solver;
-  a.rtol = co.rtol;
-  a.max_iter = co.max_iter;
+  a.c = co.a;
+  a.c.set = co.set;
   vi_precision prec = co.prec;
-  if (!a.system || !a.method) {
-    return usage_error("order", !a.system ? "missing --system" : "missing --method");
-  }
-  if (prec == VI_QUAD && a.solver == VI_SOLVER_KINSOL) {
-    return usage_error("order", "--solver kinsol works in double precision only; "
-                                "use --solver newton with --precision quad");
+  if (!a.c.system || !a.c.method) {
+    return usage_error("order", !a.c.system ? "missing --system" : "missing --method");
   }
   vi_order_result *res = calloc(1, sizeof *res);
   if (!res) {

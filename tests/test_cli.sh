@@ -58,6 +58,8 @@ expect 2 "not a whole multiple" -- "$V" order --system planar-pendulum --method 
 expect 2 "at least two step sizes" -- "$V" order --system planar-pendulum --method galerkin --h 0.1 --no-cache
 expect 2 "unknown method" -- "$V" order --system planar-pendulum --method nope --no-cache
 expect 2 "Theorem 1" -- "$V" order --system planar-pendulum --method galerkin:s=1,w=2 --no-cache
+expect 2 "rtol 1e-30 is below" -- "$V" order --system planar-pendulum --method galerkin --rtol 1e-30 --no-cache
+expect 2 "kinsol.*double" -- "$V" order --system planar-pendulum --method galerkin --precision quad --solver kinsol --no-cache
 expect 2 "unknown study 'table9'" -- "$V" reproduce table9
 # order: the JSON contract on a small explicit grid.
 if "$V" order --system planar-pendulum --method galerkin:s=2,w=2 --h 0.1,0.05,0.025,0.0125 \
