@@ -138,3 +138,21 @@ int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t er
   }
   return 0;
 }
+
+int vi_text_write_atomic(const char *path, const char *text, char *err, size_t errlen) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    return -1;
+  }
+  int bad = fputs(text, f) < 0;
+  bad |= fclose(f) != 0;
+  if (bad || rename(tmp, path) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}

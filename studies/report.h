@@ -25,4 +25,7 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
 /* Write JSON to path atomically (indent 2); 0 or -1 with errno message in err. */
 int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t errlen);
 
+/* Write text to path atomically; 0 or -1 with errno message in err. */
+int vi_text_write_atomic(const char *path, const char *text, char *err, size_t errlen);
+
 #endif

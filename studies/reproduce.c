@@ -311,18 +311,6 @@ static json_t *table_json(const table_spec *t, const cell *cells, int n, int *ma
   return j;
 }
 
-static int write_text_atomic(const char *path, const char *text, char *err, size_t errlen) {
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f || fputs(text, f) < 0 || fclose(f) != 0 || rename(tmp, path) != 0) {
-    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    remove(tmp);
-    return -1;
-  }
-  return 0;
-}
-
 /* Markdown in the paper's layout: one block per w, rows q, p, lambda,
  * columns (s, ordL); each entry "measured (published)", mismatches bold. */
 static char *table_md(const table_spec *t, const cell *cells, int n, int matched, int total) {
@@ -485,9 +473,9 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
   snprintf(out, sizeof out, "%s/%s.json", o->results_dir, t->id);
   int werr = vi_json_write_atomic(j, out, err, sizeof err);
   snprintf(out, sizeof out, "%s/%s.md", o->results_dir, t->id);
-  werr |= !md || write_text_atomic(out, md, err, sizeof err);
+  werr |= !md || vi_text_write_atomic(out, md, err, sizeof err);
   snprintf(out, sizeof out, "%s/%s.csv", o->results_dir, t->id);
-  werr |= !csv || write_text_atomic(out, csv, err, sizeof err);
+  werr |= !csv || vi_text_write_atomic(out, csv, err, sizeof err);
   if (werr) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
