@@ -189,6 +189,15 @@ typedef struct VI_X(vi_method_type) {
   int (*step)(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats);
   /* Release what init acquired outside the state block (e.g. KINSOL). */
   void (*fini)(void *state);
+  /* Kernel hooks for benchmarks (bench/); neither changes the trajectory.
+   * assemble: residual F (N) and Jacobian J (N x N, row-major; either may
+   * be NULL) of the next step's nonlinear system at its initial guess.
+   * solve: one solve of the next step's system from its initial guess,
+   * counted in stats, result discarded. unknowns: N, the size of one
+   * step's nonlinear system. */
+  int (*assemble)(void *state, VI_REAL *F, VI_REAL *J);
+  int (*solve)(void *state, VI_X(vi_stats) *stats);
+  int (*unknowns)(const void *state);
 } VI_X(vi_method_type);
 
 extern const VI_X(vi_method_type) *const VI_X(vi_method_types)[];
@@ -206,6 +215,13 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
                           VI_X(vi_node) *node0);
 int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next);
 const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st);
+/* Benchmark kernels of the method type (after init; VI_EUNSUPPORTED when
+ * the family has none): one assembly of the next step's residual and
+ * Jacobian, one nonlinear solve of the next step (see vi_method_type). */
+int VI_X(vi_stepper_assemble)(VI_X(vi_stepper) *st, VI_REAL *F, VI_REAL *J);
+int VI_X(vi_stepper_solve)(VI_X(vi_stepper) *st);
+/* Unknowns per step of an initialised stepper (0 when unknown). */
+int VI_X(vi_stepper_unknowns)(const VI_X(vi_stepper) *st);
 void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len);
 
 /* ---- reference solutions (core/reference.c) ------------------------------ */

@@ -125,6 +125,24 @@ int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next) {
   return st->type->step(st->state, next, &st->stats);
 }
 
+int VI_X(vi_stepper_assemble)(VI_X(vi_stepper) *st, VI_REAL *F, VI_REAL *J) {
+  if (!st->ready) {
+    return VI_EINVAL;
+  }
+  return st->type->assemble ? st->type->assemble(st->state, F, J) : VI_EUNSUPPORTED;
+}
+
+int VI_X(vi_stepper_solve)(VI_X(vi_stepper) *st) {
+  if (!st->ready) {
+    return VI_EINVAL;
+  }
+  return st->type->solve ? st->type->solve(st->state, &st->stats) : VI_EUNSUPPORTED;
+}
+
+int VI_X(vi_stepper_unknowns)(const VI_X(vi_stepper) *st) {
+  return st->ready && st->type->unknowns ? st->type->unknowns(st->state) : 0;
+}
+
 const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st) {
   return &st->stats;
 }
