@@ -507,27 +507,72 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
   return status;
 }
 
-int vi_reproduce_list(FILE *f) {
+/* Every study `reproduce` knows: the two tables (this file), the figures
+ * (figures.c) and the work-precision study (workprec.c). */
+typedef struct study {
+  const char *id;
+  const char *title;
+  int (*run)(const char *id, const reproduce_opts *o);
+} study;
+
+static int run_table(const char *id, const reproduce_opts *o) {
   for (int i = 0; i < NTABLES; i++) {
-    fprintf(f, "%-22s %s\n", tables[i].id, tables[i].title);
+    if (strcmp(id, tables[i].id) == 0) {
+      return reproduce_table(&tables[i], o);
+    }
+  }
+  return VI_EXIT_USAGE;
+}
+
+static const study studies[] = {
+    {"wenger2017-table1", NULL, run_table},
+    {"wenger2017-table2", NULL, run_table},
+    {"wenger2017-fig2", "wenger2017 Fig. 2: planar pendulum, energy error over a long run",
+     vi_figures_run},
+    {"wenger2017-fig3", "wenger2017 Fig. 3: double pendulum, error of the z angular momentum",
+     vi_figures_run},
+    {"wenger2017-fig4", "wenger2017 Fig. 4: run time vs global q error, s = w = r = 1..6, Gauss",
+     vi_figures_run},
+    {"wenger2017-fig5", "wenger2017 Fig. 5: run time vs global q error, Gauss vs Lobatto",
+     vi_figures_run},
+    {"workprec-double-pendulum",
+     "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run},
+};
+#define NSTUDIES (int)(sizeof studies / sizeof studies[0])
+
+static const char *study_title(int i) {
+  for (int k = 0; k < NTABLES; k++) {
+    if (strcmp(studies[i].id, tables[k].id) == 0) {
+      return tables[k].title;
+    }
+  }
+  return studies[i].title;
+}
+
+int vi_reproduce_list(FILE *f) {
+  for (int i = 0; i < NSTUDIES; i++) {
+    fprintf(f, "%-26s %s\n", studies[i].id, study_title(i));
   }
   return VI_EXIT_OK;
 }
 
 int vi_reproduce(const char *id, const reproduce_opts *o) {
   int worst = VI_EXIT_OK, found = 0;
-  for (int i = 0; i < NTABLES; i++) {
-    if (id && strcmp(id, tables[i].id) != 0) {
+  for (int i = 0; i < NSTUDIES; i++) {
+    if (id && strcmp(id, studies[i].id) != 0) {
+      continue;
+    }
+    if (!id && o->skip && strstr(o->skip, studies[i].id)) {
       continue;
     }
     found = 1;
-    int st = reproduce_table(&tables[i], o);
+    int st = studies[i].run(studies[i].id, o);
     worst = st > worst ? st : worst;
   }
-  if (!found) {
+  if (!found && id) {
     fprintf(stderr, "vistudy reproduce: unknown study '%s'; valid:", id);
-    for (int i = 0; i < NTABLES; i++) {
-      fprintf(stderr, " %s", tables[i].id);
+    for (int i = 0; i < NSTUDIES; i++) {
+      fprintf(stderr, " %s", studies[i].id);
     }
     fprintf(stderr, " (or --all)\n");
     return VI_EXIT_USAGE;

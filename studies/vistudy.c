@@ -480,8 +480,12 @@ static int cmd_reproduce(int argc, char **argv) {
       {"published", required_argument, NULL, 'P'}, {"results", required_argument, NULL, 'R'},
       {"cache", required_argument, NULL, 'c'},  {"no-cache", no_argument, NULL, 'n'},
       {"max-cells", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+      {"quick", no_argument, NULL, 'q'},        {"skip", required_argument, NULL, 'k'},
       {NULL, 0, NULL, 0}};
-  reproduce_opts o = {vi_published_dir(), "results", default_cache(), 0, 0, isatty(2), 0};
+  reproduce_opts o = {.published_dir = vi_published_dir(),
+                      .results_dir = "results",
+                      .cache_dir = default_cache(),
+                      .progress = isatty(2)};
   int all = 0, list = 0, c;
   char err[512];
   optind = 1;
@@ -511,20 +515,33 @@ static int cmd_reproduce(int argc, char **argv) {
     case 'n':
       o.cache_dir = NULL;
       break;
+    case 'q':
+      o.quick = 1;
+      break;
+    case 'k':
+      o.skip = optarg;
+      break;
     case 'm':
       if (vi_parse_int("--max-cells", optarg, 1, 100000, &o.max_cells, err, sizeof err)) {
         return usage_error("reproduce", err);
       }
       break;
     case 'h':
-      puts("usage: vistudy reproduce ID|--all|--list [--fresh] [--strict]\n"
+      puts("usage: vistudy reproduce ID|--all|--list [--fresh] [--strict] [--quick]\n"
            "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
+           "                         [--max-cells N] [--skip ID,...]\n"
            "\n"
-           "Regenerates a paper table, writes results/ID.{md,csv,json}, compares every\n"
-           "cell with the published values (DIR, default $VI_PUBLISHED_DIR or\n"
-           "../shared/published) and prints 'matched N/M cells' and every mismatch.\n"
+           "Regenerates a paper table or figure (see --list). A table study writes\n"
+           "results/ID.{md,csv,json}, compares every cell with the published values\n"
+           "(DIR, default $VI_PUBLISHED_DIR or ../shared/published) and prints\n"
+           "'matched N/M cells' and every mismatch. A figure study also draws\n"
+           "results/ID.{svg,png} with gnuplot (script kept as results/ID.gp) and\n"
+           "checks the claims the paper's text makes about the figure.\n"
            "An interrupted run resumes from results/ID.partial.json unless --fresh.\n"
-           "Exit 0 when the study ran; with --strict, 1 on any mismatch.");
+           "--max-cells N runs only the first N rows of a table; --quick runs a\n"
+           "figure on a reduced grid (tests); --skip leaves studies out of --all.\n"
+           "Exit 0 when the study ran; with --strict, 1 on any mismatch or claim\n"
+           "that does not hold.");
       return VI_EXIT_OK;
     default:
       return usage_error("reproduce", "invalid option");
