@@ -1,9 +1,1120 @@
-/* figures.c: the figures of wenger2017 (placeholder while written). */
+/* figures.c: the figures of wenger2017 §4.2 as reproduce studies.
+ *
+ *   wenger2017-fig2  planar pendulum, energy error E(t) - E(0) over a long
+ *                    run for the two combinations §4.2 names:
+ *                    [s=5, Gauss r=5 (ordL 10), w=4] at step 10h and
+ *                    [s=5, Lobatto r=5 (ordL 8), w=3] at step h.
+ *   wenger2017-fig3  3D double pendulum, error Jz(t) - Jz(0) of the z
+ *                    angular momentum (71) for some combinations.
+ *   wenger2017-fig4  planar pendulum, run time vs global q error for
+ *                    s = w = r = 1..6, L_d by Gauss, g_d by Lobatto.
+ *   wenger2017-fig5  the same for s = w = 2 and 5, Gauss r = s against
+ *                    Lobatto r = s+1.
+ *
+ * The paper gives neither step sizes nor final times for its figures; the
+ * choices are in the spec table below and in every output. Long traces are
+ * stored as an envelope: the minimum and maximum of the signed error over
+ * each window of steps, so no peak is lost however many steps a window has.
+ * Run times: the calling thread is pinned to one core with hwloc
+ * (core/machine.c), each point is the minimum over several repetitions of
+ * init + all steps (the error is measured in a separate, untimed pass), and
+ * the machine is described in the outputs.
+ *
+ * Figures have no published numbers; what the paper's text claims about
+ * each figure is checked instead and reported as claims (held or not);
+ * --strict turns a claim that does not hold into exit 1.
+ *
+ * Outputs (atomic): results/ID.json (everything), ID.csv (long format),
+ * ID.md (summary and claims), ID.dat (gnuplot data blocks), ID.gp, ID.svg,
+ * ID.png. Each finished series is kept in ID.partial.json, so an
+ * interrupted run resumes (--fresh starts over). */
+#include "machine.h"
+#include "plot.h"
+#include "report.h"
 #include "reproduce.h"
 #include "vistudy.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- figure specifications ----------------------------------------------- */
+
+enum fig_kind { FIG_TRACE = 0, FIG_WORK = 1 };
+
+#define FIG_MAXCURVES 12
+#define FIG_MAXCOLS 8
+
+typedef struct curve_spec {
+  const char *label;
+  const char *method;
+  double h; /* trace: the step; work: unused (swept) */
+} curve_spec;
+
+typedef struct fig_spec {
+  const char *id;
+  int kind;
+  const char *system;
+  const char *quantity; /* trace: "energy" or a momentum name */
+  double T, T_quick;
+  double zoom; /* trace: > 0 adds a panel with every step of [0, zoom] and
+                  draws the whole run as the window maxima of |error| */
+  const char *ylabel;
+  const char *why; /* the choices the paper leaves open */
+  curve_spec curves[FIG_MAXCURVES];
+} fig_spec;
+
+static const fig_spec figs[] = {
+    {"wenger2017-fig2", FIG_TRACE, "planar-pendulum", "energy", 1000, 50, 10,
+     "E(t) - E(0)",
+     "planar pendulum with its default parameters; T = 1000 (about 480 periods); the "
+     "paper's step sizes are not given: h = 0.1 for the order-8 combination and h = 0.01 "
+     "for the order-4 one (the paper's ratio of ten)",
+     {{"s=5, w=4, Gauss r=5 (ordL 10), h=0.1", "galerkin:s=5,w=4,quadL=gauss,r=5", 0.1},
+      {"s=5, w=3, Lobatto r=5 (ordL 8), h=0.01", "galerkin:s=5,w=3,quadL=lobatto,r=5", 0.01},
+      {NULL, NULL, 0}}},
+    {"wenger2017-fig3", FIG_TRACE, "double-pendulum-3d", "Jz", 100, 5, 0,
+     "Jz(t) - Jz(0)",
+     "3D double pendulum with its default parameters; T = 100, h = 0.01; the paper's "
+     "combinations are not listed: SHAKE (s=w=1, Lobatto r=2), the shaded s=w and s=w+1 "
+     "cells with Gauss quadrature, and one Lobatto cell",
+     {{"s=w=1, Lobatto r=2 (SHAKE)", "galerkin:s=1,w=1,quadL=lobatto,r=2", 0.01},
+      {"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0.01},
+      {"s=w=3, Gauss r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0.01},
+      {"s=5, w=4, Gauss r=5", "galerkin:s=5,w=4,quadL=gauss,r=5", 0.01},
+      {"s=w=4, Lobatto r=5", "galerkin:s=4,w=4,quadL=lobatto,r=5", 0.01},
+      {NULL, NULL, 0}}},
+    {"wenger2017-fig4", FIG_WORK, "planar-pendulum", NULL, 20, 2, 0, "global error of q",
+     "planar pendulum with its default parameters, T = 20 (about 9.6 periods), errors "
+     "against the exact solution at every node; h = T/N swept in half-octaves from "
+     "h = 1 until e_q < 1e-12, e_q stops decreasing below 1e-8 (round-off), N > 40000 or "
+     "h < 1e-3; steps the Newton solve cannot take, and runs with e_q > 0.1 (a "
+     "different solution branch), are left out",
+     {{"s=w=r=1", "galerkin:s=1,w=1,quadL=gauss,r=1", 0},
+      {"s=w=r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0},
+      {"s=w=r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0},
+      {"s=w=r=4", "galerkin:s=4,w=4,quadL=gauss,r=4", 0},
+      {"s=w=r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0},
+      {"s=w=r=6", "galerkin:s=6,w=6,quadL=gauss,r=6", 0},
+      {NULL, NULL, 0}}},
+    {"wenger2017-fig5", FIG_WORK, "planar-pendulum", NULL, 20, 2, 0, "global error of q",
+     "as wenger2017-fig4: planar pendulum, T = 20, the same step sizes for Gauss and "
+     "Lobatto",
+     {{"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0},
+      {"s=w=2, Lobatto r=3", "galerkin:s=2,w=2,quadL=lobatto,r=3", 0},
+      {"s=w=5, Gauss r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0},
+      {"s=w=5, Lobatto r=6", "galerkin:s=5,w=5,quadL=lobatto,r=6", 0},
+      {NULL, NULL, 0}}},
+};
+#define NFIGS (int)(sizeof figs / sizeof figs[0])
+
+/* Sweep of fig4/fig5: h_k = 1 * 2^(-k/2), N = round(T / h_k), until the
+ * error is below WORK_EMIN or stops decreasing below WORK_EPLATEAU (the
+ * round-off plateau, where a smaller h only costs time). */
+#define WORK_H0 1.0
+#define WORK_EPLATEAU 1e-8
+#define WORK_EMAX 0.1
+#define WORK_EMIN 1e-12
+#define WORK_NMAX 40000
+#define WORK_HMIN 1e-3
+#define WORK_REPS 5
+#define TRACE_WINDOWS 2000
+
+/* ---- series: a named table of numbers ------------------------------------ */
+
+typedef struct series {
+  char label[96];
+  char method[256]; /* canonical spec */
+  double h;         /* trace step; 0 for a sweep */
+  int ncol;
+  const char *const *cols;
+  int rows, cap;
+  double *v; /* rows x ncol, row-major */
+  int status;       /* VI_OK, or the status that ended the sweep/run */
+  double extra[5];  /* trace: I(0), max |err|, max over the first and the last
+                       tenth, max |err| of the quad check (NaN: none) */
+  int done;
+} series;
+
+static const char *const trace_cols[] = {"t", "min", "max"};
+static const char *const work_cols[] = {"h", "steps", "seconds", "err_q", "err_p",
+                                        "err_lambda", "newton_per_step", "fevals"};
+enum { W_H, W_STEPS, W_SEC, W_EQ, W_EP, W_EL, W_NEWTON, W_FEVALS };
+
+static int series_push(series *s, const double *row) {
+  if (s->rows == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 64;
+    double *v = realloc(s->v, (size_t)cap * (size_t)s->ncol * sizeof *v);
+    if (!v) {
+      return -1;
+    }
+    s->v = v;
+    s->cap = cap;
+  }
+  memcpy(s->v + (size_t)s->rows * (size_t)s->ncol, row, (size_t)s->ncol * sizeof *row);
+  s->rows++;
+  return 0;
+}
+
+static double at(const series *s, int row, int col) {
+  return s->v[(size_t)row * (size_t)s->ncol + (size_t)col];
+}
+
+/* ---- runs ------------------------------------------------------------------ */
+
+static int open_system(const char *name, vi_system_d **sys, char *err, size_t errlen) {
+  const vi_system_type_d *type = vi_system_find_d(name, err, errlen);
+  if (!type) {
+    return VI_EINVAL;
+  }
+  return vi_system_alloc_d(type, 0, NULL, sys, err, errlen);
+}
+
+/* Index of a momentum map by name, -1 if the system has none of that name. */
+static int momentum_index(const vi_system_d *sys, const char *name) {
+  const vi_system_info *in = sys->type->info;
+  for (int i = 0; i < in->n_momenta; i++) {
+    if (strcmp(in->momentum_names[i], name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+static int invariant(const vi_system_d *sys, int mom, const double *q, const double *p,
+                     double *val) {
+  if (mom < 0) {
+    return vi_system_energy_d(sys, q, p, val);
+  }
+  double J[16];
+  int rc = vi_callback_status(sys->type->momenta(sys->state, q, p, J));
+  *val = J[mom];
+  return rc;
+}
+
+/* A long run storing the envelope of the invariant's signed error
+ * I(t_k) - I(0) per window of steps. */
+static int trace_run(const vi_system_d *sys, const char *quantity, const curve_spec *c, double T,
+                     double zoom, series *s, series *zs, char *err, size_t errlen) {
+  const int n = sys->n, m = sys->m;
+  int mom = strcmp(quantity, "energy") == 0 ? -1 : momentum_index(sys, quantity);
+  if (mom < 0 && strcmp(quantity, "energy") != 0) {
+    snprintf(err, errlen, "%s has no invariant '%s'", sys->type->info->name, quantity);
+    return VI_EINVAL;
+  }
+  long N = lround(T / c->h);
+  long per = N / TRACE_WINDOWS > 0 ? N / TRACE_WINDOWS : 1;
+  vi_stepper_d *st = NULL;
+  double *buf = malloc((size_t)(2 * n + m) * sizeof *buf);
+  int rc = buf ? vi_stepper_alloc_d(c->method, sys, &st, err, errlen) : VI_ENOMEM;
+  if (rc != VI_OK) {
+    free(buf);
+    return rc;
+  }
+  vi_stepper_spec_d(st, s->method, sizeof s->method);
+  vi_node_d nd = {0, buf, buf + n, buf + 2 * n};
+  rc = vi_stepper_init_d(st, NULL, c->h, 0, sys->q0, sys->p0, &nd);
+  double I0 = 0, I = 0, lo = 0, hi = 0, amax = 0, first = 0, last = 0;
+  if (rc == VI_OK) {
+    rc = invariant(sys, mom, nd.q, nd.p, &I0);
+  }
+  for (long k = 0; rc == VI_OK && k <= N; k++) {
+    if (k > 0) {
+      rc = vi_stepper_step_d(st, &nd);
+      if (rc == VI_OK) {
+        rc = invariant(sys, mom, nd.q, nd.p, &I);
+      }
+      if (rc != VI_OK) {
+        break;
+      }
+    } else {
+      I = I0;
+    }
+    double d = I - I0;
+    if (zoom > 0 && (double)k * c->h <= zoom * (1 + 1e-12)) {
+      double row[3] = {(double)k * c->h, d, d};
+      if (series_push(zs, row) != 0) {
+        rc = VI_ENOMEM;
+      }
+    }
+    lo = k % per == 0 || d < lo ? d : lo;
+    hi = k % per == 0 || d > hi ? d : hi;
+    amax = fabs(d) > amax ? fabs(d) : amax;
+    if (k <= N / 10 && fabs(d) > first) {
+      first = fabs(d);
+    }
+    if (k >= N - N / 10 && fabs(d) > last) {
+      last = fabs(d);
+    }
+    if ((k + 1) % per == 0 || k == N) {
+      double row[3] = {(double)k * c->h, lo, hi};
+      if (series_push(s, row) != 0) {
+        rc = VI_ENOMEM;
+      }
+    }
+  }
+  if (rc != VI_OK && !*err) {
+    snprintf(err, errlen, "%s, h = %g: %s at t = %g", c->method, c->h, vi_strerror(rc),
+             (double)nd.t);
+  }
+  s->h = zs->h = c->h;
+  snprintf(zs->method, sizeof zs->method, "%s", s->method);
+  s->extra[0] = I0;
+  s->extra[1] = amax;
+  s->extra[2] = first;
+  s->extra[3] = last;
+  s->status = rc;
+  vi_stepper_free_d(st);
+  free(buf);
+  return rc;
+}
+
+/* One point of a sweep: global errors against the reference in one pass,
+ * then the minimum time of reps timed passes (init + N steps, nothing
+ * else). A failing run returns its status (recoverable: the sweep ends). */
+static int work_point(const vi_system_d *sys, const char *method, double T, long N, int reps,
+                      const char *cache, double *row, char *method_out, size_t mlen, char *err,
+                      size_t errlen) {
+  const int n = sys->n, m = sys->m;
+  const double h = T / (double)N;
+  size_t rowlen = (size_t)(2 * n + m);
+  double *ref = malloc((size_t)(N + 1) * rowlen * sizeof *ref);
+  double *buf = malloc(rowlen * sizeof *buf);
+  vi_stepper_d *st = NULL;
+  int rc = ref && buf ? VI_OK : VI_ENOMEM;
+  vi_reference_info_d info;
+  double *Q = ref, *P = ref + (size_t)(N + 1) * n, *L = P + (size_t)(N + 1) * n;
+  if (rc == VI_OK) {
+    rc = vi_reference_d(sys, h, N, Q, P, L, cache, &info, err, errlen);
+  }
+  if (rc == VI_OK) {
+    rc = vi_stepper_alloc_d(method, sys, &st, err, errlen);
+  }
+  if (rc != VI_OK) {
+    free(ref);
+    free(buf);
+    return rc < 0 ? rc : VI_EINVAL;
+  }
+  vi_stepper_spec_d(st, method_out, mlen);
+  vi_node_d nd = {0, buf, buf + n, buf + 2 * n};
+  double e[3] = {0, 0, 0};
+  rc = vi_stepper_init_d(st, NULL, h, 0, sys->q0, sys->p0, &nd);
+  for (long k = 0; rc == VI_OK; k++) {
+    const double *rv[3] = {Q + k * n, P + k * n, L + k * m};
+    const double *xv[3] = {nd.q, nd.p, nd.lambda};
+    const int len[3] = {n, n, m};
+    for (int x = 0; x < 3; x++) {
+      for (int i = 0; i < len[x]; i++) {
+        double d = fabs(xv[x][i] - rv[x][i]);
+        e[x] = d > e[x] || d != d ? d : e[x];
+      }
+    }
+    if (k == N) {
+      break;
+    }
+    rc = vi_stepper_step_d(st, &nd);
+  }
+  const vi_stats_d *stt = vi_stepper_stats_d(st);
+  row[W_H] = h;
+  row[W_STEPS] = (double)N;
+  row[W_EQ] = e[0];
+  row[W_EP] = e[1];
+  row[W_EL] = e[2];
+  row[W_NEWTON] = stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0;
+  row[W_FEVALS] = stt->steps ? (double)stt->fevals / (double)stt->steps : 0;
+  double best = INFINITY;
+  for (int r = 0; rc == VI_OK && r < reps; r++) {
+    double t0 = vi_clock();
+    rc = vi_stepper_init_d(st, NULL, h, 0, sys->q0, sys->p0, &nd);
+    for (long k = 0; rc == VI_OK && k < N; k++) {
+      rc = vi_stepper_step_d(st, &nd);
+    }
+    double t = vi_clock() - t0;
+    best = t < best ? t : best;
+  }
+  row[W_SEC] = best;
+  if (rc != VI_OK) {
+    snprintf(err, errlen, "%s, h = %g: %s", method, h, vi_strerror(rc));
+  }
+  vi_stepper_free_d(st);
+  free(ref);
+  free(buf);
+  return rc;
+}
+
+static int work_sweep(const vi_system_d *sys, const curve_spec *c, double T, int quick,
+                      const char *cache, series *s, char *err, size_t errlen) {
+  long prevN = 0;
+  int reps = quick ? 1 : WORK_REPS;
+  for (int k = 0;; k++) {
+    double hk = WORK_H0 * pow(2.0, -0.5 * k);
+    long N = lround(T / hk);
+    if (N <= prevN) {
+      continue;
+    }
+    if (N > (quick ? 400 : WORK_NMAX) || T / (double)N < WORK_HMIN) {
+      break;
+    }
+    prevN = N;
+    double row[FIG_MAXCOLS];
+    char e2[512] = "";
+    int rc = work_point(sys, c->method, T, N, reps, cache, row, s->method, sizeof s->method,
+                        e2, sizeof e2);
+    if (rc < 0) {
+      snprintf(err, errlen, "%s", e2);
+      return rc;
+    }
+    if (rc > 0) {
+      /* A coarse step the Newton solve cannot take: not a point of the
+       * curve; finer steps may still work. */
+      s->status = rc;
+      continue;
+    }
+    /* An error of the size of the motion itself (the pendulum swings
+     * through about 1.6 length units) is a run that converged to another
+     * solution branch, not a point of the work-precision curve. */
+    if (row[W_EQ] > WORK_EMAX) {
+      continue;
+    }
+    if (series_push(s, row) != 0) {
+      return VI_ENOMEM;
+    }
+    int n = s->rows;
+    if (row[W_EQ] < WORK_EMIN ||
+        (n >= 2 && row[W_EQ] < WORK_EPLATEAU && row[W_EQ] > 0.7 * at(s, n - 2, W_EQ))) {
+      break;
+    }
+    /* Long runs need fewer repetitions for a stable minimum. */
+    if (row[W_SEC] > 0.5 && reps > 3) {
+      reps = 3;
+    }
+  }
+  return VI_OK;
+}
+
+/* The momentum error over the first N steps in quad precision: a scheme
+ * that conserves the momentum map exactly (wenger2017 §3.4.2) shows an
+ * error at the quad round-off level, where a non-conserving one would show
+ * its truncation error. */
+static int quad_momentum_error(const char *system, const char *method, double h, long N,
+                               const char *quantity, double *out, char *err, size_t errlen) {
+  const vi_system_type_q *type = vi_system_find_q(system, err, errlen);
+  vi_system_q *sys = NULL;
+  vi_stepper_q *st = NULL;
+  int rc = type ? vi_system_alloc_q(type, 0, NULL, &sys, err, errlen) : VI_EINVAL;
+  if (rc != VI_OK) {
+    return rc;
+  }
+  const int n = sys->n, m = sys->m, nm = type->info->n_momenta;
+  int mom = -1;
+  for (int i = 0; i < nm; i++) {
+    mom = strcmp(type->info->momentum_names[i], quantity) == 0 ? i : mom;
+  }
+  __float128 *buf = malloc((size_t)(2 * n + m + 2 * nm + 2) * sizeof *buf);
+  rc = !buf || mom < 0 ? VI_EINVAL : vi_stepper_alloc_q(method, sys, &st, err, errlen);
+  if (rc == VI_OK) {
+    __float128 *J0 = buf + 2 * n + m, *J = J0 + nm;
+    vi_node_q nd = {0, buf, buf + n, buf + 2 * n};
+    __float128 hq = (__float128)h, emax = 0;
+    rc = vi_stepper_init_q(st, NULL, hq, 0, sys->q0, sys->p0, &nd);
+    if (rc == VI_OK) {
+      rc = vi_callback_status(type->momenta(sys->state, nd.q, nd.p, J0));
+    }
+    for (long k = 0; rc == VI_OK && k < N; k++) {
+      rc = vi_stepper_step_q(st, &nd);
+      if (rc == VI_OK) {
+        rc = vi_callback_status(type->momenta(sys->state, nd.q, nd.p, J));
+      }
+      __float128 d = J[mom] - J0[mom];
+      d = d < 0 ? -d : d;
+      emax = d > emax ? d : emax;
+    }
+    *out = (double)emax;
+    if (rc != VI_OK) {
+      snprintf(err, errlen, "%s in quad: %s", method, vi_strerror(rc));
+    }
+  }
+  vi_stepper_free_q(st);
+  vi_system_free_q(sys);
+  free(buf);
+  return rc;
+}
+
+/* ---- JSON of series (results and the partial file) ----------------------- */
+
+static json_t *series_json(const series *s) {
+  json_t *j = json_object();
+  json_object_set_new(j, "label", json_string(s->label));
+  json_object_set_new(j, "method", json_string(s->method));
+  if (s->h > 0) {
+    json_object_set_new(j, "h", json_real(s->h));
+  }
+  json_t *cols = json_array();
+  for (int c = 0; c < s->ncol; c++) {
+    json_array_append_new(cols, json_string(s->cols[c]));
+  }
+  json_object_set_new(j, "columns", cols);
+  json_t *rows = json_array();
+  for (int r = 0; r < s->rows; r++) {
+    json_t *row = json_array();
+    for (int c = 0; c < s->ncol; c++) {
+      json_array_append_new(row, json_real(at(s, r, c)));
+    }
+    json_array_append_new(rows, row);
+  }
+  json_object_set_new(j, "rows", rows);
+  json_object_set_new(j, "status", json_string(vi_strerror(s->status)));
+  json_t *ex = json_array();
+  for (int i = 0; i < 4; i++) {
+    json_array_append_new(ex, json_real(s->extra[i]));
+  }
+  json_object_set_new(j, "extra", ex);
+  if (!isnan(s->extra[4])) {
+    json_object_set_new(j, "quad_check_error", json_real(s->extra[4]));
+  }
+  return j;
+}
+
+/* Restore the finished series of a partial run (matched by label and the
+ * method text of the spec); anything unreadable is simply recomputed. */
+static void load_partial(const char *path, series *ss, int ns) {
+  json_t *root = json_load_file(path, 0, NULL);
+  json_t *arr = root ? json_object_get(root, "series") : NULL;
+  size_t i;
+  json_t *js;
+  json_array_foreach(arr, i, js) {
+    const char *label = json_string_value(json_object_get(js, "label"));
+    json_t *rows = json_object_get(js, "rows");
+    for (int k = 0; label && k < ns; k++) {
+      series *s = &ss[k];
+      if (s->done || strcmp(s->label, label) != 0 || !json_is_array(rows)) {
+        continue;
+      }
+      size_t r;
+      json_t *row;
+      json_array_foreach(rows, r, row) {
+        double v[FIG_MAXCOLS];
+        for (int c = 0; c < s->ncol; c++) {
+          v[c] = json_number_value(json_array_get(row, (size_t)c));
+        }
+        series_push(s, v);
+      }
+      const char *m = json_string_value(json_object_get(js, "method"));
+      snprintf(s->method, sizeof s->method, "%s", m ? m : "");
+      json_t *h = json_object_get(js, "h");
+      s->h = h ? json_number_value(h) : 0;
+      for (int e = 0; e < 4; e++) {
+        s->extra[e] = json_number_value(json_array_get(json_object_get(js, "extra"), (size_t)e));
+      }
+      s->done = 1;
+    }
+  }
+  json_decref(root);
+}
+
+/* ---- claims ------------------------------------------------------------------ */
+
+typedef struct claim {
+  char text[512];      /* what the paper says */
+  char measured[1024]; /* what we measured */
+  int holds;
+} claim;
+
+/* log-log interpolation of seconds at error level e along a sweep (errors
+ * decreasing with the row index); NaN when the curve does not reach it. */
+static double time_at_error(const series *s, double e) {
+  for (int r = 1; r < s->rows; r++) {
+    double e0 = at(s, r - 1, W_EQ), e1 = at(s, r, W_EQ);
+    if (e0 >= e && e1 <= e && e0 > e1 && e1 > 0) {
+      double t0 = at(s, r - 1, W_SEC), t1 = at(s, r, W_SEC);
+      double w = log(e / e0) / log(e1 / e0);
+      return exp(log(t0) + w * (log(t1) - log(t0)));
+    }
+  }
+  return NAN;
+}
+
+static int claims_fig2(const series *ss, claim *cl) {
+  const series *a = &ss[0], *b = &ss[1];
+  snprintf(cl[0].text, sizeof cl[0].text,
+           "with a ten times larger step, the order-8 combination has the smaller energy "
+           "error");
+  snprintf(cl[0].measured, sizeof cl[0].measured,
+           "max |E - E0|: %.3e (h = %g) vs %.3e (h = %g)", a->extra[1], a->h, b->extra[1], b->h);
+  cl[0].holds = a->extra[1] < b->extra[1];
+  int k = 1;
+  for (int i = 0; i < 2; i++, k++) {
+    const series *s = &ss[i];
+    snprintf(cl[k].text, sizeof cl[k].text,
+             "%.90s: the energy error oscillates but stays bounded (no drift)", s->label);
+    double ratio = s->extra[3] / (s->extra[2] > 0 ? s->extra[2] : 1e-300);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "max |E - E0| over the last tenth / over the first tenth = %.3f (bounded: <= 2)",
+             ratio);
+    cl[k].holds = ratio <= 2;
+  }
+  return k;
+}
+
+/* Quad check of fig3: the first FIG3_QUAD_T seconds of every curve. */
+#define FIG3_QUAD_T 10.0
+#define FIG3_QUAD_BOUND 1e-25
+
+static int claims_fig3(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen) {
+  double worst = 0, qworst = 0, Tq = quick ? f->T_quick : FIG3_QUAD_T;
+  const char *wl = "", *ql = "";
+  for (int i = 0; i < ns; i++) {
+    if (ss[i].extra[1] >= worst) {
+      worst = ss[i].extra[1];
+      wl = ss[i].label;
+    }
+    int rc = quad_momentum_error(f->system, ss[i].method, ss[i].h, lround(Tq / ss[i].h),
+                                 f->quantity, &ss[i].extra[4], err, errlen);
+    if (rc != VI_OK) {
+      return -1;
+    }
+    if (ss[i].extra[4] >= qworst) {
+      qworst = ss[i].extra[4];
+      ql = ss[i].label;
+    }
+  }
+  snprintf(cl[0].text, sizeof cl[0].text,
+           "the z angular momentum is preserved up to numerical accuracy (checked by "
+           "rerunning the first %g s in quad precision: an exactly conserving scheme drops "
+           "to quad round-off, a non-conserving one keeps its truncation error)",
+           Tq);
+  snprintf(cl[0].measured, sizeof cl[0].measured,
+           "largest max |Jz - Jz0| in double over T = %g: %.2e (%.90s); in quad over %g s: "
+           "%.2e (%.90s); holds when the quad error is below %.0e",
+           quick ? f->T_quick : f->T, worst, wl, Tq, qworst, ql, FIG3_QUAD_BOUND);
+  cl[0].holds = qworst < FIG3_QUAD_BOUND;
+  return 1;
+}
+
+static int claims_fig4(const series *ss, int ns, claim *cl) {
+  int k = 0;
+  static const double levels[] = {1e-6, 1e-10};
+  for (int l = 0; l < 2; l++) {
+    char *m = cl[k].measured;
+    size_t len = sizeof cl[k].measured, off = 0;
+    int mono = 1, have = 0;
+    double prev = NAN, first = NAN, last = NAN;
+    const char *fl = "", *ll = "";
+    off += (size_t)snprintf(m + off, len - off, "run time at e_q = %.0e:", levels[l]);
+    for (int i = 0; i < ns && off < len; i++) {
+      double t = time_at_error(&ss[i], levels[l]);
+      if (isnan(t)) {
+        off += (size_t)snprintf(m + off, len - off, " %.40s not reached;", ss[i].label);
+        continue;
+      }
+      off += (size_t)snprintf(m + off, len - off, " %.40s %.2e s;", ss[i].label, t);
+      mono &= isnan(prev) || t < prev;
+      prev = t;
+      if (!have++) {
+        first = t;
+        fl = ss[i].label;
+      }
+      last = t;
+      ll = ss[i].label;
+    }
+    snprintf(cl[k].text, sizeof cl[k].text,
+             "higher order: higher accuracy at lower run time (at e_q = %.0e the highest "
+             "order is at least twice as fast as the lowest that reaches it)",
+             levels[l]);
+    cl[k].holds = have >= 2 && last < 0.5 * first;
+    k++;
+    snprintf(cl[k].text, sizeof cl[k].text,
+             "run time decreases with every increase of s (at e_q = %.0e)", levels[l]);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "%.60s: %.2e s ... %.60s: %.2e s; strictly decreasing over all %d curves that "
+             "reach it: %s",
+             fl, first, ll, last, have, mono ? "yes" : "no");
+    cl[k].holds = have >= 2 && mono;
+    k++;
+  }
+  return k;
+}
+
+#define FIG5_EFLOOR 1e-10
+
+static int claims_fig5(const series *ss, int ns, claim *cl) {
+  int k = 0;
+  for (int i = 0; i + 1 < ns; i += 2) {
+    const series *g = &ss[i], *lo = &ss[i + 1];
+    double maxrel = 0, ratios[64];
+    int nr = 0, n = 0;
+    /* Compare at equal steps; accuracy only above the round-off plateau. */
+    for (int r = 0; r < g->rows && nr < 64; r++) {
+      for (int q = 0; q < lo->rows; q++) {
+        if (at(lo, q, W_STEPS) != at(g, r, W_STEPS)) {
+          continue;
+        }
+        double eg = at(g, r, W_EQ), el = at(lo, q, W_EQ);
+        if (eg > FIG5_EFLOOR && el > FIG5_EFLOOR) {
+          double rel = fabs(eg - el) / (eg > el ? eg : el);
+          maxrel = rel > maxrel ? rel : maxrel;
+          n++;
+        }
+        ratios[nr++] = at(lo, q, W_SEC) / at(g, r, W_SEC);
+      }
+    }
+    /* Median of the time ratios: robust to a noisy point. */
+    for (int a = 1; a < nr; a++) {
+      for (int b = a; b > 0 && ratios[b - 1] > ratios[b]; b--) {
+        double t = ratios[b];
+        ratios[b] = ratios[b - 1];
+        ratios[b - 1] = t;
+      }
+    }
+    double med = nr ? (nr % 2 ? ratios[nr / 2] : 0.5 * (ratios[nr / 2 - 1] + ratios[nr / 2])) : NAN;
+    snprintf(cl[k].text, sizeof cl[k].text, "%.90s vs %.90s: the same accuracy at the same step",
+             g->label, lo->label);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "max relative difference of e_q over the %d common steps with both errors above "
+             "%.0e = %.2e (same: <= 0.1)",
+             n, FIG5_EFLOOR, maxrel);
+    cl[k].holds = n > 0 && maxrel <= 0.1;
+    k++;
+    snprintf(cl[k].text, sizeof cl[k].text, "%.90s vs %.90s: Gauss is slightly faster", g->label,
+             lo->label);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "median run-time ratio Lobatto / Gauss over %d steps = %.3f", nr, med);
+    cl[k].holds = med > 1;
+    k++;
+  }
+  return k;
+}
+
+/* ---- outputs ------------------------------------------------------------------ */
+
+static char *fig_dat(const fig_spec *f, const series *ss, int ns) {
+  size_t cap = 1 << 16, len = 0;
+  char *t = malloc(cap);
+  for (int i = 0; t && i < ns; i++) {
+    const series *s = &ss[i];
+    for (int r = -1; r < s->rows; r++) {
+      if (len + 512 > cap) {
+        char *u = realloc(t, cap *= 2);
+        if (!u) {
+          free(t);
+          return NULL;
+        }
+        t = u;
+      }
+      if (r < 0) {
+        len += (size_t)snprintf(t + len, cap - len, "# %s: %s (%s)\n#", f->id, s->label,
+                                s->method);
+        for (int c = 0; c < s->ncol; c++) {
+          len += (size_t)snprintf(t + len, cap - len, " %s", s->cols[c]);
+        }
+        len += (size_t)snprintf(t + len, cap - len, "\n");
+        continue;
+      }
+      for (int c = 0; c < s->ncol; c++) {
+        len += (size_t)snprintf(t + len, cap - len, "%s%.10e", c ? " " : "", at(s, r, c));
+      }
+      len += (size_t)snprintf(t + len, cap - len, "\n");
+    }
+    len += (size_t)snprintf(t + len, cap - len, "\n\n");
+  }
+  return t;
+}
+
+static char *fig_csv(const series *ss, int ns) {
+  size_t cap = 1 << 16, len = 0;
+  char *t = malloc(cap);
+  if (!t) {
+    return NULL;
+  }
+  len += (size_t)snprintf(t, cap, "series,method");
+  for (int c = 0; c < ss[0].ncol; c++) {
+    len += (size_t)snprintf(t + len, cap - len, ",%s", ss[0].cols[c]);
+  }
+  len += (size_t)snprintf(t + len, cap - len, "\n");
+  for (int i = 0; i < ns; i++) {
+    for (int r = 0; r < ss[i].rows; r++) {
+      if (len + 1024 > cap) {
+        char *u = realloc(t, cap *= 2);
+        if (!u) {
+          free(t);
+          return NULL;
+        }
+        t = u;
+      }
+      len += (size_t)snprintf(t + len, cap - len, "\"%s\",\"%s\"", ss[i].label, ss[i].method);
+      for (int c = 0; c < ss[i].ncol; c++) {
+        len += (size_t)snprintf(t + len, cap - len, ",%.17g", at(&ss[i], r, c));
+      }
+      len += (size_t)snprintf(t + len, cap - len, "\n");
+    }
+  }
+  return t;
+}
+
+static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
+                         const char *dat, const char *machine, int quick) {
+  size_t cap = 8192, len = 0;
+  char *b = malloc(cap);
+  if (!b) {
+    return NULL;
+  }
+  static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                       "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"};
+  len += (size_t)snprintf(b + len, cap - len, "set grid\nset key outside top center horizontal maxrows 3 width 2\n");
+  if (f->kind == FIG_TRACE && ntot > ns) {
+    /* Whole run: window maxima of |error| (log scale, so bounded curves of
+     * different sizes stay apart); below, every step of the first seconds. */
+    len += (size_t)snprintf(b + len, cap - len,
+                            "set multiplot layout 2,1 title \"%s (%s, T = %g)\" noenhanced\n"
+                            "set key inside top center horizontal maxrows 2\n"
+                            "set xlabel 't [s]'\nset ylabel '|%s|, maximum per window'\n"
+                            "set logscale y\nset format y '10^{%%L}'\nplot ",
+                            f->id, f->system, quick ? f->T_quick : f->T, f->ylabel);
+    for (int i = 0; i < ns; i++) {
+      len += (size_t)snprintf(b + len, cap - len,
+                              "%s'%s' index %d using 1:(abs($2) > abs($3) ? abs($2) : abs($3)) "
+                              "with lines lw 1.5 lc rgb '%s' title \"%s\" noenhanced",
+                              i ? ", \\\n     " : "", dat, i, colors[i % 8], ss[i].label);
+    }
+    len += (size_t)snprintf(b + len, cap - len,
+                            "\nunset logscale y\nset format y '%%.1e'\nset ylabel '%s'\n"
+                            "set key outside bottom center horizontal maxrows 3\nplot ",
+                            f->ylabel);
+    for (int i = 0; i < ns; i++) {
+      len += (size_t)snprintf(b + len, cap - len,
+                              "%s'%s' index %d using 1:2 with linespoints pt 7 ps 0.4 lw 1 "
+                              "lc rgb '%s' title \"%s\" noenhanced",
+                              i ? ", \\\n     " : "", dat, ns + i, colors[i % 8],
+                              ss[ns + i].label);
+    }
+    len += (size_t)snprintf(b + len, cap - len, "\nunset multiplot");
+  } else if (f->kind == FIG_TRACE) {
+    /* The band between the smallest and largest error of each window. */
+    len += (size_t)snprintf(b + len, cap - len,
+                            "set title \"%s (%s, T = %g)\" noenhanced\nset xlabel 't [s]'\n"
+                            "set ylabel '%s'\nset format y '%%.1e'\n"
+                            "set style fill transparent solid 0.35 noborder\nplot ",
+                            f->id, f->system, quick ? f->T_quick : f->T, f->ylabel);
+    for (int i = 0; i < ns; i++) {
+      len += (size_t)snprintf(b + len, cap - len,
+                              "%s'%s' index %d using 1:2:3 with filledcurves lc rgb '%s' "
+                              "title \"%s\" noenhanced, \\\n"
+                              "     '' index %d using 1:2 with lines lw 1 lc rgb '%s' notitle, "
+                              "'' index %d using 1:3 with lines lw 1 lc rgb '%s' notitle",
+                              i ? ", \\\n     " : "", dat, i, colors[i % 8], ss[i].label, i,
+                              colors[i % 8], i, colors[i % 8]);
+    }
+  } else {
+    len += (size_t)snprintf(b + len, cap - len,
+                            "set title \"%s (%s, T = %g)\\n%s\" noenhanced font ',10'\n"
+                            "set logscale xy\nset xlabel 'run time [s] (pinned core, min of "
+                            "%d repetitions)'\nset ylabel '%s'\nset format y '10^{%%L}'\n"
+                            "plot ",
+                            f->id, f->system, f->T, machine, WORK_REPS, f->ylabel);
+    for (int i = 0; i < ns; i++) {
+      len += (size_t)snprintf(b + len, cap - len,
+                              "%s'%s' index %d using 3:4 with linespoints pt %d lc rgb '%s' "
+                              "title \"%s\" noenhanced",
+                              i ? ", \\\n     " : "", dat, i, 5 + 2 * (i % 4), colors[i % 8],
+                              ss[i].label);
+    }
+  }
+  snprintf(b + len, cap - len, "\n");
+  return b;
+}
+
+/* A markdown table cell: '|' escaped. */
+static void md_cell(const char *in, char *out, size_t len) {
+  size_t k = 0;
+  for (; *in && k + 2 < len; in++) {
+    if (*in == '|') {
+      out[k++] = '\\';
+    }
+    out[k++] = *in;
+  }
+  out[k] = 0;
+}
+
+static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl, int nc,
+                    const char *machine, int quick) {
+  size_t cap = 1 << 15, len = 0;
+  char *t = malloc(cap);
+  if (!t) {
+    return NULL;
+  }
+#define MD(...) len += (size_t)snprintf(t + len, len < cap ? cap - len : 0, __VA_ARGS__)
+  int held = 0;
+  for (int i = 0; i < nc; i++) {
+    held += cl[i].holds;
+  }
+  MD("# %s%s\n\n![%s](%s.svg)\n\n", f->id, quick ? " (quick run, reduced grid)" : "", f->id,
+     f->id);
+  MD("System `%s`, T = %g, double precision, built-in Newton (rtol = 100 eps). Choices "
+     "the paper leaves open: %s.\n\n",
+     f->system, quick ? f->T_quick : f->T, f->why);
+  if (f->kind == FIG_WORK) {
+    MD("Machine: %s. Each time is the minimum over %d repetitions (3 for runs over 0.5 s) of "
+       "init + all steps on a thread pinned to one core; the errors come from a separate, "
+       "untimed pass.\n\n",
+       machine, quick ? 1 : WORK_REPS);
+    for (int i = 0; i < ns; i++) {
+      MD("## %s\n\n`%s`\n\n| h | steps | run time [s] | e_q | e_p | e_lambda | Newton/step |\n"
+         "|---|---|---|---|---|---|---|\n",
+         ss[i].label, ss[i].method);
+      for (int r = 0; r < ss[i].rows; r++) {
+        MD("| %.4g | %.0f | %.3e | %.3e | %.3e | %.3e | %.2f |\n", at(&ss[i], r, W_H),
+           at(&ss[i], r, W_STEPS), at(&ss[i], r, W_SEC), at(&ss[i], r, W_EQ),
+           at(&ss[i], r, W_EP), at(&ss[i], r, W_EL), at(&ss[i], r, W_NEWTON));
+      }
+      MD("\n");
+    }
+  } else {
+    int quad = !isnan(ss[0].extra[4]);
+    MD("| combination | method | h | I(0) | max abs error%s |\n|---|---|---|---|---|%s\n",
+       quad ? " | max abs error, quad check" : "", quad ? "---|" : "");
+    for (int i = 0; i < ns; i++) {
+      MD("| %s | `%s` | %g | %.12g | %.3e |", ss[i].label, ss[i].method, ss[i].h,
+         ss[i].extra[0], ss[i].extra[1]);
+      if (quad) {
+        MD(" %.3e |", ss[i].extra[4]);
+      }
+      MD("\n");
+    }
+    MD("\nThe plot shows, per window of steps, the band between the smallest and largest "
+       "signed error in the window.\n\n");
+  }
+  MD("## Claims of the paper's text\n\n%d/%d hold.\n\n| claim | measured | holds |\n"
+     "|---|---|---|\n",
+     held, nc);
+  for (int i = 0; i < nc; i++) {
+    char a[1100], b[2100];
+    md_cell(cl[i].text, a, sizeof a);
+    md_cell(cl[i].measured, b, sizeof b);
+    MD("| %s | %s | %s |\n", a, b, cl[i].holds ? "yes" : "**no**");
+  }
+#undef MD
+  return t;
+}
+
+/* ---- driver --------------------------------------------------------------- */
+
+static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, const claim *cl,
+                         int nc,
+                         const vi_machine *mach, int pinned_core, const reproduce_opts *o,
+                         char *err, size_t errlen) {
+  char base[1024], path[1100], line[600];
+  snprintf(base, sizeof base, "%s/%s", o->results_dir, f->id);
+  vi_machine_line(mach, line, sizeof line);
+  json_t *j = json_object();
+  json_object_set_new(j, "id", json_string(f->id));
+  json_object_set_new(j, "system", json_string(f->system));
+  json_object_set_new(j, "T", json_real(o->quick ? f->T_quick : f->T));
+  json_object_set_new(j, "precision", json_string("double"));
+  json_object_set_new(j, "choices", json_string(f->why));
+  json_object_set_new(j, "quick", json_boolean(o->quick));
+  if (f->quantity) {
+    json_object_set_new(j, "quantity", json_string(f->quantity));
+  }
+  json_t *m = json_object();
+  json_object_set_new(m, "cpu", json_string(mach->cpu));
+  json_object_set_new(m, "cores", json_integer(mach->cores));
+  json_object_set_new(m, "os", json_string(mach->os));
+  json_object_set_new(m, "compiler", json_string(mach->compiler));
+  json_object_set_new(m, "build", json_string(mach->build));
+  json_object_set_new(m, "version", json_string(mach->version));
+  json_object_set_new(m, "pinned_core", pinned_core >= 0 ? json_integer(pinned_core) : json_null());
+  json_object_set_new(j, "machine", m);
+  json_t *arr = json_array();
+  for (int i = 0; i < ntot; i++) {
+    json_array_append_new(arr, series_json(&ss[i]));
+  }
+  json_object_set_new(j, "series", arr);
+  json_t *ca = json_array();
+  int held = 0;
+  for (int i = 0; i < nc; i++) {
+    json_t *c = json_object();
+    json_object_set_new(c, "claim", json_string(cl[i].text));
+    json_object_set_new(c, "measured", json_string(cl[i].measured));
+    json_object_set_new(c, "holds", json_boolean(cl[i].holds));
+    json_array_append_new(ca, c);
+    held += cl[i].holds;
+  }
+  json_object_set_new(j, "claims", ca);
+  json_object_set_new(j, "claims_held", json_integer(held));
+  json_object_set_new(j, "claims_total", json_integer(nc));
+  snprintf(path, sizeof path, "%s.json", base);
+  int bad = vi_json_write_atomic(j, path, err, errlen) != 0;
+  json_decref(j);
+  char dat[1100];
+  snprintf(dat, sizeof dat, "%s.dat", base);
+  char *d = fig_dat(f, ss, ntot), *c = fig_csv(ss, ntot);
+  char *md = fig_md(f, ss, ns, cl, nc, line, o->quick);
+  /* The script refers to the data file by its name relative to results/,
+   * and gnuplot runs there, so the kept .gp can be rerun in place. */
+  char datname[300];
+  snprintf(datname, sizeof datname, "%s.dat", f->id);
+  char *gp = fig_gnuplot(f, ss, ns, ntot, datname, line, o->quick);
+  bad |= !d || vi_text_write_atomic(dat, d, err, errlen) != 0;
+  snprintf(path, sizeof path, "%s.csv", base);
+  bad |= !c || vi_text_write_atomic(path, c, err, errlen) != 0;
+  snprintf(path, sizeof path, "%s.md", base);
+  bad |= !md || vi_text_write_atomic(path, md, err, errlen) != 0;
+  if (!bad) {
+    bad |= !gp || vi_plot(o->results_dir, f->id, gp, 900, ntot > ns ? 900 : 600, err, errlen) != 0;
+  }
+  free(d);
+  free(c);
+  free(md);
+  free(gp);
+  return bad ? -1 : 0;
+}
+
+static int run_figure(const fig_spec *f, const reproduce_opts *o) {
+  char err[1024] = "";
+  vi_system_d *sys = NULL;
+  int rc = open_system(f->system, &sys, err, sizeof err);
+  if (rc != VI_OK) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
+    return VI_EXIT_FAIL;
+  }
+  /* Curves 0..ns-1, then (zoom) the every-step series of each curve. */
+  series ss[2 * FIG_MAXCURVES];
+  memset(ss, 0, sizeof ss);
+  int ns = 0;
+  for (; ns < FIG_MAXCURVES && f->curves[ns].method; ns++) {
+    snprintf(ss[ns].label, sizeof ss[ns].label, "%s", f->curves[ns].label);
+    ss[ns].cols = f->kind == FIG_TRACE ? trace_cols : work_cols;
+    ss[ns].ncol = f->kind == FIG_TRACE ? 3 : 8;
+    ss[ns].extra[4] = NAN;
+  }
+  const int nz = f->kind == FIG_TRACE && f->zoom > 0 ? ns : 0, ntot = ns + nz;
+  for (int i = 0; i < nz; i++) {
+    series *z = &ss[ns + i];
+    snprintf(z->label, sizeof z->label, "%.60s, every step of [0, %g]", f->curves[i].label,
+             o->quick ? f->zoom / 5 : f->zoom);
+    z->cols = trace_cols;
+    z->ncol = 3;
+    z->extra[4] = NAN;
+  }
+  mkdir(o->results_dir, 0777);
+  char partial[1024];
+  snprintf(partial, sizeof partial, "%s/%s.partial.json", o->results_dir, f->id);
+  if (o->fresh) {
+    remove(partial);
+  } else if (!o->quick) {
+    load_partial(partial, ss, ntot);
+  }
+  vi_machine mach;
+  vi_machine_describe(&mach);
+  vi_pin *pin = NULL;
+  int core = -1;
+  if (f->kind == FIG_WORK && vi_pin_thread(&pin, &core, err, sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s: timing unpinned: %s\n", f->id, err);
+    core = -1;
+  }
+  double T = o->quick ? f->T_quick : f->T;
+  int status = VI_EXIT_OK;
+  for (int i = 0; i < ns; i++) {
+    if (ss[i].done && (nz == 0 || ss[ns + i].done)) {
+      continue;
+    }
+    ss[i].rows = 0;
+    if (nz) {
+      ss[ns + i].rows = 0;
+    }
+    if (o->progress) {
+      fprintf(stderr, "\r%s: %d/%d %s                    ", f->id, i + 1, ns, ss[i].label);
+    }
+    err[0] = 0;
+    rc = f->kind == FIG_TRACE
+             ? trace_run(sys, f->quantity, &f->curves[i], T, nz ? (o->quick ? f->zoom / 5 : f->zoom) : 0,
+                         &ss[i], &ss[nz ? ns + i : i], err, sizeof err)
+             : work_sweep(sys, &f->curves[i], T, o->quick, o->cache_dir, &ss[i], err, sizeof err);
+    if (rc != VI_OK) {
+      fprintf(stderr, "%svistudy reproduce: %s: %s: %s\n", o->progress ? "\n" : "", f->id,
+              ss[i].label, err);
+      status = VI_EXIT_FAIL;
+      break;
+    }
+    ss[i].done = 1;
+    if (nz) {
+      ss[ns + i].done = 1;
+    }
+    if (!o->quick) {
+      json_t *pj = json_object(), *arr = json_array();
+      for (int k = 0; k < ntot; k++) {
+        if (ss[k].done) {
+          json_array_append_new(arr, series_json(&ss[k]));
+        }
+      }
+      json_object_set_new(pj, "series", arr);
+      vi_json_write_atomic(pj, partial, err, sizeof err);
+      json_decref(pj);
+    }
+  }
+  vi_pin_release(pin);
+  if (o->progress) {
+    fputc('\n', stderr);
+  }
+  vi_system_free_d(sys);
+  if (status != VI_EXIT_OK) {
+    return status;
+  }
+  claim cl[16];
+  memset(cl, 0, sizeof cl);
+
+  int nc = 0;
+  if (strcmp(f->id, "wenger2017-fig2") == 0) {
+    nc = claims_fig2(ss, cl);
+  } else if (strcmp(f->id, "wenger2017-fig3") == 0) {
+    nc = claims_fig3(f, ss, ns, o->quick, cl, err, sizeof err);
+    if (nc < 0) {
+      fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
+      status = VI_EXIT_FAIL;
+      nc = 0;
+    }
+  } else if (strcmp(f->id, "wenger2017-fig4") == 0) {
+    nc = claims_fig4(ss, ns, cl);
+  } else {
+    nc = claims_fig5(ss, ns, cl);
+  }
+  err[0] = 0;
+  if (write_outputs(f, ss, ns, ntot, cl, nc, &mach, core, o, err, sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
+    status = VI_EXIT_FAIL;
+  }
+  int held = 0;
+  for (int i = 0; i < nc; i++) {
+    held += cl[i].holds;
+  }
+  printf("%s: %d/%d claims of the text hold\n", f->id, held, nc);
+  for (int i = 0; i < nc; i++) {
+    if (!cl[i].holds) {
+      printf("  does not hold: %s (%s)\n", cl[i].text, cl[i].measured);
+    }
+  }
+  printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, f->id);
+  if (status == VI_EXIT_OK) {
+    remove(partial);
+  }
+  for (int i = 0; i < ntot; i++) {
+    free(ss[i].v);
+  }
+  if (status == VI_EXIT_OK && o->strict && held < nc) {
+    status = VI_EXIT_FAIL;
+  }
+  return status;
+}
+
 int vi_figures_run(const char *id, const reproduce_opts *o) {
-  (void)o;
-  fprintf(stderr, "vistudy reproduce: %s is not implemented yet\n", id);
-  return VI_EXIT_FAIL;
+  for (int i = 0; i < NFIGS; i++) {
+    if (strcmp(id, figs[i].id) == 0) {
+      return run_figure(&figs[i], o);
+    }
+  }
+  fprintf(stderr, "vistudy reproduce: unknown figure '%s'\n", id);
+  return VI_EXIT_USAGE;
 }
