@@ -195,7 +195,8 @@ static int invariant(const vi_system_d *sys, int mom, const double *q, const dou
 }
 
 /* A long run storing the envelope of the invariant's signed error
- * I(t_k) - I(0) per window of steps. */
+ * I(t_k) - I(0) per window of steps into s, and every step of [0, zoom]
+ * into zs (NULL: none). */
 static int trace_run(const vi_system_d *sys, const char *quantity, const curve_spec *c, double T,
                      double zoom, series *s, series *zs, char *err, size_t errlen) {
   const int n = sys->n, m = sys->m;
@@ -233,7 +234,7 @@ static int trace_run(const vi_system_d *sys, const char *quantity, const curve_s
       I = I0;
     }
     double d = I - I0;
-    if (zoom > 0 && (double)k * c->h <= zoom * (1 + 1e-12)) {
+    if (zs && (double)k * c->h <= zoom * (1 + 1e-12)) {
       double row[3] = {(double)k * c->h, d, d};
       if (series_push(zs, row) != 0) {
         rc = VI_ENOMEM;
@@ -259,8 +260,11 @@ static int trace_run(const vi_system_d *sys, const char *quantity, const curve_s
     snprintf(err, errlen, "%s, h = %g: %s at t = %g", c->method, c->h, vi_strerror(rc),
              (double)nd.t);
   }
-  s->h = zs->h = c->h;
-  snprintf(zs->method, sizeof zs->method, "%s", s->method);
+  s->h = c->h;
+  if (zs) {
+    zs->h = c->h;
+    memcpy(zs->method, s->method, sizeof zs->method);
+  }
   s->extra[0] = I0;
   s->extra[1] = amax;
   s->extra[2] = first;
@@ -1031,7 +1035,7 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
     err[0] = 0;
     rc = f->kind == FIG_TRACE
              ? trace_run(sys, f->quantity, &f->curves[i], T, nz ? (o->quick ? f->zoom / 5 : f->zoom) : 0,
-                         &ss[i], &ss[nz ? ns + i : i], err, sizeof err)
+                         &ss[i], nz ? &ss[ns + i] : NULL, err, sizeof err)
              : work_sweep(sys, &f->curves[i], T, o->quick, o->cache_dir, &ss[i], err, sizeof err);
     if (rc != VI_OK) {
       fprintf(stderr, "%svistudy reproduce: %s: %s: %s\n", o->progress ? "\n" : "", f->id,
