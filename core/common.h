@@ -129,7 +129,15 @@ typedef struct vi_order_args {
   const char *h[VI_ORDER_MAXH];
   const char *cache_dir;  /* reference cache; NULL: none */
   int progress;           /* progress lines on stderr */
+  int measure;            /* vi_measure: what drives the automatic step sizes */
+  int energy_only;        /* skip the reference: energy errors only (studies
+                             whose measure is the energy, man2020 (46)-(49)) */
 } vi_order_args;
+
+/* The error an order study is about: the global errors of q, p, lambda
+ * against a reference (wenger2017 §4.1), or the max relative energy error
+ * max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)). */
+typedef enum vi_measure { VI_MEASURE_STATE = 0, VI_MEASURE_ENERGY = 1 } vi_measure;
 
 /* Result of an order study, in double whatever the working precision. */
 enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3 };
@@ -146,6 +154,8 @@ typedef struct vi_order_result {
   long steps[VI_ORDER_MAXH];
   double err[VI_NQUANT][VI_ORDER_MAXH]; /* NaN where the run failed */
   double energy_err[VI_ORDER_MAXH];     /* max |E_k - E_0| / |E_0| */
+  double energy_floor;                  /* energy errors <= 10 floor are plateau */
+  int measure;                          /* vi_measure of the study */
   double newton_per_step[VI_ORDER_MAXH];
   double seconds[VI_ORDER_MAXH];
   int status[VI_ORDER_MAXH];            /* vi_status of each run */

@@ -40,13 +40,20 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
   }
   VI_REAL *P = Q + (size_t)(N + 1) * n, *L = P + (size_t)(N + 1) * n;
   VI_X(vi_reference_info) info;
-  rc = VI_X(vi_reference)(sys, h, N, Q, P, L, a->cache_dir, &info, err, errlen);
-  if (rc != VI_OK) {
-    goto done;
-  }
-  snprintf(res->reference, sizeof res->reference, "%s", info.method);
-  if (info.accuracy > res->ref_accuracy) {
-    res->ref_accuracy = info.accuracy;
+  if (a->energy_only) {
+    /* The energy error needs no reference: H_0 is exact (man2020 (46)). */
+    memset(Q, 0, (size_t)(N + 1) * (size_t)(2 * n + m) * sizeof *Q);
+    snprintf(res->reference, sizeof res->reference,
+             "none (energy error only: H_0 from the initial data)");
+  } else {
+    rc = VI_X(vi_reference)(sys, h, N, Q, P, L, a->cache_dir, &info, err, errlen);
+    if (rc != VI_OK) {
+      goto done;
+    }
+    snprintf(res->reference, sizeof res->reference, "%s", info.method);
+    if (info.accuracy > res->ref_accuracy) {
+      res->ref_accuracy = info.accuracy;
+    }
   }
   for (long k = 0; k <= N; k++) {
     for (int c = 0; c < n; c++) {
@@ -100,7 +107,7 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
   res->newton_per_step[i] = stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0;
   res->unknowns = stt->unknowns ? stt->unknowns : res->unknowns;
   for (int x = 0; x < VI_NQUANT; x++) {
-    res->err[x][i] = mrc == VI_OK ? (double)e[x] : NAN;
+    res->err[x][i] = mrc == VI_OK && !a->energy_only ? (double)e[x] : NAN;
   }
   res->energy_err[i] = mrc == VI_OK ? (double)eE : NAN;
   VI_X(vi_stepper_spec)(st, res->method, sizeof res->method);
@@ -183,6 +190,7 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
   snprintf(res->system, sizeof res->system, "%s", type->info->name);
   snprintf(res->precision, sizeof res->precision, "%s", VI_PREC_NAME);
   res->T = (double)T;
+  res->measure = oa->energy_only ? VI_MEASURE_ENERGY : oa->measure;
   {
     int k = 0, pi = 0;
     for (const vi_param *p = type->info->params; p->name && pi < 32; p++, pi++) {
@@ -206,7 +214,8 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
   for (int x = 0; x < VI_NQUANT; x++) {                                    \
     double fl = 100 * (double)VI_EPS * (double)(scale[x] > 1 ? scale[x] : 1); \
     res->floor[x] = fl > res->ref_accuracy ? fl : res->ref_accuracy;       \
-  }
+  }                                                                        \
+  res->energy_floor = 100 * (double)VI_EPS;
   if (nN > 0) {
     for (int i = 0; i < nN; i++) {
       if ((rc = VI_X(order_run)(sys, oa, &so, T, Ns[i], res, res->nh, scale, err, errlen))) {
@@ -216,10 +225,12 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
     }
     FLOORS();
   } else {
-    /* Automatic: N0 ~ T/0.1, refine by halving h while the q error is well
+    /* Automatic, driven by the q error or (measure energy) the energy
+     * error: N0 ~ T/0.1, refine by halving h while the q error is well
      * above the floor (1e4 floor: below that, round-off accumulated over
      * the steps starts to show), then add coarser steps until four q errors
      * are above 10 floor. */
+    const int energy = oa->measure == VI_MEASURE_ENERGY || oa->energy_only;
     long N0 = (long)vi_floor(T / VI_C(0.1) + VI_C(0.5));
     N0 = N0 < 2 ? 2 : N0;
     const long Nmax = 1L << 16;
@@ -229,9 +240,10 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
         goto out;
       }
       FLOORS();
-      double eq = res->err[VI_Q][res->nh];
+      double eq = energy ? res->energy_err[res->nh] : res->err[VI_Q][res->nh];
+      double fq = energy ? res->energy_floor : res->floor[VI_Q];
       res->nh++;
-      if (!isfinite(eq) || eq <= 1e4 * res->floor[VI_Q]) {
+      if (!isfinite(eq) || eq <= 1e4 * fq) {
         break;
       }
       N *= 2;
@@ -239,7 +251,9 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
     for (N = N0 / 2; N >= 1 && res->nh < VI_ORDER_MAXH; N /= 2) {
       int usable = 0;
       for (int i = 0; i < res->nh; i++) {
-        usable += isfinite(res->err[VI_Q][i]) && res->err[VI_Q][i] > 10 * res->floor[VI_Q];
+        double ei = energy ? res->energy_err[i] : res->err[VI_Q][i];
+        double fi = energy ? res->energy_floor : res->floor[VI_Q];
+        usable += isfinite(ei) && ei > 10 * fi;
       }
       if (usable >= 4) {
         break;

@@ -15,6 +15,36 @@ void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]) {
   }
 }
 
+vi_fit vi_order_energy_fit(const vi_order_result *r) {
+  return vi_fit_order(r->nh, r->h, r->energy_err, r->energy_floor, 10.0);
+}
+
+/* One "order X ..." line of the printed study. */
+static void print_fit(FILE *f, const vi_order_result *r, const char *name, const vi_fit *fit,
+                      double floor) {
+  char lab[32];
+  vi_fit_label(fit, lab, sizeof lab);
+  fprintf(f, "order %-6s %-8s", name, lab);
+  if (fit->status == VI_FIT_OK) {
+    fprintf(f, " (least squares over h = %.4g .. %.4g, %d points, rms residual %.3f in log10 e)",
+            r->h[fit->lo], r->h[fit->hi], fit->hi - fit->lo + 1, fit->residual);
+  } else if (fit->status == VI_FIT_DIVERGENT) {
+    fprintf(f, " (the error does not decrease with h)");
+  } else if (fit->status == VI_FIT_PLATEAU) {
+    fprintf(f, " (every error is at the round-off/reference floor %.1e)", floor);
+  }
+  if (strcmp(r->precision, "double") == 0 &&
+      (fit->status == VI_FIT_PLATEAU || fit->status == VI_FIT_TOO_FEW ||
+       (fit->status == VI_FIT_OK && fit->hi - fit->lo < 2))) {
+    fprintf(f, "; too few errors above double round-off: rerun with --precision quad");
+  }
+  if (fit->n_plateau > 0 && fit->status != VI_FIT_PLATEAU) {
+    fprintf(f, "; %d point%s at the floor %.1e left out", fit->n_plateau,
+            fit->n_plateau == 1 ? "" : "s", floor);
+  }
+  fputc('\n', f);
+}
+
 void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   fprintf(f, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
           r->precision, r->T);
@@ -27,29 +57,21 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
             r->energy_err[i], r->newton_per_step[i], r->seconds[i],
             r->status[i] ? "  " : "", r->status[i] ? vi_strerror(r->status[i]) : "");
   }
+  vi_fit fe = vi_order_energy_fit(r);
+  if (r->measure == VI_MEASURE_ENERGY) {
+    print_fit(f, r, "energy", &fe, r->energy_floor);
+  }
   for (int x = 0; x < VI_NQUANT; x++) {
-    char lab[32];
-    vi_fit_label(&fits[x], lab, sizeof lab);
-    fprintf(f, "order %-6s %-8s", quant_names[x], lab);
-    if (fits[x].status == VI_FIT_OK) {
-      fprintf(f, " (least squares over h = %.4g .. %.4g, %d points, rms residual %.3f in log10 e)",
-              r->h[fits[x].lo], r->h[fits[x].hi], fits[x].hi - fits[x].lo + 1,
-              fits[x].residual);
-    } else if (fits[x].status == VI_FIT_DIVERGENT) {
-      fprintf(f, " (the error does not decrease with h)");
-    } else if (fits[x].status == VI_FIT_PLATEAU) {
-      fprintf(f, " (every error is at the round-off/reference floor %.1e)", r->floor[x]);
+    int measured = 0;
+    for (int i = 0; i < r->nh; i++) {
+      measured |= !isnan(r->err[x][i]);
     }
-    if (strcmp(r->precision, "double") == 0 &&
-        (fits[x].status == VI_FIT_PLATEAU || fits[x].status == VI_FIT_TOO_FEW ||
-         (fits[x].status == VI_FIT_OK && fits[x].hi - fits[x].lo < 2))) {
-      fprintf(f, "; too few errors above double round-off: rerun with --precision quad");
+    if (measured) {
+      print_fit(f, r, quant_names[x], &fits[x], r->floor[x]);
     }
-    if (fits[x].n_plateau > 0 && fits[x].status != VI_FIT_PLATEAU) {
-      fprintf(f, "; %d point%s at the floor %.1e left out", fits[x].n_plateau,
-              fits[x].n_plateau == 1 ? "" : "s", r->floor[x]);
-    }
-    fputc('\n', f);
+  }
+  if (r->measure != VI_MEASURE_ENERGY) {
+    print_fit(f, r, "energy", &fe, r->energy_floor);
   }
 }
 
@@ -81,6 +103,8 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   json_object_set_new(j, "method", json_string(r->method));
   json_object_set_new(j, "precision", json_string(r->precision));
   json_object_set_new(j, "T", json_real(r->T));
+  json_object_set_new(j, "measure",
+                      json_string(r->measure == VI_MEASURE_ENERGY ? "energy" : "state"));
   json_object_set_new(j, "h", array_of(r->h, r->nh));
   json_t *steps = json_array();
   json_t *st = json_array();
@@ -91,11 +115,13 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   json_object_set_new(j, "steps", steps);
   json_t *err = json_object(), *orders = json_object(), *fit = json_object(),
          *floor = json_object();
-  for (int x = 0; x < VI_NQUANT; x++) {
-    json_object_set_new(err, quant_names[x], array_of(r->err[x], r->nh));
-    json_object_set_new(floor, quant_names[x], json_real(r->floor[x]));
-    const vi_fit *f = &fits[x];
-    json_object_set_new(orders, quant_names[x],
+  vi_fit fe = vi_order_energy_fit(r);
+  for (int x = 0; x <= VI_NQUANT; x++) {
+    const char *name = x < VI_NQUANT ? quant_names[x] : "energy";
+    const vi_fit *f = x < VI_NQUANT ? &fits[x] : &fe;
+    json_object_set_new(err, name, array_of(x < VI_NQUANT ? r->err[x] : r->energy_err, r->nh));
+    json_object_set_new(floor, name, json_real(x < VI_NQUANT ? r->floor[x] : r->energy_floor));
+    json_object_set_new(orders, name,
                         f->status == VI_FIT_OK         ? json_real(f->order)
                         : f->status == VI_FIT_DIVERGENT ? json_string("d")
                         : f->status == VI_FIT_PLATEAU   ? json_string("plateau")
@@ -107,7 +133,7 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
     json_object_set_new(fo, "hi", json_integer(f->hi));
     json_object_set_new(fo, "residual", num_or_null(f->residual));
     json_object_set_new(fo, "n_plateau", json_integer(f->n_plateau));
-    json_object_set_new(fit, quant_names[x], fo);
+    json_object_set_new(fit, name, fo);
   }
   json_object_set_new(j, "err", err);
   json_object_set_new(j, "energy_err", array_of(r->energy_err, r->nh));

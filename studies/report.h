@@ -11,14 +11,16 @@
 
 /* Fits of q, p, lambda of an order study. */
 void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]);
+/* Fit of the max relative energy error (man2020 (46)-(49)). */
+vi_fit vi_order_energy_fit(const vi_order_result *r);
 
 /* The order study as a human-readable table. */
 void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
 
-/* The order study as JSON: system, params, method, precision, T, h, err
- * {q, p, lambda}, energy_err, orders {q, p, lambda: number or "d" or
- * "plateau" or null}, fit {per quantity: status, lo, hi, residual,
- * n_plateau}, floor, reference, reference_accuracy, steps,
+/* The order study as JSON: system, params, method, precision, T, measure,
+ * h, err {q, p, lambda, energy}, energy_err, orders {q, p, lambda, energy:
+ * number or "d" or "plateau" or null}, fit {per quantity: status, lo, hi,
+ * residual, n_plateau}, floor, reference, reference_accuracy, steps,
  * newton_per_step, seconds, run_status. */
 json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
 

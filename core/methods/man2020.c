@@ -1,0 +1,657 @@
+/* man2020.c: the Galerkin variational integrators for holonomic constraints
+ * of man2020 (Man, Gao, Zhong 2020), method family "man2020", with its
+ * eight named algorithms ELL, EGL, ELG, EGG, LLL, LGL, LLG, LGG (Table 2).
+ *
+ * On each interval [t_k, t_k + h] (the paper's eta), q and lambda are both
+ * polynomials of degree n = m - 1 on the same m control points d_0 = 0 <
+ * ... < d_n = 1, equidistant (E) or Lobatto (L) (man2020 (20)-(21)). The
+ * action (22)-(23) splits into the unconstrained term, integrated by an
+ * m-point Gauss (G) or Lobatto (L) rule (nodes c_i, weights b_i), and the
+ * constrained term g(q).lambda, integrated by its own m-point rule (nodes
+ * f_j, weights e_j): algorithm XYZ = control points X, rule Y for the
+ * unconstrained and Z for the constrained term.
+ *
+ * One step solves, for the unknowns q^1..q^n, lambda^0..lambda^n and the
+ * end momentum p^n ((n+1)(d+c) in all, (32)), the equations
+ *   R_i = [i=0] p^0 - [i=n] p^n + h sum_j b_j (N_i(c_j)(-grad V(Q_j))
+ *         + N_i'(c_j)/h M Qdot_j) - h sum_j e_j N_i(f_j) G(Z_j)' Lambda_j
+ *       = 0,  i = 0..n                                           (26), (35)
+ *   g(q^i) = 0, i = 1..n    (constraints at the control points)  (30)
+ *   G(q^n) M^-1 p^n = 0     (velocity constraint at the step end)  (31)
+ * with Q_j, Qdot_j = q, qdot at c_j h, Z_j = q(f_j h), Lambda_j =
+ * lambda(f_j h); its Jacobian is (36)-(45). lambda is not continuous across
+ * steps: each interval has its own lambda^0..lambda^n. Reported at node
+ * k+1: q^n, p^n (which satisfies the hidden constraint by (31)) and
+ * lambda^n of the interval just solved; node 0 reports lambda from
+ * wenger2017 (70).
+ *
+ * Compiled once per precision (prec.h). */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+#include "spec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAN_MAX 16 /* m limit (quadrature tables) */
+
+typedef struct man_opts {
+  int m;     /* points: degree n = m - 1 */
+  int ctrl;  /* vi_ctrl */
+  int quadU; /* vi_rule of the unconstrained term */
+  int quadC; /* vi_rule of the constrained term */
+} man_opts;
+
+static const char *const man_rule_names[] = {"gauss", "lobatto", NULL};
+static const char *const man_ctrl_names[] = {"equidistant", "lobatto", NULL};
+
+static const vi_key_doc man_keys[] = {
+    {"alg", "ELL|EGL|ELG|EGG|LLL|LGL|LLG|LGG", "LGG",
+     "man2020 Table 2: control points (E equidistant, L Lobatto), then the rule of "
+     "the unconstrained and of the constrained term (G Gauss, L Lobatto)"},
+    {"m", "2..16", "3", "points per step: q and lambda of degree m-1, m-point rules"},
+    {"ctrl", "equidistant|lobatto", "from alg", "control points (overrides alg)"},
+    {"quadU", "gauss|lobatto", "from alg", "rule of the unconstrained term (overrides alg)"},
+    {"quadC", "gauss|lobatto", "from alg", "rule of the constrained term (overrides alg)"},
+    {NULL, NULL, NULL, NULL}};
+
+static int man_letter(char c, int *rule) {
+  if (c == 'G') {
+    *rule = VI_RULE_GAUSS;
+  } else if (c == 'L') {
+    *rule = VI_RULE_LOBATTO;
+  } else {
+    return -1;
+  }
+  return 0;
+}
+
+static int VI_X(man_parse)(void *opts_, const char *kv, char *err, size_t errlen) {
+  man_opts *o = opts_;
+  memset(o, 0, sizeof *o);
+  o->m = 3;
+  o->ctrl = VI_CTRL_LOBATTO;
+  o->quadU = VI_RULE_GAUSS;
+  o->quadC = VI_RULE_GAUSS;
+  char key[32], val[64];
+  const char *cur = kv;
+  int rc, choice;
+  while ((rc = vi_kv_next(&cur, key, sizeof key, val, sizeof val, err, errlen)) > 0) {
+    if (strcmp(key, "alg") == 0) {
+      if (strlen(val) != 3 || (val[0] != 'E' && val[0] != 'L') ||
+          man_letter(val[1], &o->quadU) || man_letter(val[2], &o->quadC)) {
+        snprintf(err, errlen,
+                 "invalid value '%s' for key 'alg' of method man2020; valid: ELL, EGL, ELG, "
+                 "EGG, LLL, LGL, LLG, LGG",
+                 val);
+        return VI_EINVAL;
+      }
+      o->ctrl = val[0] == 'E' ? VI_CTRL_EQUIDISTANT : VI_CTRL_LOBATTO;
+    } else if (strcmp(key, "m") == 0) {
+      if (vi_parse_int(key, val, 2, MAN_MAX, &o->m, err, errlen)) {
+        return VI_EINVAL;
+      }
+    } else if (strcmp(key, "ctrl") == 0) {
+      if (vi_parse_choice(key, val, man_ctrl_names, &choice, err, errlen)) {
+        return VI_EINVAL;
+      }
+      o->ctrl = choice == 0 ? VI_CTRL_EQUIDISTANT : VI_CTRL_LOBATTO;
+    } else if (strcmp(key, "quadU") == 0 || strcmp(key, "quadC") == 0) {
+      if (vi_parse_choice(key, val, man_rule_names, &choice, err, errlen)) {
+        return VI_EINVAL;
+      }
+      *(key[4] == 'U' ? &o->quadU : &o->quadC) = choice == 0 ? VI_RULE_GAUSS : VI_RULE_LOBATTO;
+    } else {
+      snprintf(err, errlen, "unknown key '%s' for method man2020; valid: alg, m, ctrl, quadU, quadC",
+               key);
+      return VI_EINVAL;
+    }
+  }
+  return rc < 0 ? VI_EINVAL : VI_OK;
+}
+
+static void VI_X(man_format)(const void *opts_, char *buf, size_t len) {
+  const man_opts *o = opts_;
+  snprintf(buf, len, "man2020:alg=%c%c%c,m=%d", o->ctrl == VI_CTRL_LOBATTO ? 'L' : 'E',
+           o->quadU == VI_RULE_GAUSS ? 'G' : 'L', o->quadC == VI_RULE_GAUSS ? 'G' : 'L', o->m);
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+typedef struct VI_X(man_state) {
+  man_opts o;
+  const VI_X(vi_system) *sys;
+  VI_X(vi_solver) *solver;
+  int n, m, deg, N;
+  int loff, poff; /* offsets of lambda^0 and p^n in the unknowns */
+  int have_prev;
+  VI_REAL h, t0;
+  long k;
+  /* Control points; unconstrained rule c_i, b_i with N_k(c_i), N_k'(c_i);
+   * constrained rule f_j, e_j with N_k(f_j); extrapolation N_k(1 + d_i)
+   * and N_k'(2) for the next guess. */
+  VI_REAL d[MAN_MAX], c[MAN_MAX], b[MAN_MAX], f[MAN_MAX], e[MAN_MAX];
+  VI_REAL lU[MAN_MAX * MAN_MAX], dlU[MAN_MAX * MAN_MAX], lC[MAN_MAX * MAN_MAX];
+  VI_REAL lX[MAN_MAX * MAN_MAX], dlX[MAN_MAX];
+  /* Step data and work arrays (carved from the stepper block). */
+  VI_REAL *q0, *p0, *x, *xprev, *qprev0;
+  VI_REAL *Q, *V, *MV, *dV, *HV, *g, *G, *HG, *L, *mu, *v;
+} VI_X(man_state);
+
+static VI_REAL *VI_X(man_carve)(char *base, size_t *off, size_t count) {
+  VI_REAL *r = base ? (VI_REAL *)(base + *off) : NULL;
+  *off += (count * sizeof(VI_REAL) + 15) / 16 * 16;
+  return r;
+}
+
+static size_t VI_X(man_layout)(VI_X(man_state) *st, char *base, int n, int m, int N) {
+  VI_X(man_state) dummy;
+  VI_X(man_state) *t = st ? st : &dummy;
+  size_t off = 0;
+  const size_t nn = (size_t)n * (size_t)n;
+  t->q0 = VI_X(man_carve)(base, &off, (size_t)n);
+  t->p0 = VI_X(man_carve)(base, &off, (size_t)n);
+  t->x = VI_X(man_carve)(base, &off, (size_t)N);
+  t->xprev = VI_X(man_carve)(base, &off, (size_t)N);
+  t->qprev0 = VI_X(man_carve)(base, &off, (size_t)n);
+  t->Q = VI_X(man_carve)(base, &off, (size_t)n);
+  t->V = VI_X(man_carve)(base, &off, (size_t)n);
+  t->MV = VI_X(man_carve)(base, &off, (size_t)n);
+  t->dV = VI_X(man_carve)(base, &off, (size_t)n);
+  t->HV = VI_X(man_carve)(base, &off, nn);
+  t->g = VI_X(man_carve)(base, &off, (size_t)m);
+  t->G = VI_X(man_carve)(base, &off, (size_t)m * n);
+  t->HG = VI_X(man_carve)(base, &off, nn);
+  t->L = VI_X(man_carve)(base, &off, (size_t)m);
+  t->mu = VI_X(man_carve)(base, &off, (size_t)m);
+  t->v = VI_X(man_carve)(base, &off, (size_t)n);
+  return off;
+}
+
+static int VI_X(man_unknowns_of)(const man_opts *o, int n, int m) {
+  return (o->m - 1) * n + o->m * m + n;
+}
+
+static size_t VI_X(man_state_size)(const void *opts_, int n, int m) {
+  const man_opts *o = opts_;
+  size_t head = (sizeof(VI_X(man_state)) + 15) / 16 * 16;
+  return head + VI_X(man_layout)(NULL, NULL, n, m, VI_X(man_unknowns_of)(o, n, m));
+}
+
+/* Control value mu of the unknowns: q^0 is known, q^mu (mu >= 1) is block
+ * mu - 1 of x. */
+static const VI_REAL *VI_X(man_q)(const VI_X(man_state) *st, const VI_REAL *x, int mu) {
+  return mu == 0 ? st->q0 : x + (size_t)(mu - 1) * st->n;
+}
+
+/* q (and qdot when dl) at a node from the basis values l, dl. */
+static void VI_X(man_eval)(const VI_X(man_state) *st, const VI_REAL *x, const VI_REAL *l,
+                           const VI_REAL *dl, VI_REAL *Q, VI_REAL *V) {
+  const int n = st->n;
+  for (int a = 0; a < n; a++) {
+    Q[a] = 0;
+    if (dl) {
+      V[a] = 0;
+    }
+  }
+  for (int mu = 0; mu <= st->deg; mu++) {
+    const VI_REAL *qm = VI_X(man_q)(st, x, mu);
+    for (int a = 0; a < n; a++) {
+      Q[a] += l[mu] * qm[a];
+      if (dl) {
+        V[a] += dl[mu] * qm[a];
+      }
+    }
+  }
+  if (dl) {
+    for (int a = 0; a < n; a++) {
+      V[a] /= st->h;
+    }
+  }
+}
+
+/* Residual and Jacobian of one step (file comment; man2020 (35)-(45)).
+ * Rows: R_0..R_n (n blocks of d), g(q^1..q^n), the velocity constraint.
+ * Columns: q^1..q^n, lambda^0..lambda^n, p^n. */
+static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
+  VI_X(man_state) *st = ctx;
+  const VI_X(vi_system) *sys = st->sys;
+  const VI_X(vi_system_type) *ty = sys->type;
+  const int n = st->n, m = st->m, deg = st->deg, N = st->N;
+  const int loff = st->loff, poff = st->poff;
+  const VI_REAL h = st->h;
+  const VI_REAL *M = sys->M;
+  const VI_REAL *pn = x + poff;
+  int rc;
+  if (F) {
+    memset(F, 0, (size_t)N * sizeof *F);
+    for (int a = 0; a < n; a++) {
+      F[a] = st->p0[a];
+      F[deg * n + a] = -pn[a];
+    }
+  }
+  if (J) {
+    memset(J, 0, (size_t)N * N * sizeof *J);
+    for (int a = 0; a < n; a++) {
+      J[(size_t)(deg * n + a) * N + poff + a] = -1; /* (39) */
+    }
+  }
+  /* Unconstrained term: h sum_j b_j L(Q_j, Qdot_j). */
+  for (int j = 0; j < st->o.m; j++) {
+    const VI_REAL *l = st->lU + j * (deg + 1), *dl = st->dlU + j * (deg + 1);
+    VI_X(man_eval)(st, x, l, dl, st->Q, st->V);
+    if ((rc = vi_callback_status(ty->grad_potential(sys->state, st->Q, st->dV))) != 0) {
+      return rc;
+    }
+    for (int a = 0; a < n; a++) {
+      VI_REAL mv = 0;
+      for (int c = 0; c < n; c++) {
+        mv += M[a * n + c] * st->V[c];
+      }
+      st->MV[a] = mv;
+    }
+    const VI_REAL hb = h * st->b[j];
+    if (F) {
+      for (int i = 0; i <= deg; i++) {
+        VI_REAL *Fi = F + i * n;
+        for (int a = 0; a < n; a++) {
+          Fi[a] += hb * (-l[i] * st->dV[a] + dl[i] / h * st->MV[a]);
+        }
+      }
+    }
+    if (J) {
+      if ((rc = vi_callback_status(ty->hess_potential(sys->state, st->Q, st->HV))) != 0) {
+        return rc;
+      }
+      for (int i = 0; i <= deg; i++) {
+        for (int mu = 1; mu <= deg; mu++) {
+          const VI_REAL kv = -hb * l[i] * l[mu];
+          const VI_REAL km = hb * dl[i] * dl[mu] / (h * h);
+          for (int a = 0; a < n; a++) {
+            VI_REAL *row = J + (size_t)(i * n + a) * N + (mu - 1) * n;
+            for (int c = 0; c < n; c++) {
+              row[c] += kv * st->HV[a * n + c] + km * M[a * n + c];
+            }
+          }
+        }
+      }
+    }
+  }
+  /* Constrained term: h sum_j e_j g(Z_j) . Lambda_j, its derivative in
+   * every R_i, (38) and the lambda-weighted Hessian of (37). */
+  for (int j = 0; j < st->o.m; j++) {
+    const VI_REAL *l = st->lC + j * (deg + 1);
+    VI_X(man_eval)(st, x, l, NULL, st->Q, NULL);
+    for (int k = 0; k < m; k++) {
+      VI_REAL acc = 0;
+      for (int mu = 0; mu <= deg; mu++) {
+        acc += l[mu] * x[loff + mu * m + k];
+      }
+      st->L[k] = acc;
+    }
+    if ((rc = vi_callback_status(ty->constraint_jac(sys->state, st->Q, st->G))) != 0) {
+      return rc;
+    }
+    const VI_REAL he = h * st->e[j];
+    if (F) {
+      for (int a = 0; a < n; a++) {
+        VI_REAL gl = 0;
+        for (int k = 0; k < m; k++) {
+          gl += st->G[k * n + a] * st->L[k];
+        }
+        for (int i = 0; i <= deg; i++) {
+          F[i * n + a] -= he * l[i] * gl;
+        }
+      }
+    }
+    if (J) {
+      if ((rc = vi_callback_status(ty->constraint_hess(sys->state, st->Q, st->L, st->HG))) != 0) {
+        return rc;
+      }
+      for (int i = 0; i <= deg; i++) {
+        if (l[i] == 0) {
+          continue;
+        }
+        for (int a = 0; a < n; a++) {
+          VI_REAL *row = J + (size_t)(i * n + a) * N;
+          for (int mu = 1; mu <= deg; mu++) {
+            const VI_REAL k2 = he * l[i] * l[mu];
+            for (int c = 0; c < n; c++) {
+              row[(mu - 1) * n + c] -= k2 * st->HG[a * n + c];
+            }
+          }
+          for (int mu = 0; mu <= deg; mu++) {
+            const VI_REAL k3 = he * l[i] * l[mu];
+            for (int k = 0; k < m; k++) {
+              row[loff + mu * m + k] -= k3 * st->G[k * n + a];
+            }
+          }
+        }
+      }
+    }
+  }
+  /* Constraints at the control points (30) and their Jacobian (40). */
+  const int crow = (deg + 1) * n;
+  for (int mu = 1; mu <= deg; mu++) {
+    const VI_REAL *qm = x + (size_t)(mu - 1) * n;
+    if (F) {
+      if ((rc = vi_callback_status(ty->constraint(sys->state, qm, st->g))) != 0) {
+        return rc;
+      }
+      for (int k = 0; k < m; k++) {
+        F[crow + (mu - 1) * m + k] = st->g[k];
+      }
+    }
+    if (J) {
+      if ((rc = vi_callback_status(ty->constraint_jac(sys->state, qm, st->G))) != 0) {
+        return rc;
+      }
+      for (int k = 0; k < m; k++) {
+        VI_REAL *row = J + (size_t)(crow + (mu - 1) * m + k) * N + (mu - 1) * n;
+        for (int c = 0; c < n; c++) {
+          row[c] = st->G[k * n + c];
+        }
+      }
+    }
+  }
+  /* Velocity constraint at the step end (31): G(q^n) v, v = M^-1 p^n;
+   * Jacobian (43) d/dq^n = (Hess g_k v)', (45) d/dp^n = G M^-1. */
+  const int vrow = crow + deg * m;
+  const VI_REAL *qn = x + (size_t)(deg - 1) * n;
+  for (int a = 0; a < n; a++) {
+    VI_REAL acc = 0;
+    for (int c = 0; c < n; c++) {
+      acc += sys->Minv[a * n + c] * pn[c];
+    }
+    st->v[a] = acc;
+  }
+  if ((rc = vi_callback_status(ty->constraint_jac(sys->state, qn, st->G))) != 0) {
+    return rc;
+  }
+  for (int k = 0; k < m; k++) {
+    if (F) {
+      VI_REAL acc = 0;
+      for (int a = 0; a < n; a++) {
+        acc += st->G[k * n + a] * st->v[a];
+      }
+      F[vrow + k] = acc;
+    }
+    if (J) {
+      VI_REAL *row = J + (size_t)(vrow + k) * N;
+      for (int c = 0; c < n; c++) {
+        VI_REAL acc = 0;
+        for (int a = 0; a < n; a++) {
+          acc += st->G[k * n + a] * sys->Minv[a * n + c];
+        }
+        row[poff + c] = acc;
+      }
+      for (int i = 0; i < m; i++) {
+        st->mu[i] = i == k ? 1 : 0;
+      }
+      if ((rc = vi_callback_status(ty->constraint_hess(sys->state, qn, st->mu, st->HG))) != 0) {
+        return rc;
+      }
+      for (int c = 0; c < n; c++) {
+        VI_REAL acc = 0;
+        for (int a = 0; a < n; a++) {
+          acc += st->HG[c * n + a] * st->v[a];
+        }
+        row[(deg - 1) * n + c] = acc;
+      }
+    }
+  }
+  return VI_OK;
+}
+
+/* First guess: q^mu = q0 + t v0 + t^2/2 a0 at t = d_mu h with a0 from the
+ * index-1 form, lambda^mu = lambda(q0, p0) of wenger2017 (70), p^n =
+ * M (v0 + h a0). */
+static int VI_X(man_guess_start)(VI_X(man_state) *st, const VI_REAL *lam0) {
+  const int n = st->n, m = st->m, deg = st->deg;
+  const VI_X(vi_system) *sys = st->sys;
+  VI_REAL *v = st->V, *a = st->MV, *force = st->dV;
+  int rc = vi_callback_status(sys->type->grad_potential(sys->state, st->q0, force));
+  if (rc == 0) {
+    rc = vi_callback_status(sys->type->constraint_jac(sys->state, st->q0, st->G));
+  }
+  if (rc != 0) {
+    return rc;
+  }
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < m; k++) {
+      force[i] += st->G[k * n + i] * lam0[k];
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    v[i] = 0;
+    a[i] = 0;
+    for (int c = 0; c < n; c++) {
+      v[i] += sys->Minv[i * n + c] * st->p0[c];
+      a[i] -= sys->Minv[i * n + c] * force[c];
+    }
+  }
+  for (int mu = 1; mu <= deg; mu++) {
+    VI_REAL t = st->d[mu] * st->h;
+    VI_REAL *qm = st->x + (size_t)(mu - 1) * n;
+    for (int i = 0; i < n; i++) {
+      qm[i] = st->q0[i] + t * v[i] + t * t / 2 * a[i];
+    }
+  }
+  for (int mu = 0; mu <= deg; mu++) {
+    memcpy(st->x + st->loff + mu * m, lam0, (size_t)m * sizeof *lam0);
+  }
+  for (int i = 0; i < n; i++) {
+    VI_REAL acc = 0;
+    for (int c = 0; c < n; c++) {
+      acc += sys->M[i * n + c] * (v[c] + st->h * a[c]);
+    }
+    st->x[st->poff + i] = acc;
+  }
+  return VI_OK;
+}
+
+/* Later guesses: extrapolate the previous interval's polynomials of q and
+ * lambda one interval ahead, and p^n = M qdot at its end. */
+static void VI_X(man_guess_extrapolate)(VI_X(man_state) *st) {
+  const int n = st->n, m = st->m, deg = st->deg;
+  const VI_REAL *xp = st->xprev;
+  for (int mu = 1; mu <= deg; mu++) {
+    const VI_REAL *l = st->lX + mu * (deg + 1);
+    VI_REAL *qm = st->x + (size_t)(mu - 1) * n;
+    for (int a = 0; a < n; a++) {
+      VI_REAL acc = l[0] * st->qprev0[a];
+      for (int nu = 1; nu <= deg; nu++) {
+        acc += l[nu] * xp[(size_t)(nu - 1) * n + a];
+      }
+      qm[a] = acc;
+    }
+  }
+  for (int mu = 0; mu <= deg; mu++) {
+    const VI_REAL *l = st->lX + mu * (deg + 1);
+    for (int k = 0; k < m; k++) {
+      VI_REAL acc = 0;
+      for (int nu = 0; nu <= deg; nu++) {
+        acc += l[nu] * xp[st->loff + nu * m + k];
+      }
+      st->x[st->loff + mu * m + k] = acc;
+    }
+  }
+  for (int a = 0; a < n; a++) {
+    VI_REAL acc = st->dlX[0] * st->qprev0[a];
+    for (int nu = 1; nu <= deg; nu++) {
+      acc += st->dlX[nu] * xp[(size_t)(nu - 1) * n + a];
+    }
+    st->V[a] = acc / st->h;
+  }
+  for (int a = 0; a < n; a++) {
+    VI_REAL acc = 0;
+    for (int c = 0; c < n; c++) {
+      acc += st->sys->M[a * n + c] * st->V[c];
+    }
+    st->x[st->poff + a] = acc;
+  }
+}
+
+static int VI_X(man_solve)(VI_X(man_state) *st, VI_X(vi_stats) *stats) {
+  long it = 0, fe = 0, je = 0;
+  int rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
+  if (rc > 0 && st->have_prev) {
+    /* Retry once from the Taylor guess with the last node multiplier. */
+    memcpy(st->L, st->xprev + st->loff + st->deg * st->m, (size_t)st->m * sizeof *st->L);
+    int g = VI_X(man_guess_start)(st, st->L);
+    if (g != 0) {
+      return g;
+    }
+    rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
+  }
+  if (stats) {
+    stats->newton_iters += it;
+    if (it > stats->newton_iters_max) {
+      stats->newton_iters_max = it;
+    }
+    stats->fevals += fe;
+    stats->jevals += je;
+  }
+  return rc;
+}
+
+static int VI_X(man_init)(void *state, const void *opts_, const VI_X(vi_system) *sys,
+                          const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
+                          const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0) {
+  VI_X(man_state) *st = state;
+  const man_opts *o = opts_;
+  const int n = sys->n, m = sys->m;
+  int rc;
+  if (!(sys->type->info->caps & VI_CAP_MECHANICAL) ||
+      !(sys->type->info->caps & VI_CAP_HOLONOMIC) || m < 1) {
+    return VI_EUNSUPPORTED;
+  }
+  memset(st, 0, sizeof *st);
+  st->o = *o;
+  st->sys = sys;
+  st->n = n;
+  st->m = m;
+  st->deg = o->m - 1;
+  st->N = VI_X(man_unknowns_of)(o, n, m);
+  st->loff = st->deg * n;
+  st->poff = st->loff + o->m * m;
+  st->h = h;
+  st->t0 = t0;
+  size_t head = (sizeof *st + 15) / 16 * 16;
+  VI_X(man_layout)(st, (char *)state + head, n, m, st->N);
+  const int deg = st->deg;
+  if ((rc = VI_X(vi_ctrl_points)(o->ctrl, deg, st->d)) != VI_OK ||
+      (rc = VI_X(vi_quad_rule)(o->quadU, o->m, st->c, st->b)) != VI_OK ||
+      (rc = VI_X(vi_quad_rule)(o->quadC, o->m, st->f, st->e)) != VI_OK) {
+    return rc;
+  }
+  for (int j = 0; j < o->m; j++) {
+    VI_X(vi_lagrange_eval)(deg + 1, st->d, st->c[j], st->lU + j * (deg + 1),
+                           st->dlU + j * (deg + 1));
+    VI_X(vi_lagrange_eval)(deg + 1, st->d, st->f[j], st->lC + j * (deg + 1), NULL);
+  }
+  for (int mu = 0; mu <= deg; mu++) {
+    VI_X(vi_lagrange_eval)(deg + 1, st->d, 1 + st->d[mu], st->lX + mu * (deg + 1), NULL);
+  }
+  VI_REAL scratch[MAN_MAX];
+  VI_X(vi_lagrange_eval)(deg + 1, st->d, VI_C(2.0), scratch, st->dlX);
+  if ((rc = VI_X(vi_solver_alloc)(solver, st->N, VI_X(man_resjac), st, &st->solver)) != VI_OK) {
+    return rc;
+  }
+  /* Multipliers act on the momentum balance through h G' Lambda: their
+   * round-off floor is that of p divided by h. */
+  for (int i = st->loff; i < st->poff; i++) {
+    VI_X(vi_solver_set_unit)(st->solver, i, 1 / h);
+  }
+  memcpy(st->q0, q0, (size_t)n * sizeof *q0);
+  memcpy(st->p0, p0, (size_t)n * sizeof *p0);
+  node0->t = t0;
+  memcpy(node0->q, q0, (size_t)n * sizeof *q0);
+  memcpy(node0->p, p0, (size_t)n * sizeof *p0);
+  if ((rc = VI_X(vi_system_lambda)(sys, q0, p0, node0->lambda)) != VI_OK) {
+    return rc;
+  }
+  return VI_X(man_guess_start)(st, node0->lambda);
+}
+
+/* Prepare the next step's guess (the current x is the initial guess after
+ * init; afterwards the extrapolation of the previous step). */
+static void VI_X(man_prepare)(VI_X(man_state) *st) {
+  if (st->have_prev) {
+    VI_X(man_guess_extrapolate)(st);
+  }
+}
+
+static int VI_X(man_step)(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
+  VI_X(man_state) *st = state;
+  const int n = st->n, m = st->m, deg = st->deg;
+  VI_X(man_prepare)(st);
+  int rc = VI_X(man_solve)(st, stats);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  st->k++;
+  next->t = st->t0 + (VI_REAL)st->k * st->h;
+  memcpy(next->q, st->x + (size_t)(deg - 1) * n, (size_t)n * sizeof *next->q);
+  memcpy(next->p, st->x + st->poff, (size_t)n * sizeof *next->p);
+  memcpy(next->lambda, st->x + st->loff + deg * m, (size_t)m * sizeof *next->lambda);
+  memcpy(st->xprev, st->x, (size_t)st->N * sizeof *st->x);
+  memcpy(st->qprev0, st->q0, (size_t)n * sizeof *st->q0);
+  memcpy(st->q0, next->q, (size_t)n * sizeof *st->q0);
+  memcpy(st->p0, next->p, (size_t)n * sizeof *st->p0);
+  st->have_prev = 1;
+  stats->steps++;
+  stats->unknowns = st->N;
+  return VI_OK;
+}
+
+/* Benchmark hooks: the next step's system at its initial guess. */
+static int VI_X(man_assemble)(void *state, VI_REAL *F, VI_REAL *J) {
+  VI_X(man_state) *st = state;
+  VI_X(man_prepare)(st);
+  return VI_X(man_resjac)(st, st->x, F, J);
+}
+
+static int VI_X(man_solve_only)(void *state, VI_X(vi_stats) *stats) {
+  VI_X(man_state) *st = state;
+  VI_X(man_prepare)(st);
+  int rc = VI_X(man_solve)(st, stats);
+  if (!st->have_prev) {
+    /* The first step starts from the Taylor guess, which the solve has
+     * overwritten: rebuild it so the trajectory is unchanged. */
+    if (VI_X(vi_system_lambda)(st->sys, st->q0, st->p0, st->L) == VI_OK) {
+      VI_X(man_guess_start)(st, st->L);
+    }
+  }
+  return rc;
+}
+
+static int VI_X(man_unknowns)(const void *state) {
+  return ((const VI_X(man_state) *)state)->N;
+}
+
+static void VI_X(man_fini)(void *state) {
+  VI_X(man_state) *st = state;
+  VI_X(vi_solver_free)(st->solver);
+  st->solver = NULL;
+}
+
+const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
+    .name = "man2020",
+    .summary = "Galerkin VI of man2020: q and lambda of degree m-1 on the same control "
+               "points, constraints at the control points and the velocity constraint at "
+               "the step end; algorithms ELL..LGG",
+    .cite = "man2020 (20)-(45), Table 2",
+    .keys = man_keys,
+    .opts_size = sizeof(man_opts),
+    .parse = VI_X(man_parse),
+    .format = VI_X(man_format),
+    .state_size = VI_X(man_state_size),
+    .init = VI_X(man_init),
+    .step = VI_X(man_step),
+    .fini = VI_X(man_fini),
+    .assemble = VI_X(man_assemble),
+    .solve = VI_X(man_solve_only),
+    .unknowns = VI_X(man_unknowns),
+};
