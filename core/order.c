@@ -7,6 +7,7 @@
 #include "prec.h"
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
+#include "fit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -245,6 +246,17 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
       res->nh++;
       if (!isfinite(eq) || eq <= 1e4 * fq) {
         break;
+      }
+      /* Energy studies (quad, up to 54 unknowns per step) stop refining as
+       * soon as the four finest errors lie on a straight line (rms
+       * residual <= 0.05 in log10 e): the asymptotic range is reached and
+       * finer steps would only cost time. */
+      if (energy && res->nh >= 4) {
+        vi_fit f = vi_fit_order(4, res->h + res->nh - 4, res->energy_err + res->nh - 4, fq,
+                                10.0);
+        if (f.status == VI_FIT_OK && f.lo == 0 && f.hi == 3 && f.residual <= 0.05) {
+          break;
+        }
       }
       N *= 2;
     }

@@ -535,6 +535,11 @@ static const study studies[] = {
      vi_figures_run},
     {"wenger2017-fig5", "wenger2017 Fig. 5: run time vs global q error, Gauss vs Lobatto",
      vi_figures_run},
+    {"man2020-table1",
+     "man2020 Table 1: energy-error order, m-point Gauss rule on m equidistant control points",
+     vi_man2020_run},
+    {"man2020-table3", "man2020 Table 3: energy-error order of the eight algorithms, m = 2..9",
+     vi_man2020_run},
     {"workprec-double-pendulum",
      "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run},
 };
@@ -551,7 +556,7 @@ static const char *study_title(int i) {
 
 int vi_reproduce_list(FILE *f) {
   for (int i = 0; i < NSTUDIES; i++) {
-    fprintf(f, "%-26s %s\n", studies[i].id, study_title(i));
+    fprintf(f, "%-25s %s\n", studies[i].id, study_title(i));
   }
   return VI_EXIT_OK;
 }

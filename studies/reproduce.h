@@ -24,5 +24,6 @@ int vi_reproduce_list(FILE *f);
 /* The studies of other files, each run by its ID (VI_EXIT_* status). */
 int vi_figures_run(const char *id, const reproduce_opts *o);  /* figures.c */
 int vi_workprec_run(const char *id, const reproduce_opts *o); /* workprec.c */
+int vi_man2020_run(const char *id, const reproduce_opts *o);  /* man2020.c */
 
 #endif
