@@ -1,0 +1,40 @@
+// configs.h: the representative method configurations benchmarked for each
+// method family, keyed by the family's registry name. A family missing from
+// this table is still benchmarked, with its default spec "NAME" (bench.cc),
+// so a new family shows up in the benchmark JSON without anyone editing
+// this file; add its representative configurations here when it lands.
+//
+// quick marks the configurations of `vistudy-bench --quick` (the CI subset):
+// one small and one medium system size per family keep CI short while still
+// reaching N >= 24 on the 3D double pendulum, where the KINSOL/Newton ratio
+// is judged.
+#ifndef VI_BENCH_CONFIGS_H
+#define VI_BENCH_CONFIGS_H
+
+namespace vibench {
+
+struct Config {
+  const char *family; // vi_method_type name
+  const char *spec;   // NAME[:key=value,...]
+  bool quick;         // part of the --quick subset
+};
+
+// galerkin (wenger2017): s = w = 1..6 with Gauss r = s (the best orders per
+// unknown) and Lobatto r = s + 1 for a few degrees (the other quadrature of
+// Tables 1-2). N = s n + w m: 3s on the planar pendulum, 8s on the 3D
+// double pendulum.
+inline constexpr Config kConfigs[] = {
+    {"galerkin", "galerkin:s=1,w=1,quadL=gauss,r=1", false},
+    {"galerkin", "galerkin:s=2,w=2,quadL=gauss,r=2", true},
+    {"galerkin", "galerkin:s=3,w=3,quadL=gauss,r=3", false},
+    {"galerkin", "galerkin:s=4,w=4,quadL=gauss,r=4", true},
+    {"galerkin", "galerkin:s=5,w=5,quadL=gauss,r=5", false},
+    {"galerkin", "galerkin:s=6,w=6,quadL=gauss,r=6", false},
+    {"galerkin", "galerkin:s=2,w=2,quadL=lobatto,r=3", false},
+    {"galerkin", "galerkin:s=4,w=4,quadL=lobatto,r=5", false},
+    {"galerkin", "galerkin:s=6,w=6,quadL=lobatto,r=7", false},
+};
+
+} // namespace vibench
+
+#endif

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""bench/report.py RUN.json [--md FILE]: what one vistudy-bench run says
+about issue 5 item 3, as markdown tables (stdout, or FILE written
+atomically).
+
+1. The floor: lu/N/double (dense LU + two triangular solves of a random
+   N x N matrix) at N = 12, 24, 48 against the targets of the issue.
+2. Per configuration: newton_la (LU + solve of the configuration's own
+   Jacobian, the linear algebra of one Newton iteration) beside lu/N for
+   the same N and precision in the same run, and the whole step against
+   Newton iterations x that floor.
+3. KINSOL (our LU plugged in) against the built-in Newton, step and solve,
+   side by side, judged for N >= 24.
+
+Times are the minimum over repetitions of cpu_time (as in
+tools/bench-compare). Python standard library only.
+"""
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+
+UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+TARGETS_US = {12: 0.4, 24: 1.5, 48: 8.0}  # issue 5, dense LU + two solves
+FLOOR_LIMIT = 1.5   # issue 5: within 1.5x of our own best kernel
+KINSOL_LIMIT = 1.5  # issue 5: KINSOL within 1.5x of Newton for N >= 24
+KINSOL_MIN_N = 24
+
+
+def load(path):
+    """name -> (min cpu_time in us, counters of the first repetition); context."""
+    with open(path) as f:
+        doc = json.load(f)
+    best, counters, aggmin = {}, {}, {}
+    for b in doc["benchmarks"]:
+        if b.get("error_occurred"):
+            continue
+        name = b.get("run_name", b["name"])
+        t = b["cpu_time"] * UNIT_US.get(b.get("time_unit", "ns"), 1e-3)
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "min":
+                aggmin[name] = t
+            counters.setdefault(name, b)
+            continue
+        best[name] = min(t, best.get(name, t))
+        counters[name] = b
+    for name, t in aggmin.items():
+        best.setdefault(name, t)
+    return best, counters, doc.get("context", {})
+
+
+def us(t):
+    return f"{t:.3f}" if t < 10 else f"{t:.1f}" if t < 1000 else f"{t:.0f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("run")
+    ap.add_argument("--md", help="write the tables to this file instead of stdout")
+    a = ap.parse_args()
+    best, ctr, ctx = load(a.run)
+    out = []
+    p = out.append
+    p(f"Run: `{os.path.basename(a.run)}`; {ctx.get('vistudy_machine', ctx.get('host_name', '?'))}; "
+      f"pinned to {ctx.get('vistudy_pinned_core', '?')}; min of cpu_time over "
+      f"repetitions.")
+    if ctx.get("vistudy_build_type", "release") != "release":
+        p(f"\n**Warning: {ctx.get('vistudy_build_type')} build; timings need release.**")
+    if ctx.get("vistudy_inject_slowdown", "1") != "1":
+        p(f"\n**Note: run with VI_BENCH_INJECT_SLOWDOWN={ctx['vistudy_inject_slowdown']}.**")
+
+    # 1. LU floor against the targets.
+    p("\n### Dense LU + two triangular solves (lu/N/double) against the issue's targets\n")
+    p("| N | time (us) | target (us) | time / target |")
+    p("|---:|---:|---:|---:|")
+    for n, tgt in TARGETS_US.items():
+        t = best.get(f"lu/{n}/double")
+        if t is not None:
+            p(f"| {n} | {us(t)} | {tgt} | {t / tgt:.2f} |")
+    if "calib/lu/48" in best:
+        p(f"\nCalibration kernel calib/lu/48 (frozen LU in the shim): {us(best['calib/lu/48'])} us.")
+
+    # 2. Newton-iteration linear algebra against the floor of the same N.
+    p("\n### Linear algebra of one Newton iteration against the LU floor of the same N\n")
+    p("newton_la: LU + solve of the configuration's own Jacobian (from the assemble "
+      "hook); floor: lu/N of a random dense matrix, same N, precision and run. "
+      "step/(iters x floor): the whole built-in-Newton step over Newton iterations "
+      "per step x floor, the per-step cost against what its linear algebra alone "
+      "would take.\n")
+    p("| system | method | prec | N | newton_la (us) | floor lu/N (us) | la/floor | "
+      "step (us) | iters/step | step/(iters x floor) |")
+    p("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    over = []
+    for name in sorted(best):
+        m = re.fullmatch(r"newton_la/([^/]+)/(.+)/(double|quad)", name)
+        if not m:
+            continue
+        sysn, spec, prec = m.groups()
+        n = int(ctr[name].get("N", 0))
+        floor = best.get(f"lu/{n}/{prec}")
+        la = best[name]
+        step = best.get(f"step/{sysn}/{spec}/{prec}/newton")
+        iters = ctr.get(f"step/{sysn}/{spec}/{prec}/newton", {}).get("newton_iters")
+        ratio = la / floor if floor else None
+        if ratio is not None and ratio > FLOOR_LIMIT:
+            over.append(f"{sysn} {spec} {prec} ({ratio:.2f})")
+        cols = [sysn, spec.replace("galerkin:", ""), prec, str(n), us(la),
+                us(floor) if floor else "-", f"{ratio:.2f}" if ratio else "-",
+                us(step) if step else "-", f"{iters:.2f}" if iters else "-",
+                f"{step / (iters * floor):.2f}" if step and iters and floor else "-"]
+        p("| " + " | ".join(cols) + " |")
+    p(f"\nWithin {FLOOR_LIMIT}x of the floor: "
+      + ("all." if not over else "all but " + "; ".join(over) + "."))
+
+    # 3. KINSOL against the built-in Newton.
+    p("\n### KINSOL (our LU plugged in) against the built-in Newton, double\n")
+    p("Both backends run exact Newton with the same LU; KINSOL stops on its scaled-step "
+      "test, the built-in Newton on its error estimate, so their iteration counts can "
+      "differ: `per iter` divides each time by its Newton iterations per step.\n")
+    p("| kernel | system | method | N | newton (us) | kinsol (us) | kinsol/newton | "
+      "per iter | iters newton, kinsol | fevals newton, kinsol |")
+    p("|---|---|---|---:|---:|---:|---:|---:|---|---|")
+    worst = {}
+    for name in sorted(best):
+        m = re.fullmatch(r"(step|solve)/([^/]+)/(.+)/double/kinsol", name)
+        if not m:
+            continue
+        kern, sysn, spec = m.groups()
+        nname = f"{kern}/{sysn}/{spec}/double/newton"
+        if nname not in best:
+            continue
+        n = int(ctr[name].get("unknowns", 0))
+        r = best[name] / best[nname]
+        it_n, it_k = ctr[nname].get("newton_iters", 0), ctr[name].get("newton_iters", 0)
+        r_it = (best[name] / it_k) / (best[nname] / it_n) if it_n and it_k else None
+        if n >= KINSOL_MIN_N:
+            worst[kern] = max(worst.get(kern, 0), r)
+            if r_it:
+                worst[kern + " per iteration"] = max(worst.get(kern + " per iteration", 0), r_it)
+        p(f"| {kern} | {sysn} | {spec.replace('galerkin:', '')} | {n} | {us(best[nname])} | "
+          f"{us(best[name])} | {r:.2f}{'' if n >= KINSOL_MIN_N else ' (N < 24)'} | "
+          f"{f'{r_it:.2f}' if r_it else '-'} | {it_n:.2f}, {it_k:.2f} | "
+          f"{ctr[nname].get('fevals', 0):.2f}, {ctr[name].get('fevals', 0):.2f} |")
+    for kern, r in sorted(worst.items()):
+        p(f"\nLargest KINSOL/Newton ratio, {kern}, N >= {KINSOL_MIN_N}: {r:.2f} "
+          f"({'within' if r <= KINSOL_LIMIT else 'above'} {KINSOL_LIMIT}x).")
+
+    text = "\n".join(out) + "\n"
+    if a.md:
+        d = os.path.dirname(os.path.abspath(a.md))
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".report-")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, a.md)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
