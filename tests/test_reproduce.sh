@@ -53,6 +53,33 @@ sys.exit(1 if bad else 0)
 PY
 done
 
+# man2020 Table 3, first rows (ELL m = 2..4, quad, energy measure) and one
+# Lobatto-control cell through `vistudy order --measure energy`.
+if "$V" reproduce man2020-table3 --published "$PUB" --results "$tmp" --max-cells 3 >"$tmp/out" 2>&1; then
+  python3 - "$tmp/man2020-table3.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+j = json.load(open(sys.argv[1]))
+bad = 0
+for c in j["cells"]:
+    ok = isinstance(c["measured"], float) and abs(c["measured"] - c["published"]) <= 0.5
+    bad += not ok
+    print(f"man2020 {c['algorithm']} m={c['m']} ({c['precision']}): measured {c['measured']}, published {c['published']}{'' if ok else '  FAIL'}")
+sys.exit(1 if bad or len(j["cells"]) != 3 else 0)
+PY
+else
+  cat "$tmp/out"; echo "FAIL: reproduce man2020-table3"; fails=$((fails + 1))
+fi
+"$V" order --system spring-pendulum --method man2020:alg=LGG,m=5 --measure energy --precision quad \
+  --T 2 --json "$tmp/e.json" >/dev/null 2>&1 || { echo "FAIL: order --measure energy"; fails=$((fails + 1)); }
+python3 - "$tmp/e.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+j = json.load(open(sys.argv[1]))
+o = j["orders"]["energy"]
+ok = j["measure"] == "energy" and isinstance(o, float) and abs(o - 8) <= 0.5 and "energy" in j["fit"]
+print(f"man2020 LGG m=5 quad: energy order {o} (published 8){'' if ok else '  FAIL'}")
+sys.exit(0 if ok else 1)
+PY
+
 # Resume: a partial file from an interrupted run is picked up (the cells in
 # it are not recomputed), and --fresh starts over.
 id=wenger2017-table1
