@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# test_workprec.sh: the work-precision study against SUNDIALS IDA (e2e
+# suite), reduced with --quick. Checks the output contract of
+# results/workprec-double-pendulum.*: every file is written; the JSON has
+# every point with method, h or rtol, error, time, evaluations and Newton
+# iterations, all finite; errors fall as h decreases and as the tolerance
+# tightens; `speedup` and `speedup_evals` hold "1e-6", "1e-8", "1e-10" as a
+# number or null, with a reason for every null. Never a timing threshold.
+# Usage: test_workprec.sh PATH/TO/vistudy
+set -u
+V="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export VI_CACHE_DIR="$tmp/cache"
+id=workprec-double-pendulum
+if ! "$V" reproduce "$id" --quick --results "$tmp/r" >"$tmp/out" 2>"$tmp/err"; then
+  cat "$tmp/out" "$tmp/err"
+  echo "FAIL: reproduce $id --quick"
+  exit 1
+fi
+fails=0
+for ext in md json csv svg png gp; do
+  [ -s "$tmp/r/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
+done
+for ext in svg png gp; do
+  [ -s "$tmp/r/$id-evals.$ext" ] || { echo "FAIL: $id-evals.$ext missing"; fails=$((fails + 1)); }
+done
+grep -q "speedup" "$tmp/r/$id.md" || { echo "FAIL: no speedup table in $id.md"; fails=$((fails + 1)); }
+grep -q "unoptimi" "$tmp/r/$id.md" || { echo "FAIL: the SUNDIALS build is not stated"; fails=$((fails + 1)); }
+grep -q "$id" "$tmp/out" || { echo "FAIL: no summary on stdout"; fails=$((fails + 1)); }
+python3 - "$tmp/r/$id.json" "$tmp/r/$id.csv" <<'PY' || fails=$((fails + 1))
+import csv, json, math, sys
+
+j = json.load(open(sys.argv[1]))
+bad = []
+
+def need(obj, key, where):
+    if key not in obj:
+        bad.append(f"{where}: no '{key}'")
+        return None
+    return obj[key]
+
+for k in ("id", "system", "params", "T", "machine", "pinned_core", "reference", "ida",
+          "configs", "points", "speedup", "speedup_evals", "speedup_wall",
+          "speedup_detail", "speedup_evals_detail"):
+    need(j, k, "top level")
+if j.get("system") != "double-pendulum-3d" or j.get("T") != 10:
+    bad.append("not the double pendulum to T = 10")
+for k in ("cpu", "compiler", "build", "line"):
+    need(j.get("machine", {}), k, "machine")
+ref = j.get("reference", {})
+acc = need(ref, "accuracy", "reference")
+if not (isinstance(acc, float) and math.isfinite(acc) and acc > 0):
+    bad.append(f"reference accuracy {acc!r}")
+
+pts = j.get("points", [])
+fams = {p.get("family") for p in pts}
+if fams != {"galerkin", "ida"}:
+    bad.append(f"families {fams}")
+curves = {}
+for i, p in enumerate(pts):
+    where = f"point {i} ({p.get('config')})"
+    for k in ("family", "config", "method", "h", "rtol", "steps", "error", "g_drift",
+              "seconds", "wall_seconds", "evals", "jac_evals", "newton_iters", "ok",
+              "status"):
+        need(p, k, where)
+    if p.get("family") == "galerkin" and not isinstance(p.get("h"), float):
+        bad.append(f"{where}: Galerkin point without h")
+    if p.get("family") == "ida" and not isinstance(p.get("rtol"), float):
+        bad.append(f"{where}: IDA point without rtol")
+    if not p.get("ok"):
+        continue
+    for k in ("error", "g_drift", "seconds", "wall_seconds"):
+        v = p.get(k)
+        if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
+            bad.append(f"{where}: {k} = {v!r}")
+    for k in ("evals", "newton_iters", "steps"):
+        if not (isinstance(p.get(k), int) and p[k] > 0):
+            bad.append(f"{where}: {k} = {p.get(k)!r}")
+    curves.setdefault(p["config"], []).append(p)
+
+gal = [c for c, v in curves.items() if v[0]["family"] == "galerkin"]
+ida = [c for c, v in curves.items() if v[0]["family"] == "ida"]
+if len(gal) < 2 or len(ida) < 1:
+    bad.append(f"curves with results: galerkin {gal}, ida {ida}")
+for c, v in curves.items():
+    if len(v) < 3:
+        bad.append(f"{c}: only {len(v)} successful runs")
+        continue
+    if v[0]["family"] == "galerkin":
+        # Smaller h, smaller error (quick runs stay far above round-off).
+        hs = [p["h"] for p in v]
+        if hs != sorted(hs, reverse=True):
+            bad.append(f"{c}: h not decreasing")
+        for a, b in zip(v, v[1:]):
+            if not b["error"] < a["error"]:
+                bad.append(f"{c}: error {b['error']:.3g} at h = {b['h']:.4g} not below "
+                           f"{a['error']:.3g} at h = {a['h']:.4g}")
+    else:
+        # Variable steps: errors fall with the tolerance overall, not strictly.
+        tols = [p["rtol"] for p in v]
+        if tols != sorted(tols, reverse=True):
+            bad.append(f"{c}: tolerance not tightening")
+        if not v[-1]["error"] < 0.5 * v[0]["error"]:
+            bad.append(f"{c}: error {v[-1]['error']:.3g} at the tightest tolerance, "
+                       f"{v[0]['error']:.3g} at the loosest")
+
+for key in ("speedup", "speedup_evals"):
+    sp, det = j.get(key, {}), j.get(key + "_detail", {})
+    for lev in ("1e-6", "1e-8", "1e-10"):
+        if lev not in sp:
+            bad.append(f"{key}: no '{lev}'")
+            continue
+        v = sp[lev]
+        if v is None:
+            if not (det.get(lev) or {}).get("reason"):
+                bad.append(f"{key}[{lev}] is null without a reason")
+        elif not (isinstance(v, float) and math.isfinite(v) and v > 0):
+            bad.append(f"{key}[{lev}] = {v!r}")
+
+rows = list(csv.DictReader(open(sys.argv[2])))
+if len(rows) != len(pts):
+    bad.append(f"csv has {len(rows)} rows, json {len(pts)} points")
+
+for b in bad:
+    print("FAIL:", b)
+print(f"workprec json: {len(pts)} points, {len(curves)} curves, "
+      f"speedup {j.get('speedup')}, speedup_evals {j.get('speedup_evals')}; {len(bad)} problems")
+sys.exit(1 if bad else 0)
+PY
+echo "workprec: $fails failed"
+[ "$fails" = 0 ]
