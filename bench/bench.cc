@@ -249,29 +249,27 @@ template <typename R> void bm_step(benchmark::State &state, const Combo &c, int 
   Tally tally;
   auto base = lead.stats();
   long allocs = 0, alloc_base = g_allocs.load();
-  int in_cycle = 0;
+  int in_cycle = 0, rc = VI_OK;
   for (auto _ : state) {
     if (in_cycle == kCycle) {
       state.PauseTiming();
       allocs += g_allocs.load() - alloc_base;
       tally.add(lead.stats(), base);
-      for (auto &s : sims) {
-        if (s->restart() != VI_OK) {
-          state.SkipWithError("restart failed");
-          break;
-        }
+      for (size_t k = 0; rc == VI_OK && k < sims.size(); k++) {
+        rc = sims[k]->restart();
       }
       base = lead.stats();
       in_cycle = 0;
       alloc_base = g_allocs.load();
       state.ResumeTiming();
     }
-    for (auto &s : sims) {
-      int rc = s->step();
-      if (rc != VI_OK) {
-        state.SkipWithError(vi_strerror(rc));
-        break;
-      }
+    for (size_t k = 0; rc == VI_OK && k < sims.size(); k++) {
+      rc = sims[k]->step();
+    }
+    if (rc != VI_OK) {
+      // The ranged-for loop must be left by hand after SkipWithError.
+      state.SkipWithError(vi_strerror(rc));
+      break;
     }
     in_cycle++;
   }
