@@ -93,6 +93,13 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
  * p <- p - G'(G M^-1 G')^-1 G M^-1 p (in place). */
 int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
                               VI_REAL *p);
+/* Velocity and acceleration of the equations of motion at (q, p) for a
+ * given multiplier: v = M^-1 p, a = -M^-1 (grad V(q) + G(q)' lambda)
+ * (wenger2017 (3)); with lambda from vi_system_lambda this is the index-1
+ * form. Used for Taylor starting guesses. */
+int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                          const VI_REAL *p, const VI_REAL *lambda, VI_REAL *v,
+                          VI_REAL *a);
 /* Lagrange multiplier of the index-1 form, wenger2017 (70) for the
  * mechanical Hamiltonian: lambda = (G M^-1 G')^-1 (sum v'Hess g_k v -
  * G M^-1 grad V), v = M^-1 p. */
@@ -204,6 +211,14 @@ extern const VI_X(vi_method_type) *const VI_X(vi_method_types)[];
 
 /* A stepper: method type + options + state, one allocation. */
 typedef struct VI_X(vi_stepper) VI_X(vi_stepper);
+
+/* How a family lays out its state block: carve count reals at *off bytes
+ * into base, 16-byte aligned; base NULL only measures. */
+static inline VI_REAL *VI_X(vi_carve)(char *base, size_t *off, size_t count) {
+  VI_REAL *r = base ? (VI_REAL *)(void *)(base + *off) : NULL;
+  *off += (count * sizeof(VI_REAL) + 15) / 16 * 16;
+  return r;
+}
 
 /* Parse a spec NAME[:key=value,...] against the registry. */
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,

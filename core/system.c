@@ -547,6 +547,36 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
  *   G M^-1 (-grad V - G' lambda) + [v' Hess g_k v]_k = 0,
  * hence (G M^-1 G') lambda = [v' Hess g_k v]_k - G M^-1 grad V, which is
  * wenger2017 (70) for H = 1/2 p'M^-1 p + V(q) (H_pp = M^-1, H_pq = 0). */
+int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                          const VI_REAL *p, const VI_REAL *lambda, VI_REAL *v,
+                          VI_REAL *a) {
+  const int n = sys->n, m = sys->m;
+  scratch s;
+  int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n, 0);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *G = s.w, *force = G + (size_t)m * n;
+  rc = vi_callback_status(sys->type->grad_potential(sys->state, q, force));
+  if (rc == VI_OK && m > 0) {
+    rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+  }
+  if (rc == VI_OK) {
+    for (int i = 0; i < n; i++) {
+      for (int k = 0; k < m; k++) {
+        force[i] += G[k * n + i] * lambda[k];
+      }
+    }
+    matvec(n, n, sys->Minv, p, v);
+    matvec(n, n, sys->Minv, force, a);
+    for (int i = 0; i < n; i++) {
+      a[i] = -a[i];
+    }
+  }
+  scratch_put(&s);
+  return rc;
+}
+
 int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *lambda) {
   int n = sys->n, m = sys->m;

@@ -223,37 +223,29 @@ typedef struct VI_X(gal_state) {
   VI_REAL *Zq;  /* Z_j, z blocks of n */
 } VI_X(gal_state);
 
-/* Carve count reals at *off bytes into base (16-byte aligned); base NULL
- * only measures. */
-static VI_REAL *VI_X(carve)(char *base, size_t *off, size_t count) {
-  VI_REAL *r = base ? (VI_REAL *)(base + *off) : NULL;
-  *off += (count * sizeof(VI_REAL) + 15) / 16 * 16;
-  return r;
-}
-
 /* Lay out the work arrays after the struct (st NULL only measures). */
 static size_t VI_X(gal_layout)(VI_X(gal_state) *st, char *base, int n, int m,
                                int s, int z, int N) {
   VI_X(gal_state) dummy;
   VI_X(gal_state) *t = st ? st : &dummy;
   size_t off = 0;
-  t->q0 = VI_X(carve)(base, &off, (size_t)n);
-  t->pk = VI_X(carve)(base, &off, (size_t)n);
-  t->x = VI_X(carve)(base, &off, (size_t)N);
-  t->xprev = VI_X(carve)(base, &off, (size_t)N + (size_t)n);
-  t->ptil = VI_X(carve)(base, &off, (size_t)n);
-  t->lam_node = VI_X(carve)(base, &off, (size_t)m);
-  t->pnode = VI_X(carve)(base, &off, (size_t)n);
-  t->Q = VI_X(carve)(base, &off, (size_t)n);
-  t->V = VI_X(carve)(base, &off, (size_t)n);
-  t->MV = VI_X(carve)(base, &off, (size_t)n);
-  t->dV = VI_X(carve)(base, &off, (size_t)n);
-  t->HV = VI_X(carve)(base, &off, (size_t)n * n);
-  t->g = VI_X(carve)(base, &off, (size_t)m);
-  t->G = VI_X(carve)(base, &off, (size_t)m * n);
-  t->HG = VI_X(carve)(base, &off, (size_t)n * n);
-  t->Zg = VI_X(carve)(base, &off, (size_t)z * m * n);
-  t->Zq = VI_X(carve)(base, &off, (size_t)z * n);
+  t->q0 = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->pk = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->x = VI_X(vi_carve)(base, &off, (size_t)N);
+  t->xprev = VI_X(vi_carve)(base, &off, (size_t)N + (size_t)n);
+  t->ptil = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->lam_node = VI_X(vi_carve)(base, &off, (size_t)m);
+  t->pnode = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->Q = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->V = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->MV = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->dV = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->HV = VI_X(vi_carve)(base, &off, (size_t)n * n);
+  t->g = VI_X(vi_carve)(base, &off, (size_t)m);
+  t->G = VI_X(vi_carve)(base, &off, (size_t)m * n);
+  t->HG = VI_X(vi_carve)(base, &off, (size_t)n * n);
+  t->Zg = VI_X(vi_carve)(base, &off, (size_t)z * m * n);
+  t->Zq = VI_X(vi_carve)(base, &off, (size_t)z * n);
   (void)s;
   return off;
 }
@@ -453,27 +445,10 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
  * with a0 from the index-1 form, Lambda_j = lambda(q0, p0) of (70). */
 static int VI_X(guess_start)(VI_X(gal_state) *st, const VI_REAL *lam0) {
   const int n = st->n, m = st->m;
-  const VI_X(vi_system) *sys = st->sys;
-  VI_REAL *v = st->V, *a = st->MV, *force = st->dV;
-  int rc = vi_callback_status(sys->type->grad_potential(sys->state, st->q0, force));
-  if (rc == 0) {
-    rc = vi_callback_status(sys->type->constraint_jac(sys->state, st->q0, st->G));
-  }
-  if (rc != 0) {
+  VI_REAL *v = st->V, *a = st->MV;
+  int rc = VI_X(vi_system_accel)(st->sys, st->q0, st->pk, lam0, v, a);
+  if (rc != VI_OK) {
     return rc;
-  }
-  for (int i = 0; i < n; i++) {
-    for (int k = 0; k < m; k++) {
-      force[i] += st->G[k * n + i] * lam0[k];
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    v[i] = 0;
-    a[i] = 0;
-    for (int c = 0; c < n; c++) {
-      v[i] += sys->Minv[i * n + c] * st->pk[c];
-      a[i] -= sys->Minv[i * n + c] * force[c];
-    }
   }
   for (int mu = 1; mu <= st->s; mu++) {
     VI_REAL t = st->d[mu] * st->h;

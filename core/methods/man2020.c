@@ -139,33 +139,27 @@ typedef struct VI_X(man_state) {
   VI_REAL *Q, *V, *MV, *dV, *HV, *g, *G, *HG, *L, *mu, *v;
 } VI_X(man_state);
 
-static VI_REAL *VI_X(man_carve)(char *base, size_t *off, size_t count) {
-  VI_REAL *r = base ? (VI_REAL *)(base + *off) : NULL;
-  *off += (count * sizeof(VI_REAL) + 15) / 16 * 16;
-  return r;
-}
-
 static size_t VI_X(man_layout)(VI_X(man_state) *st, char *base, int n, int m, int N) {
   VI_X(man_state) dummy;
   VI_X(man_state) *t = st ? st : &dummy;
   size_t off = 0;
   const size_t nn = (size_t)n * (size_t)n;
-  t->q0 = VI_X(man_carve)(base, &off, (size_t)n);
-  t->p0 = VI_X(man_carve)(base, &off, (size_t)n);
-  t->x = VI_X(man_carve)(base, &off, (size_t)N);
-  t->xprev = VI_X(man_carve)(base, &off, (size_t)N);
-  t->qprev0 = VI_X(man_carve)(base, &off, (size_t)n);
-  t->Q = VI_X(man_carve)(base, &off, (size_t)n);
-  t->V = VI_X(man_carve)(base, &off, (size_t)n);
-  t->MV = VI_X(man_carve)(base, &off, (size_t)n);
-  t->dV = VI_X(man_carve)(base, &off, (size_t)n);
-  t->HV = VI_X(man_carve)(base, &off, nn);
-  t->g = VI_X(man_carve)(base, &off, (size_t)m);
-  t->G = VI_X(man_carve)(base, &off, (size_t)m * n);
-  t->HG = VI_X(man_carve)(base, &off, nn);
-  t->L = VI_X(man_carve)(base, &off, (size_t)m);
-  t->mu = VI_X(man_carve)(base, &off, (size_t)m);
-  t->v = VI_X(man_carve)(base, &off, (size_t)n);
+  t->q0 = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->p0 = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->x = VI_X(vi_carve)(base, &off, (size_t)N);
+  t->xprev = VI_X(vi_carve)(base, &off, (size_t)N);
+  t->qprev0 = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->Q = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->V = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->MV = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->dV = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->HV = VI_X(vi_carve)(base, &off, nn);
+  t->g = VI_X(vi_carve)(base, &off, (size_t)m);
+  t->G = VI_X(vi_carve)(base, &off, (size_t)m * n);
+  t->HG = VI_X(vi_carve)(base, &off, nn);
+  t->L = VI_X(vi_carve)(base, &off, (size_t)m);
+  t->mu = VI_X(vi_carve)(base, &off, (size_t)m);
+  t->v = VI_X(vi_carve)(base, &off, (size_t)n);
   return off;
 }
 
@@ -410,26 +404,10 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
 static int VI_X(man_guess_start)(VI_X(man_state) *st, const VI_REAL *lam0) {
   const int n = st->n, m = st->m, deg = st->deg;
   const VI_X(vi_system) *sys = st->sys;
-  VI_REAL *v = st->V, *a = st->MV, *force = st->dV;
-  int rc = vi_callback_status(sys->type->grad_potential(sys->state, st->q0, force));
-  if (rc == 0) {
-    rc = vi_callback_status(sys->type->constraint_jac(sys->state, st->q0, st->G));
-  }
-  if (rc != 0) {
+  VI_REAL *v = st->V, *a = st->MV;
+  int rc = VI_X(vi_system_accel)(sys, st->q0, st->p0, lam0, v, a);
+  if (rc != VI_OK) {
     return rc;
-  }
-  for (int i = 0; i < n; i++) {
-    for (int k = 0; k < m; k++) {
-      force[i] += st->G[k * n + i] * lam0[k];
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    v[i] = 0;
-    a[i] = 0;
-    for (int c = 0; c < n; c++) {
-      v[i] += sys->Minv[i * n + c] * st->p0[c];
-      a[i] -= sys->Minv[i * n + c] * force[c];
-    }
   }
   for (int mu = 1; mu <= deg; mu++) {
     VI_REAL t = st->d[mu] * st->h;
