@@ -53,7 +53,24 @@ typedef struct curve_spec {
   double h; /* trace: the step; work: unused (swept) */
 } curve_spec;
 
-typedef struct fig_spec {
+typedef struct series series;
+typedef struct claim claim;
+typedef struct fig_spec fig_spec;
+
+/* What the paper's text says about a figure, checked on the computed
+ * series: fills cl and returns the number of claims, or -1 with err. */
+typedef int (*claims_fn)(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                         size_t errlen);
+static int claims_fig2(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen);
+static int claims_fig3(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen);
+static int claims_fig4(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen);
+static int claims_fig5(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen);
+
+struct fig_spec {
   const char *id;
   int kind;
   const char *system;
@@ -63,8 +80,9 @@ typedef struct fig_spec {
                   draws the whole run as the window maxima of |error| */
   const char *ylabel;
   const char *why; /* the choices the paper leaves open */
+  claims_fn claims;
   curve_spec curves[FIG_MAXCURVES];
-} fig_spec;
+};
 
 static const fig_spec figs[] = {
     {"wenger2017-fig2", FIG_TRACE, "planar-pendulum", "energy", 1000, 50, 10,
@@ -72,6 +90,7 @@ static const fig_spec figs[] = {
      "planar pendulum with its default parameters; T = 1000 (about 480 periods); the "
      "paper's step sizes are not given: h = 0.1 for the order-8 combination and h = 0.01 "
      "for the order-4 one (the paper's ratio of ten)",
+     claims_fig2,
      {{"s=5, w=4, Gauss r=5 (ordL 10), h=0.1", "galerkin:s=5,w=4,quadL=gauss,r=5", 0.1},
       {"s=5, w=3, Lobatto r=5 (ordL 8), h=0.01", "galerkin:s=5,w=3,quadL=lobatto,r=5", 0.01},
       {NULL, NULL, 0}}},
@@ -80,6 +99,7 @@ static const fig_spec figs[] = {
      "3D double pendulum with its default parameters; T = 100, h = 0.01; the paper's "
      "combinations are not listed: SHAKE (s=w=1, Lobatto r=2), the shaded s=w and s=w+1 "
      "cells with Gauss quadrature, and one Lobatto cell",
+     claims_fig3,
      {{"s=w=1, Lobatto r=2 (SHAKE)", "galerkin:s=1,w=1,quadL=lobatto,r=2", 0.01},
       {"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0.01},
       {"s=w=3, Gauss r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0.01},
@@ -92,6 +112,7 @@ static const fig_spec figs[] = {
      "h = 1 until e_q < 1e-12, e_q stops decreasing below 1e-8 (round-off), N > 40000 or "
      "h < 1e-3; steps the Newton solve cannot take, and runs with e_q > 0.1 (a "
      "different solution branch), are left out",
+     claims_fig4,
      {{"s=w=r=1", "galerkin:s=1,w=1,quadL=gauss,r=1", 0},
       {"s=w=r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0},
       {"s=w=r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0},
@@ -102,6 +123,7 @@ static const fig_spec figs[] = {
     {"wenger2017-fig5", FIG_WORK, "planar-pendulum", NULL, 20, 2, 0, "global error of q",
      "as wenger2017-fig4: planar pendulum, T = 20, the same step sizes for Gauss and "
      "Lobatto",
+     claims_fig5,
      {{"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0},
       {"s=w=2, Lobatto r=3", "galerkin:s=2,w=2,quadL=lobatto,r=3", 0},
       {"s=w=5, Gauss r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0},
@@ -124,7 +146,7 @@ static const fig_spec figs[] = {
 
 /* ---- series: a named table of numbers ------------------------------------ */
 
-typedef struct series {
+struct series {
   char label[96];
   char method[256]; /* canonical spec */
   double h;         /* trace step; 0 for a sweep */
@@ -136,7 +158,7 @@ typedef struct series {
   double extra[5];  /* trace: I(0), max |err|, max over the first and the last
                        tenth, max |err| of the quad check (NaN: none) */
   int done;
-} series;
+};
 
 static const char *const trace_cols[] = {"t", "min", "max"};
 static const char *const work_cols[] = {"h", "steps", "seconds", "err_q", "err_p",
@@ -520,11 +542,11 @@ static void load_partial(const char *path, series *ss, int ns) {
 
 /* ---- claims ------------------------------------------------------------------ */
 
-typedef struct claim {
+struct claim {
   char text[512];      /* what the paper says */
   char measured[1024]; /* what we measured */
   int holds;
-} claim;
+};
 
 /* log-log interpolation of seconds at error level e along a sweep (errors
  * decreasing with the row index); NaN when the curve does not reach it. */
@@ -540,7 +562,8 @@ static double time_at_error(const series *s, double e) {
   return NAN;
 }
 
-static int claims_fig2(const series *ss, claim *cl) {
+static int claims_fig2(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen) {
   const series *a = &ss[0], *b = &ss[1];
   snprintf(cl[0].text, sizeof cl[0].text,
            "with a ten times larger step, the order-8 combination has the smaller energy "
@@ -598,7 +621,8 @@ static int claims_fig3(const fig_spec *f, series *ss, int ns, int quick, claim *
   return 1;
 }
 
-static int claims_fig4(const series *ss, int ns, claim *cl) {
+static int claims_fig4(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen) {
   int k = 0;
   static const double levels[] = {1e-6, 1e-10};
   for (int l = 0; l < 2; l++) {
@@ -644,7 +668,8 @@ static int claims_fig4(const series *ss, int ns, claim *cl) {
 
 #define FIG5_EFLOOR 1e-10
 
-static int claims_fig5(const series *ss, int ns, claim *cl) {
+static int claims_fig5(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
+                       size_t errlen) {
   int k = 0;
   for (int i = 0; i + 1 < ns; i += 2) {
     const series *g = &ss[i], *lo = &ss[i + 1];
@@ -1070,20 +1095,11 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
   claim cl[16];
   memset(cl, 0, sizeof cl);
 
-  int nc = 0;
-  if (strcmp(f->id, "wenger2017-fig2") == 0) {
-    nc = claims_fig2(ss, cl);
-  } else if (strcmp(f->id, "wenger2017-fig3") == 0) {
-    nc = claims_fig3(f, ss, ns, o->quick, cl, err, sizeof err);
-    if (nc < 0) {
-      fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
-      status = VI_EXIT_FAIL;
-      nc = 0;
-    }
-  } else if (strcmp(f->id, "wenger2017-fig4") == 0) {
-    nc = claims_fig4(ss, ns, cl);
-  } else {
-    nc = claims_fig5(ss, ns, cl);
+  int nc = f->claims(f, ss, ns, o->quick, cl, err, sizeof err);
+  if (nc < 0) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
+    status = VI_EXIT_FAIL;
+    nc = 0;
   }
   err[0] = 0;
   if (write_outputs(f, ss, ns, ntot, cl, nc, &mach, core, o, err, sizeof err) != 0) {
