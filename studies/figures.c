@@ -934,7 +934,7 @@ static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, 
                          int nc,
                          const vi_machine *mach, int pinned_core, const reproduce_opts *o,
                          char *err, size_t errlen) {
-  char base[1024], path[1100], line[600];
+  char base[1024], line[600];
   snprintf(base, sizeof base, "%s/%s", o->results_dir, f->id);
   vi_machine_line(mach, line, sizeof line);
   json_t *j = json_object();
@@ -974,23 +974,20 @@ static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, 
   json_object_set_new(j, "claims", ca);
   json_object_set_new(j, "claims_held", json_integer(held));
   json_object_set_new(j, "claims_total", json_integer(nc));
-  snprintf(path, sizeof path, "%s.json", base);
-  int bad = vi_json_write_atomic(j, path, err, errlen) != 0;
-  json_decref(j);
   char dat[1100];
   snprintf(dat, sizeof dat, "%s.dat", base);
   char *d = fig_dat(f, ss, ntot), *c = fig_csv(ss, ntot);
   char *md = fig_md(f, ss, ns, cl, nc, line, o->quick);
+  int bad = vi_study_write(o->results_dir, f->id, j, md, c, err, errlen) != 0;
+  json_decref(j);
   /* The script refers to the data file by its name relative to results/,
    * and gnuplot runs there, so the kept .gp can be rerun in place. */
   char datname[300];
   snprintf(datname, sizeof datname, "%s.dat", f->id);
   char *gp = fig_gnuplot(f, ss, ns, ntot, datname, line, o->quick);
-  bad |= !d || vi_text_write_atomic(dat, d, err, errlen) != 0;
-  snprintf(path, sizeof path, "%s.csv", base);
-  bad |= !c || vi_text_write_atomic(path, c, err, errlen) != 0;
-  snprintf(path, sizeof path, "%s.md", base);
-  bad |= !md || vi_text_write_atomic(path, md, err, errlen) != 0;
+  if (!bad) {
+    bad |= !d || vi_text_write_atomic(dat, d, err, errlen) != 0;
+  }
   if (!bad) {
     bad |= !gp || vi_plot(o->results_dir, f->id, gp, 900, ntot > ns ? 900 : 600, err, errlen) != 0;
   }

@@ -356,14 +356,7 @@ int vi_man2020_run(const char *id, const reproduce_opts *o) {
   }
   json_t *j = cells_json(id, c, n, &matched, &total);
   char *md = cells_md(id, title, c, n, matched, total), *csv = cells_csv(c, n);
-  char out[1100];
-  snprintf(out, sizeof out, "%s/%s.json", o->results_dir, id);
-  int bad = vi_json_write_atomic(j, out, err, sizeof err) != 0;
-  snprintf(out, sizeof out, "%s/%s.md", o->results_dir, id);
-  bad |= !md || vi_text_write_atomic(out, md, err, sizeof err) != 0;
-  snprintf(out, sizeof out, "%s/%s.csv", o->results_dir, id);
-  bad |= !csv || vi_text_write_atomic(out, csv, err, sizeof err) != 0;
-  if (bad) {
+  if (vi_study_write(o->results_dir, id, j, md, csv, err, sizeof err) != 0) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
   }

@@ -182,3 +182,28 @@ int vi_text_write_atomic(const char *path, const char *text, char *err, size_t e
   }
   return 0;
 }
+
+int vi_study_write(const char *dir, const char *id, const json_t *j, const char *md,
+                   const char *csv, char *err, size_t errlen) {
+  static const char *const ext[3] = {"json", "md", "csv"};
+  const char *text[3] = {NULL, md, csv};
+  char path[4096], e[5000];
+  int bad = 0;
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s.%s", dir, id, ext[i]);
+    int rc;
+    if (i == 0) {
+      rc = vi_json_write_atomic(j, path, e, sizeof e);
+    } else if (text[i]) {
+      rc = vi_text_write_atomic(path, text[i], e, sizeof e);
+    } else {
+      snprintf(e, sizeof e, "out of memory writing %s", path);
+      rc = -1;
+    }
+    if (rc != 0 && !bad) {
+      snprintf(err, errlen, "%s", e);
+      bad = 1;
+    }
+  }
+  return bad ? -1 : 0;
+}

@@ -30,4 +30,10 @@ int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t er
 /* Write text to path atomically; 0 or -1 with errno message in err. */
 int vi_text_write_atomic(const char *path, const char *text, char *err, size_t errlen);
 
+/* The three files every study writes: DIR/ID.json, DIR/ID.md, DIR/ID.csv,
+ * each atomically. md or csv NULL (a failed allocation) is an error. All
+ * three are attempted; 0, or -1 with the first failure in err. */
+int vi_study_write(const char *dir, const char *id, const json_t *j, const char *md,
+                   const char *csv, char *err, size_t errlen);
+
 #endif

@@ -469,14 +469,7 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
   json_t *j = table_json(t, cells, n, &matched, &total);
   char *md = table_md(t, cells, n, matched, total);
   char *csv = table_csv(cells, n);
-  char out[1024];
-  snprintf(out, sizeof out, "%s/%s.json", o->results_dir, t->id);
-  int werr = vi_json_write_atomic(j, out, err, sizeof err);
-  snprintf(out, sizeof out, "%s/%s.md", o->results_dir, t->id);
-  werr |= !md || vi_text_write_atomic(out, md, err, sizeof err);
-  snprintf(out, sizeof out, "%s/%s.csv", o->results_dir, t->id);
-  werr |= !csv || vi_text_write_atomic(out, csv, err, sizeof err);
-  if (werr) {
+  if (vi_study_write(o->results_dir, t->id, j, md, csv, err, sizeof err) != 0) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
   }

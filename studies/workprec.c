@@ -1451,16 +1451,7 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
     vi_set_err(err, sizeof err, "out of memory");
     goto out;
   }
-  snprintf(path, sizeof path, "%s.json", base);
-  if (vi_json_write_atomic(j, path, err, sizeof err) != 0) {
-    goto out;
-  }
-  snprintf(path, sizeof path, "%s.md", base);
-  if (vi_text_write_atomic(path, md, err, sizeof err) != 0) {
-    goto out;
-  }
-  snprintf(path, sizeof path, "%s.csv", base);
-  if (vi_text_write_atomic(path, csv, err, sizeof err) != 0) {
+  if (vi_study_write(o->results_dir, id, j, md, csv, err, sizeof err) != 0) {
     goto out;
   }
   status = VI_EXIT_OK;
