@@ -29,6 +29,15 @@ typedef struct VI_X(vi_system_type) {
   /* Mechanical form (VI_CAP_MECHANICAL): constant n x n mass matrix, V,
    * grad V (n), Hess V (n x n). */
   int (*mass)(const void *state, VI_REAL *M);
+  /* A configuration-dependent mass matrix (VI_CAP_CONFIG_MASS) replaces
+   * mass: M(q) (n x n), and the derivatives of T = 1/2 v'M(q)v at (q, v)
+   * that a variational integrator needs: dT/dq (n), D_q(M(q)v) (n x n,
+   * [i][j] = d(Mv)_i/dq_j, which is L_vq; L_qv is its transpose) and
+   * d^2T/dq^2 (n x n); either matrix may be NULL when not wanted.
+   * (man2020 (54), systems/NOTES-triple-pendulum.md.) */
+  int (*mass_q)(const void *state, const VI_REAL *q, VI_REAL *M);
+  int (*kinetic)(const void *state, const VI_REAL *q, const VI_REAL *v,
+                 VI_REAL *dTdq, VI_REAL *DqMv, VI_REAL *Tqq);
   int (*potential)(const void *state, const VI_REAL *q, VI_REAL *V);
   int (*grad_potential)(const void *state, const VI_REAL *q, VI_REAL *dV);
   int (*hess_potential)(const void *state, const VI_REAL *q, VI_REAL *H);
@@ -62,8 +71,9 @@ typedef struct VI_X(vi_system) {
   int n, m;
   VI_REAL *par;  /* flattened parameter values */
   void *state;   /* type->state_size bytes */
-  VI_REAL *M;    /* n x n mass matrix */
+  VI_REAL *M;    /* n x n mass matrix (at q0 when it depends on q) */
   VI_REAL *Minv; /* its inverse */
+  int config_mass; /* M depends on q: use vi_system_mass/kinetic */
   VI_REAL *q0, *p0; /* initial data (p0 = M v0) */
 } VI_X(vi_system);
 
@@ -83,6 +93,33 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
                           char *err, size_t errlen);
 void VI_X(vi_system_free)(VI_X(vi_system) *sys);
 
+/* M(q) (n x n): a copy of sys->M when the mass matrix is constant. */
+int VI_X(vi_system_mass)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                         VI_REAL *M);
+/* The kinetic-energy derivatives of the type's kinetic callback at (q, v):
+ * dT/dq (n), D_q(M(q)v) (n x n, may be NULL), d^2T/dq^2 (n x n, may be
+ * NULL); zeros when the mass matrix is constant. */
+int VI_X(vi_system_kinetic)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                            const VI_REAL *v, VI_REAL *dTdq, VI_REAL *DqMv,
+                            VI_REAL *Tqq);
+
+/* M(q)^-1 (n x n): a copy of sys->Minv when the mass matrix is constant. */
+int VI_X(vi_system_mass_inv)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                             VI_REAL *Minv);
+/* What a variational integrator needs of L = 1/2 v'M(q)v - V(q) at a
+ * quadrature node (q, v): mLq = -L_q = grad V - dT/dq (n) and Lv = L_v =
+ * M(q) v (n); with mLqq non-NULL also -L_qq = Hess V - d^2T/dq^2 (n x n).
+ * For a configuration-dependent mass (sys->config_mass) it also writes
+ * Mq = L_vv = M(q) and, with mLqq, Dq = L_vq = D_q(M(q)v) (n x n; L_qv is
+ * its transpose), using work (n^2 + n reals); for a constant mass Mq, Dq
+ * and work are untouched (L_vv = sys->M, L_vq = 0). */
+int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                         const VI_REAL *v, VI_REAL *mLq, VI_REAL *Lv,
+                         VI_REAL *mLqq, VI_REAL *Mq, VI_REAL *Dq,
+                         VI_REAL *work);
+
+/* In the functions below M = M(q) at the q they are given. */
+
 /* Total energy 1/2 p'M^-1 p + V(q). */
 int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *E);
@@ -94,15 +131,16 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
 int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
                               VI_REAL *p);
 /* Velocity and acceleration of the equations of motion at (q, p) for a
- * given multiplier: v = M^-1 p, a = -M^-1 (grad V(q) + G(q)' lambda)
- * (wenger2017 (3)); with lambda from vi_system_lambda this is the index-1
- * form. Used for Taylor starting guesses. */
+ * given multiplier: v = M^-1 p, a = M^-1 (f - G(q)' lambda) with
+ * f = -grad V + dT/dq - D_q(Mv) v (wenger2017 (3); f = -grad V for a
+ * constant M); with lambda from vi_system_lambda this is the index-1 form.
+ * Used for Taylor starting guesses and by the reference integrator. */
 int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
                           const VI_REAL *p, const VI_REAL *lambda, VI_REAL *v,
                           VI_REAL *a);
 /* Lagrange multiplier of the index-1 form, wenger2017 (70) for the
- * mechanical Hamiltonian: lambda = (G M^-1 G')^-1 (sum v'Hess g_k v -
- * G M^-1 grad V), v = M^-1 p. */
+ * mechanical Hamiltonian: lambda = (G M^-1 G')^-1 (sum v'Hess g_k v +
+ * G M^-1 f), v = M^-1 p, f as in vi_system_accel. */
 int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *lambda);
 

@@ -69,10 +69,11 @@ typedef struct vi_param {
 
 /* Capability flags: what a system type provides. */
 enum {
-  VI_CAP_MECHANICAL = 1u << 0, /* L = 1/2 v'Mv - V(q), constant M */
+  VI_CAP_MECHANICAL = 1u << 0, /* L = 1/2 v'M(q)v - V(q) */
   VI_CAP_HOLONOMIC = 1u << 1,  /* g, G, sum mu_k Hess g_k */
   VI_CAP_EXACT = 1u << 2,      /* exact solution (see exact callback) */
-  VI_CAP_MOMENTUM = 1u << 3    /* momentum maps besides the energy */
+  VI_CAP_MOMENTUM = 1u << 3,   /* momentum maps besides the energy */
+  VI_CAP_CONFIG_MASS = 1u << 4 /* M depends on q (mass_q, kinetic) */
 };
 
 /* Metadata of a system type, shared by its double and quad variants. */

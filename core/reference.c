@@ -51,6 +51,7 @@ typedef struct rhs_ctx {
   VI_REAL *dV;  /* n */
   VI_REAL *G;   /* m x n */
   VI_REAL *lam; /* m */
+  VI_REAL *Minv, *v, *dT; /* n x n, n, n: M(q)^-1, M^-1 p, dT/dq (M(q)) */
   int status;
   char msg[200];
 } rhs_ctx;
@@ -69,7 +70,9 @@ static void rhs_fail(rhs_ctx *c, int status, const char *fmt, ...) {
 }
 
 /* dy = (M^-1 p, -grad V(q) - G(q)' lambda(q, p)) at y = (q, p), lambda by
- * wenger2017 (70) (vi_system_lambda). */
+ * wenger2017 (70) (vi_system_lambda). With a configuration-dependent mass
+ * M = M(q) and pdot = -dH/dq - G' lambda gains dT/dq at v = M(q)^-1 p
+ * (H = 1/2 p'M(q)^-1 p + V; systems/NOTES-triple-pendulum.md). */
 static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   const VI_X(vi_system) *sys = c->sys;
   const int n = sys->n, m = sys->m;
@@ -108,13 +111,36 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
       return rc;
     }
   }
+  const VI_REAL *Minv = sys->Minv;
+  if (sys->config_mass) {
+    rc = VI_X(vi_system_mass_inv)(sys, q, c->Minv);
+    for (int i = 0; i < n && rc == VI_OK; i++) {
+      VI_REAL v = 0;
+      for (int j = 0; j < n; j++) {
+        v += c->Minv[i * n + j] * p[j];
+      }
+      c->v[i] = v;
+    }
+    if (rc == VI_OK) {
+      rc = VI_X(vi_system_kinetic)(sys, q, c->v, c->dT, NULL, NULL);
+    }
+    if (rc != VI_OK) {
+      rhs_fail(c, rc, "callback mass_q or kinetic of system %s failed (%s)",
+               name, vi_strerror(rc));
+      return rc;
+    }
+    Minv = c->Minv;
+  }
   for (int i = 0; i < n; i++) {
     VI_REAL v = 0;
     for (int j = 0; j < n; j++) {
-      v += sys->Minv[i * n + j] * p[j];
+      v += Minv[i * n + j] * p[j];
     }
     dy[i] = v;
     VI_REAL f = -c->dV[i];
+    if (sys->config_mass) {
+      f += c->dT[i];
+    }
     for (int k = 0; k < m; k++) {
       f -= c->G[k * n + i] * c->lam[k];
     }
@@ -456,6 +482,19 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
     }
     const VI_REAL *Minv = c->sys->Minv;
     for (int l = 0; l < IRK_S; l++) {
+      if (c->sys->config_mass) {
+        /* M^-1 at the stage's current q (still a contracting sweep). */
+        for (int j = 0; j < n; j++) {
+          w->ys[j] = w->y[j] + w->Z[l * d + j];
+        }
+        rc = VI_X(vi_system_mass_inv)(c->sys, w->ys, c->Minv);
+        if (rc != VI_OK) {
+          rhs_fail(c, rc, "callback mass_q of system %s failed (%s)",
+                   c->sys->type->info->name, vi_strerror(rc));
+          return rc;
+        }
+        Minv = c->Minv;
+      }
       for (int j = 0; j < n; j++) {
         VI_REAL v = 0;
         for (int k = 0; k < n; k++) {
@@ -1134,7 +1173,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
       goto done;
     }
     size_t nw = integrate_work(n, m, K) + (size_t)n * (size_t)(m + 1) +
-                (size_t)m;
+                (size_t)m + (size_t)n * (size_t)(n + 2);
     VI_REAL *W = malloc(nw * sizeof *W);
     if (W == NULL) {
       vi_set_err(err, errlen, "out of memory for the reference of %s (%ld "
@@ -1147,6 +1186,9 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     c.dV = W + integrate_work(n, m, K);
     c.G = c.dV + n;
     c.lam = c.G + (size_t)m * (size_t)n;
+    c.Minv = c.lam + m;
+    c.v = c.Minv + (size_t)n * (size_t)n;
+    c.dT = c.v + n;
     c.status = VI_OK;
     c.msg[0] = '\0';
     VI_REAL dummy[1];

@@ -81,17 +81,59 @@ static void matvec(int r, int c, const VI_REAL *A, const VI_REAL *x,
   }
 }
 
+/* Scratch reals minv_at needs (none for a constant mass matrix). */
+static size_t minv_work(const VI_X(vi_system) *sys) {
+  size_t n = (size_t)sys->n;
+  return sys->config_mass ? 2 * n * n + n : 0;
+}
+
+/* Invert the n x n matrix A (destroyed: its LU) column by column into Ainv;
+ * col holds n reals. */
+static int invert(int n, VI_REAL *A, VI_REAL *Ainv, VI_REAL *col, int *piv) {
+  if (VI_X(vi_lu_factor)(n, A, piv) != VI_OK) {
+    return VI_SINGULAR;
+  }
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < n; i++) {
+      col[i] = i == j;
+    }
+    VI_X(vi_lu_solve)(n, A, piv, col);
+    for (int i = 0; i < n; i++) {
+      Ainv[i * n + j] = col[i];
+    }
+  }
+  return VI_OK;
+}
+
+/* M(q)^-1: sys->Minv for a constant mass matrix, otherwise computed into
+ * work (minv_work reals; piv n ints). *out points at the result. */
+static int minv_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *work,
+                   int *piv, const VI_REAL **out) {
+  if (!sys->config_mass) {
+    *out = sys->Minv;
+    return VI_OK;
+  }
+  const int n = sys->n;
+  VI_REAL *A = work, *Ainv = A + n * n, *col = Ainv + n * n;
+  int rc = vi_callback_status(sys->type->mass_q(sys->state, q, A));
+  if (rc == VI_OK) {
+    rc = invert(n, A, Ainv, col, piv);
+  }
+  *out = Ainv;
+  return rc;
+}
+
 /* B = G M^-1 (m x n) and S = G M^-1 G' = B G' (m x m), factored in place.
  * M^-1 is symmetric, so S is symmetric positive definite whenever G has
  * full rank; a singular S means the constraints are dependent at q. */
-static int schur(const VI_X(vi_system) *sys, const VI_REAL *G, VI_REAL *B,
-                 VI_REAL *S, int *piv) {
+static int schur(const VI_X(vi_system) *sys, const VI_REAL *Minv,
+                 const VI_REAL *G, VI_REAL *B, VI_REAL *S, int *piv) {
   int n = sys->n, m = sys->m;
   for (int k = 0; k < m; k++) {
     for (int j = 0; j < n; j++) {
       VI_REAL s = 0;
       for (int i = 0; i < n; i++) {
-        s += G[k * n + i] * sys->Minv[i * n + j];
+        s += G[k * n + i] * Minv[i * n + j];
       }
       B[k * n + j] = s;
     }
@@ -114,19 +156,25 @@ static int schur(const VI_X(vi_system) *sys, const VI_REAL *G, VI_REAL *B,
 static int VI_X(project_q)(VI_X(vi_system) *sys) {
   int n = sys->n, m = sys->m;
   scratch s;
-  int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m + (size_t)m,
-                       (size_t)m);
+  int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m +
+                               (size_t)m + minv_work(sys),
+                       (size_t)(m + n));
   if (rc != VI_OK) {
     return rc;
   }
   VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *y = S + m * m;
+  VI_REAL *mw = y + m;
+  const VI_REAL *Minv = NULL;
   for (int it = 0; it < 4 && rc == VI_OK; it++) {
     rc = sys->type->constraint(sys->state, sys->q0, y);
     if (rc == 0) {
       rc = sys->type->constraint_jac(sys->state, sys->q0, G);
     }
     if (rc == 0) {
-      rc = schur(sys, G, B, S, s.piv);
+      rc = minv_at(sys, sys->q0, mw, s.piv, &Minv);
+    }
+    if (rc == 0) {
+      rc = schur(sys, Minv, G, B, S, s.piv);
     }
     if (rc == VI_OK) {
       VI_X(vi_lu_solve)(m, S, s.piv, y);
@@ -295,15 +343,20 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     return VI_EINVAL;
   }
   /* Only the mechanical form is implemented so far: everything below needs
-   * M, V and grad V, and g, G when there are constraints. */
-  if (!(info->caps & VI_CAP_MECHANICAL) || type->mass == NULL ||
+   * M (constant, or M(q) with the kinetic derivatives), V and grad V, and
+   * g, G when there are constraints. */
+  int config_mass = (info->caps & VI_CAP_CONFIG_MASS) != 0;
+  if (!(info->caps & VI_CAP_MECHANICAL) ||
+      (config_mass ? type->mass_q == NULL || type->kinetic == NULL
+                   : type->mass == NULL) ||
       type->potential == NULL || type->grad_potential == NULL ||
       type->initial == NULL ||
       (m > 0 && (type->constraint == NULL || type->constraint_jac == NULL))) {
     vi_set_err(err, errlen,
-            "system %s lacks the mechanical form (M, V, grad V, initial data"
-            "%s) that vi_system needs",
-            info->name, m > 0 ? ", g, G" : "");
+            "system %s lacks the mechanical form (%s, V, grad V, initial "
+            "data%s) that vi_system needs",
+            info->name, config_mass ? "M(q), kinetic derivatives" : "M",
+            m > 0 ? ", g, G" : "");
     return VI_EUNSUPPORTED;
   }
   int nval = 0;
@@ -327,6 +380,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   sys->type = type;
   sys->n = n;
   sys->m = m;
+  sys->config_mass = config_mass;
   sys->par = r;
   sys->M = sys->par + nval;
   sys->Minv = sys->M + n * n;
@@ -364,38 +418,10 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       goto fail;
     }
   }
-  crc = type->mass(sys->state, sys->M);
-  if (crc != 0) {
-    goto callback_fail;
-  }
-  /* M^-1 column by column from one LU of a copy. */
-  memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
-  if (VI_X(vi_lu_factor)(n, LU, w.piv) != VI_OK) {
-    vi_set_err(err, errlen, "mass matrix of system %s is singular", info->name);
-    rc = VI_EINVAL;
-    goto fail;
-  }
-  for (int j = 0; j < n; j++) {
-    for (int i = 0; i < n; i++) {
-      col[i] = i == j;
-    }
-    VI_X(vi_lu_solve)(n, LU, w.piv, col);
-    for (int i = 0; i < n; i++) {
-      sys->Minv[i * n + j] = col[i];
-    }
-  }
-
-  /* Initial data, then its consistency. */
+  /* Initial data, then the mass matrix (at q0 when it depends on q), then
+   * the consistency of the data. */
   what = "initial";
   crc = type->initial(sys->state, sys->q0, v0);
-  if (crc == 0 && m > 0) {
-    what = "constraint";
-    crc = type->constraint(sys->state, sys->q0, g);
-  }
-  if (crc == 0 && m > 0) {
-    what = "constraint_jac";
-    crc = type->constraint_jac(sys->state, sys->q0, G);
-  }
   if (crc != 0) {
     goto callback_fail;
   }
@@ -406,6 +432,30 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       rc = VI_EINVAL;
       goto fail;
     }
+  }
+  what = config_mass ? "mass_q" : "mass";
+  crc = config_mass ? type->mass_q(sys->state, sys->q0, sys->M)
+                    : type->mass(sys->state, sys->M);
+  if (crc != 0) {
+    goto callback_fail;
+  }
+  memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
+  if (invert(n, LU, sys->Minv, col, w.piv) != VI_OK) {
+    vi_set_err(err, errlen, "mass matrix of system %s is singular%s",
+               info->name, config_mass ? " at q0" : "");
+    rc = VI_EINVAL;
+    goto fail;
+  }
+  if (crc == 0 && m > 0) {
+    what = "constraint";
+    crc = type->constraint(sys->state, sys->q0, g);
+  }
+  if (crc == 0 && m > 0) {
+    what = "constraint_jac";
+    crc = type->constraint_jac(sys->state, sys->q0, G);
+  }
+  if (crc != 0) {
+    goto callback_fail;
   }
   if (m > 0) {
     VI_REAL qs = VI_X(vi_norm_inf)(n, sys->q0);
@@ -438,7 +488,20 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   if (m > 0) {
     what = "constraint";
     crc = VI_X(project_q)(sys);
+    if (crc == 0 && config_mass) {
+      /* sys->M documents M(q0) at the projected q0. */
+      what = "mass_q";
+      crc = type->mass_q(sys->state, sys->q0, sys->M);
+      memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
+      if (crc == 0 && invert(n, LU, sys->Minv, col, w.piv) != VI_OK) {
+        vi_set_err(err, errlen, "mass matrix of system %s is singular at q0",
+                   info->name);
+        rc = VI_EINVAL;
+        goto fail;
+      }
+    }
     if (crc == 0) {
+      what = "constraint";
       crc = VI_X(vi_system_project_p)(sys, sys->q0, sys->p0);
     }
     if (crc != 0) {
@@ -470,17 +533,26 @@ int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
   if (rc != 0) {
     return vi_callback_status(rc);
   }
-  /* 1/2 p'M^-1 p without a temporary vector. */
-  VI_REAL T = 0;
-  for (int i = 0; i < n; i++) {
-    VI_REAL s = 0;
-    for (int j = 0; j < n; j++) {
-      s += sys->Minv[i * n + j] * p[j];
-    }
-    T += p[i] * s;
+  scratch w;
+  const VI_REAL *Minv = NULL;
+  rc = scratch_get(&w, minv_work(sys), (size_t)n);
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, w.w, w.piv, &Minv);
   }
-  *E = T / 2 + V;
-  return VI_OK;
+  if (rc == VI_OK) {
+    /* 1/2 p'M^-1 p without a temporary vector. */
+    VI_REAL T = 0;
+    for (int i = 0; i < n; i++) {
+      VI_REAL s = 0;
+      for (int j = 0; j < n; j++) {
+        s += Minv[i * n + j] * p[j];
+      }
+      T += p[i] * s;
+    }
+    *E = T / 2 + V;
+  }
+  scratch_put(&w);
+  return rc;
 }
 
 int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
@@ -490,16 +562,19 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
     return VI_OK;
   }
   scratch s;
-  int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n, 0);
+  int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n + minv_work(sys),
+                       (size_t)n);
   if (rc != VI_OK) {
     return rc;
   }
-  VI_REAL *G = s.w, *v = G + m * n;
-  rc = sys->type->constraint_jac(sys->state, q, G);
-  if (rc != 0) {
-    rc = vi_callback_status(rc);
-  } else {
-    matvec(n, n, sys->Minv, p, v);
+  VI_REAL *G = s.w, *v = G + m * n, *mw = v + n;
+  const VI_REAL *Minv = NULL;
+  rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, mw, s.piv, &Minv);
+  }
+  if (rc == VI_OK) {
+    matvec(n, n, Minv, p, v);
     matvec(m, n, G, v, gv);
   }
   scratch_put(&s);
@@ -514,17 +589,20 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
   }
   scratch s;
   int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m +
-                               (size_t)m,
-                       (size_t)m);
+                               (size_t)m + minv_work(sys),
+                       (size_t)(m + n));
   if (rc != VI_OK) {
     return rc;
   }
   VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *y = S + m * m;
-  rc = sys->type->constraint_jac(sys->state, q, G);
-  if (rc != 0) {
-    rc = vi_callback_status(rc);
-  } else {
-    rc = schur(sys, G, B, S, s.piv);
+  VI_REAL *mw = y + m;
+  const VI_REAL *Minv = NULL;
+  rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, mw, s.piv, &Minv);
+  }
+  if (rc == VI_OK) {
+    rc = schur(sys, Minv, G, B, S, s.piv);
   }
   if (rc == VI_OK) {
     /* wenger2017 (4): p <- p - G'(G M^-1 G')^-1 G M^-1 p. */
@@ -542,36 +620,161 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
   return rc;
 }
 
-/* Differentiating g(q) = 0 twice along M qdd = -grad V - G' lambda:
+int VI_X(vi_system_mass)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                         VI_REAL *M) {
+  if (sys->config_mass) {
+    return vi_callback_status(sys->type->mass_q(sys->state, q, M));
+  }
+  memcpy(M, sys->M, (size_t)sys->n * (size_t)sys->n * sizeof *M);
+  return VI_OK;
+}
+
+int VI_X(vi_system_kinetic)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                            const VI_REAL *v, VI_REAL *dTdq, VI_REAL *DqMv,
+                            VI_REAL *Tqq) {
+  const size_t n = (size_t)sys->n;
+  if (sys->config_mass) {
+    return vi_callback_status(
+        sys->type->kinetic(sys->state, q, v, dTdq, DqMv, Tqq));
+  }
+  memset(dTdq, 0, n * sizeof *dTdq);
+  if (DqMv != NULL) {
+    memset(DqMv, 0, n * n * sizeof *DqMv);
+  }
+  if (Tqq != NULL) {
+    memset(Tqq, 0, n * n * sizeof *Tqq);
+  }
+  return VI_OK;
+}
+
+int VI_X(vi_system_mass_inv)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                             VI_REAL *Minv) {
+  const size_t nn = (size_t)sys->n * (size_t)sys->n;
+  scratch w;
+  const VI_REAL *src = NULL;
+  int rc = scratch_get(&w, minv_work(sys), (size_t)sys->n);
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, w.w, w.piv, &src);
+  }
+  if (rc == VI_OK) {
+    memcpy(Minv, src, nn * sizeof *Minv);
+  }
+  scratch_put(&w);
+  return rc;
+}
+
+int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                         const VI_REAL *v, VI_REAL *mLq, VI_REAL *Lv,
+                         VI_REAL *mLqq, VI_REAL *Mq, VI_REAL *Dq,
+                         VI_REAL *work) {
+  const VI_X(vi_system_type) *ty = sys->type;
+  const int n = sys->n;
+  int rc = vi_callback_status(ty->grad_potential(sys->state, q, mLq));
+  if (rc == VI_OK && mLqq != NULL) {
+    rc = vi_callback_status(ty->hess_potential(sys->state, q, mLqq));
+  }
+  if (rc != VI_OK) {
+    return rc;
+  }
+  const VI_REAL *M = sys->M;
+  if (sys->config_mass) {
+    VI_REAL *Tqq = work, *dT = work + n * n;
+    rc = vi_callback_status(ty->mass_q(sys->state, q, Mq));
+    if (rc == VI_OK) {
+      rc = vi_callback_status(ty->kinetic(sys->state, q, v, dT,
+                                          mLqq != NULL ? Dq : NULL,
+                                          mLqq != NULL ? Tqq : NULL));
+    }
+    if (rc != VI_OK) {
+      return rc;
+    }
+    M = Mq;
+    for (int a = 0; a < n; a++) {
+      mLq[a] -= dT[a];
+    }
+    if (mLqq != NULL) {
+      for (int a = 0; a < n * n; a++) {
+        mLqq[a] -= Tqq[a];
+      }
+    }
+  }
+  matvec(n, n, M, v, Lv);
+  return VI_OK;
+}
+
+/* Scratch reals force_at needs. */
+static size_t force_work(const VI_X(vi_system) *sys) {
+  size_t n = (size_t)sys->n;
+  return sys->config_mass ? n + n * n : 0;
+}
+
+/* The applied and inertial force f = -grad V + dT/dq - D_q(Mv) v of
+ * M(q) qdd = f - G' lambda (from d/dt L_v - L_q = -G' lambda with
+ * L_v = M(q) v; systems/NOTES-triple-pendulum.md); f = -grad V for a
+ * constant mass matrix. work: force_work reals. */
+static int force_at(const VI_X(vi_system) *sys, const VI_REAL *q,
+                    const VI_REAL *v, VI_REAL *f, VI_REAL *work) {
+  const int n = sys->n;
+  int rc = vi_callback_status(sys->type->grad_potential(sys->state, q, f));
+  if (rc != VI_OK) {
+    return rc;
+  }
+  for (int i = 0; i < n; i++) {
+    f[i] = -f[i];
+  }
+  if (!sys->config_mass) {
+    return VI_OK;
+  }
+  VI_REAL *dT = work, *D = dT + n;
+  rc = vi_callback_status(sys->type->kinetic(sys->state, q, v, dT, D, NULL));
+  if (rc != VI_OK) {
+    return rc;
+  }
+  for (int i = 0; i < n; i++) {
+    VI_REAL t = dT[i];
+    for (int j = 0; j < n; j++) {
+      t -= D[i * n + j] * v[j];
+    }
+    f[i] += t;
+  }
+  return VI_OK;
+}
+
+/* Differentiating g(q) = 0 twice along M qdd = f - G' lambda:
  *   G v = 0,  G qdd + [v' Hess g_k v]_k = 0,
- *   G M^-1 (-grad V - G' lambda) + [v' Hess g_k v]_k = 0,
- * hence (G M^-1 G') lambda = [v' Hess g_k v]_k - G M^-1 grad V, which is
- * wenger2017 (70) for H = 1/2 p'M^-1 p + V(q) (H_pp = M^-1, H_pq = 0). */
+ *   G M^-1 (f - G' lambda) + [v' Hess g_k v]_k = 0,
+ * hence (G M^-1 G') lambda = [v' Hess g_k v]_k + G M^-1 f, which is
+ * wenger2017 (70) for H = 1/2 p'M^-1 p + V(q) (H_pp = M^-1, H_pq = 0,
+ * f = -grad V), and its generalisation to M(q) (NOTES-triple-pendulum.md). */
 int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
                           const VI_REAL *p, const VI_REAL *lambda, VI_REAL *v,
                           VI_REAL *a) {
   const int n = sys->n, m = sys->m;
   scratch s;
-  int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n, 0);
+  int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n + minv_work(sys) +
+                               force_work(sys),
+                       (size_t)n);
   if (rc != VI_OK) {
     return rc;
   }
-  VI_REAL *G = s.w, *force = G + (size_t)m * n;
-  rc = vi_callback_status(sys->type->grad_potential(sys->state, q, force));
+  VI_REAL *G = s.w, *force = G + (size_t)m * n, *mw = force + n;
+  VI_REAL *fw = mw + minv_work(sys);
+  const VI_REAL *Minv = NULL;
+  rc = minv_at(sys, q, mw, s.piv, &Minv);
+  if (rc == VI_OK) {
+    matvec(n, n, Minv, p, v);
+    rc = force_at(sys, q, v, force, fw);
+  }
   if (rc == VI_OK && m > 0) {
     rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
   }
   if (rc == VI_OK) {
     for (int i = 0; i < n; i++) {
       for (int k = 0; k < m; k++) {
-        force[i] += G[k * n + i] * lambda[k];
+        force[i] -= G[k * n + i] * lambda[k];
       }
     }
-    matvec(n, n, sys->Minv, p, v);
-    matvec(n, n, sys->Minv, force, a);
-    for (int i = 0; i < n; i++) {
-      a[i] = -a[i];
-    }
+    matvec(n, n, Minv, force, a);
   }
   scratch_put(&s);
   return rc;
@@ -589,27 +792,30 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
   scratch s;
   int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m +
                                (size_t)n * (size_t)n + 3 * (size_t)n +
-                               (size_t)m,
-                       (size_t)m);
+                               (size_t)m + minv_work(sys) + force_work(sys),
+                       (size_t)(m + n));
   if (rc != VI_OK) {
     return rc;
   }
   VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *H = S + m * m;
-  VI_REAL *v = H + n * n, *dV = v + n, *Hv = dV + n, *mu = Hv + n;
-  rc = sys->type->constraint_jac(sys->state, q, G);
-  if (rc == 0) {
-    rc = sys->type->grad_potential(sys->state, q, dV);
+  VI_REAL *v = H + n * n, *f = v + n, *Hv = f + n, *mu = Hv + n;
+  VI_REAL *mw = mu + m, *fw = mw + minv_work(sys);
+  const VI_REAL *Minv = NULL;
+  rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
-  if (rc != 0) {
-    rc = vi_callback_status(rc);
-    goto done;
+  if (rc == VI_OK) {
+    matvec(n, n, Minv, p, v);
+    rc = force_at(sys, q, v, f, fw);
   }
-  rc = schur(sys, G, B, S, s.piv);
+  if (rc == VI_OK) {
+    rc = schur(sys, Minv, G, B, S, s.piv);
+  }
   if (rc != VI_OK) {
     goto done;
   }
-  matvec(n, n, sys->Minv, p, v);
-  matvec(m, n, B, dV, lambda);
+  matvec(m, n, B, f, lambda);
   /* v' Hess g_k v from the contracted Hessian with mu = e_k. */
   for (int k = 0; k < m; k++) {
     for (int l = 0; l < m; l++) {
@@ -625,7 +831,7 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     for (int i = 0; i < n; i++) {
       t += v[i] * Hv[i];
     }
-    lambda[k] = t - lambda[k];
+    lambda[k] += t;
   }
   VI_X(vi_lu_solve)(m, S, s.piv, lambda);
 done:
@@ -635,13 +841,17 @@ done:
 
 /* ---- derivative check --------------------------------------------------------- */
 
-/* The functions whose Jacobians are checked: f(x) with nf values. */
-enum { FD_V, FD_DV, FD_G, FD_GTMU };
+/* The functions whose Jacobians are checked: f(x) with nf values. The
+ * kinetic ones (configuration-dependent mass only) hold v = aux fixed:
+ * dT/dq against T = 1/2 v'M(q)v, D_q(Mv) against M(q)v, d^2T/dq^2
+ * against dT/dq. */
+enum { FD_V, FD_DV, FD_G, FD_GTMU, FD_T, FD_MV, FD_DT };
 
-static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *mu,
+static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *aux,
                    const VI_REAL *x, VI_REAL *f, VI_REAL *tmp) {
   const VI_X(vi_system_type) *t = sys->type;
   int n = sys->n, m = sys->m;
+  const VI_REAL *mu = aux;
   switch (which) {
   case FD_V:
     return t->potential(sys->state, x, f);
@@ -649,6 +859,25 @@ static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *mu,
     return t->grad_potential(sys->state, x, f);
   case FD_G:
     return t->constraint(sys->state, x, f);
+  case FD_T:
+  case FD_MV: {
+    int rc = t->mass_q(sys->state, x, tmp);
+    if (rc != 0) {
+      return rc;
+    }
+    VI_REAL *Mv = which == FD_T ? tmp + n * n : f;
+    matvec(n, n, tmp, aux, Mv);
+    if (which == FD_T) {
+      VI_REAL T = 0;
+      for (int j = 0; j < n; j++) {
+        T += aux[j] * Mv[j];
+      }
+      f[0] = T / 2;
+    }
+    return 0;
+  }
+  case FD_DT:
+    return t->kinetic(sys->state, x, aux, f, NULL, NULL);
   default: {
     /* G' mu, whose Jacobian is sum_k mu_k Hess g_k. */
     int rc = t->constraint_jac(sys->state, x, tmp);
@@ -742,20 +971,23 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
   const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
   /* About eps^(2/3) (the accuracy of a central difference) with room. */
   VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
-  /* J (n x n at most), q, mu, then fd_compare's x, f0, f+, f-, D, G. */
-  size_t nwork = 2 * (size_t)n * (size_t)n + 5 * (size_t)n + (size_t)m +
+  /* J (n x n at most), q, v, mu, then fd_compare's x, f0, f+, f-, D and
+   * its temporary (G, or M(q) and M(q)v). */
+  size_t nwork = 3 * (size_t)n * (size_t)n + 7 * (size_t)n + (size_t)m +
                  (size_t)m * (size_t)n;
   VI_REAL *work = malloc(nwork * sizeof *work);
   if (work == NULL) {
     return VI_ENOMEM;
   }
-  VI_REAL *J = work, *q = J + n * n, *mu = q + n, *fdw = mu + m;
+  VI_REAL *J = work, *q = J + n * n, *v = q + n, *mu = v + n, *fdw = mu + m;
   int failures = 0;
   int status = 0;
   VI_REAL qs = VI_X(vi_norm_inf)(n, sys->q0);
   qs = qs > 1 ? qs : 1;
-  static const char *const names[] = {"grad_potential", "hess_potential",
-                                      "constraint_jac", "constraint_hess"};
+  static const char *const names[] = {
+      "grad_potential", "hess_potential", "constraint_jac", "constraint_hess",
+      "kinetic dT/dq",  "kinetic D_q(Mv)", "kinetic d2T/dq2"};
+  const int last = sys->config_mass ? FD_DT : FD_GTMU;
   for (int probe = 0; probe <= nprobe && status == 0; probe++) {
     /* Probe 0 is q0; the others perturb every coordinate by up to
      * 0.25 max(1, |q0|), which leaves the constraint manifold on purpose. */
@@ -766,7 +998,12 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
     for (int k = 0; k < m; k++) {
       mu[k] = VI_C(0.5) + frac((probe * (n + m) + n + k + 1) * golden);
     }
-    for (int which = FD_V; which <= FD_GTMU; which++) {
+    /* A velocity in [-1, 1)^n: the kinetic derivatives vanish at v = 0,
+     * where most initial data start. */
+    for (int i = 0; i < n; i++) {
+      v[i] = 2 * frac((probe * (n + m) + i + VI_C(0.5)) * golden * golden) - 1;
+    }
+    for (int which = FD_V; which <= last; which++) {
       int nf = 0;
       int have = 0, need = 0;
       int rc = 0;
@@ -789,11 +1026,21 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
         nf = m;
         rc = have && need ? t->constraint_jac(sys->state, q, J) : 0;
         break;
-      default:
+      case FD_GTMU:
         need = m > 0;
         have = t->constraint_hess != NULL && t->constraint_jac != NULL;
         nf = n;
         rc = have && need ? t->constraint_hess(sys->state, q, mu, J) : 0;
+        break;
+      default: /* kinetic derivatives of a configuration-dependent M */
+        need = 1;
+        have = t->kinetic != NULL && t->mass_q != NULL;
+        nf = which == FD_T ? 1 : n;
+        if (have) {
+          VI_REAL *dT = which == FD_T ? J : fdw, *D = which == FD_MV ? J : NULL;
+          VI_REAL *T2 = which == FD_DT ? J : NULL;
+          rc = t->kinetic(sys->state, q, v, dT, D, T2);
+        }
         break;
       }
       if (!need) {
@@ -817,7 +1064,7 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
       }
       VI_REAL e = 0;
       if (rc == 0) {
-        rc = fd_compare(sys, which, mu, q, nf, J, fdw, &e);
+        rc = fd_compare(sys, which, which >= FD_T ? v : mu, q, nf, J, fdw, &e);
       }
       if (rc != 0) {
         snprintf(line, sizeof line,

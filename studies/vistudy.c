@@ -84,7 +84,8 @@ static void list_systems(void) {
     for (int k = 0; k < in->n_momenta; k++) {
       printf(", %s", in->momentum_names[k]);
     }
-    printf("%s\n", (in->caps & VI_CAP_EXACT) ? "; exact solution available" : "");
+    printf("%s%s\n", (in->caps & VI_CAP_EXACT) ? "; exact solution available" : "",
+           (in->caps & VI_CAP_CONFIG_MASS) ? "; mass matrix depends on q" : "");
     for (const vi_param *p = in->params; p->name; p++) {
       if (p->count > 1) {
         printf("  %-10s %s (%d values; default %s)\n", p->name, p->doc, p->count,

@@ -3,9 +3,11 @@
  * - LLL with m points is the constrained m-stage Lobatto IIIA-IIIB method
  *   (man2020 §3.1): it must reproduce galerkin:s=m,w=m-1,quadL=lobatto,
  *   r=m,project=p, which tests/test_galerkin.c checks against a direct
- *   Lobatto IIIA-IIIB implementation (m = 2..5, two systems).
+ *   Lobatto IIIA-IIIB implementation (m = 2..5, two systems; with the
+ *   triple pendulum's M(q) the identity does not hold, see below).
  * - Every node momentum satisfies the velocity constraint (31) and every
- *   node the position constraint (30), for all eight algorithms.
+ *   node the position constraint (30), for all eight algorithms and three
+ *   systems (the triple pendulum with M(q) and every rod moving).
  * - Energy orders on the spring pendulum in double for low m (the quad
  *   reproduction covers m up to 9): LGG m = 3 gives 4, EGG m = 2 gives 2.
  * - The benchmark hooks (assemble, solve) leave the trajectory unchanged.
@@ -105,21 +107,35 @@ int main(void) {
   /* High-entropy parameters (conventions.md). */
   const char *dp_set[] = {"m1=1.37", "m2=0.71", "gravity=9.37"};
   const char *sp_set[] = {"m2=1.37", "k4=0.6"};
-  vi_system_d *systems[2] = {open_sys("double-pendulum-3d", 3, dp_set),
-                             open_sys("spring-pendulum", 2, sp_set)};
-  VI_CHECK(&ctx, systems[0] && systems[1], "systems");
-  if (!systems[0] || !systems[1]) {
+  /* The triple pendulum (configuration-dependent M) with every rod moving:
+   * rods at 0.3, -0.4, 0.7 rad, angular velocities 0.5, -0.3, 0.8. */
+  const char *tp_set[] = {"m1=1.37", "m3=0.71", "l=0.91",
+                          "q0=0.3,-0.4,0.500790791947245924771577239662118486,"
+                          "2.40352810007581137111399422432866194",
+                          "v0=0.5,-0.3,0.740033563532470685647519428552998517,"
+                          "-0.709763377790210177971487296710183286"};
+  vi_system_d *systems[3] = {open_sys("double-pendulum-3d", 3, dp_set),
+                             open_sys("spring-pendulum", 2, sp_set),
+                             open_sys("triple-pendulum", 5, tp_set)};
+  VI_CHECK(&ctx, systems[0] && systems[1] && systems[2], "systems");
+  if (!systems[0] || !systems[1] || !systems[2]) {
     return vi_check_done(&ctx, "test_man2020");
   }
   const int K = 40;
   const double h = 0.05;
-  for (int si = 0; si < 2; si++) {
+  for (int si = 0; si < 3; si++) {
     const vi_system_d *sys = systems[si];
     const size_t len = (size_t)(K + 1) * sys->n;
     double *qa = calloc(len, sizeof *qa), *pa = calloc(len, sizeof *pa);
     double *qb = calloc(len, sizeof *qb), *pb = calloc(len, sizeof *pb);
     double gm, gv, gm2, gv2;
-    for (int m = 2; m <= 5; m++) {
+    /* With a constant M, LLL is the constrained Lobatto IIIA-IIIB method.
+     * With the triple pendulum's M(q) the two differ at the size of their
+     * truncation errors (measured at h = 0.05: |dq| 4.4e-4, 6.1e-7, 9.2e-10,
+     * 9.7e-13 for m = 2..5) while both keep their orders
+     * (test_triple_pendulum): the identity relies on the separable
+     * Lagrangian, so it is only asserted for the other two systems. */
+    for (int m = 2; m <= 5 && !sys->config_mass; m++) {
       char a[96], b[128];
       snprintf(a, sizeof a, "man2020:alg=LLL,m=%d", m);
       snprintf(b, sizeof b, "galerkin:s=%d,w=%d,quadL=lobatto,r=%d,project=p", m, m - 1, m);
@@ -172,7 +188,8 @@ int main(void) {
   VI_CHECK(&ctx, rc == VI_EINVAL && strstr(err, "LGG"), "alg=LXG: %s", err);
   rc = vi_stepper_alloc_d("man2020:m=1", systems[0], &st, err, sizeof err);
   VI_CHECK(&ctx, rc == VI_EINVAL && strstr(err, "2..16"), "m=1: %s", err);
-  vi_system_free_d(systems[0]);
-  vi_system_free_d(systems[1]);
+  for (int si = 0; si < 3; si++) {
+    vi_system_free_d(systems[si]);
+  }
   return vi_check_done(&ctx, "test_man2020");
 }

@@ -482,13 +482,54 @@ static const VI_X(vi_system_type) *VI_X(pendulum)(void) {
   exit(1);
 }
 
-/* Velocity v = M^-1 p, multiplier (70) and acceleration
- * a = M^-1 (-grad V - G' lambda) of the index-1 form at (q, p). */
-static int VI_X(accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
-                       const VI_REAL *p, VI_REAL *v, VI_REAL *a,
-                       VI_REAL *lambda) {
+/* Velocity v = M^-1 p, multiplier (70), acceleration a = M^-1 f and
+ * momentum rate pd = dT/dq - grad V - G' lambda (pdot of the Hamiltonian
+ * form) at (q, p), with f = -grad V + dT/dq - D_q(Mv) v - G' lambda and
+ * M = M(q): computed here from the type's callbacks (M(q) solved by the
+ * test's own elimination), only lambda comes from the library. pd may be
+ * NULL. */
+static void VI_X(gauss_solve)(int n, const VI_REAL *A0, const VI_REAL *b0,
+                              VI_REAL *x) {
+  VI_REAL A[TN * TN], b[TN];
+  memcpy(A, A0, (size_t)n * (size_t)n * sizeof *A);
+  memcpy(b, b0, (size_t)n * sizeof *b);
+  for (int k = 0; k < n; k++) {
+    int piv = k;
+    for (int i = k + 1; i < n; i++) {
+      if (vi_fabs(A[i * n + k]) > vi_fabs(A[piv * n + k])) {
+        piv = i;
+      }
+    }
+    for (int j = 0; j < n; j++) {
+      VI_REAL t = A[k * n + j];
+      A[k * n + j] = A[piv * n + j];
+      A[piv * n + j] = t;
+    }
+    VI_REAL t = b[k];
+    b[k] = b[piv];
+    b[piv] = t;
+    for (int i = k + 1; i < n; i++) {
+      VI_REAL f = A[i * n + k] / A[k * n + k];
+      for (int j = k; j < n; j++) {
+        A[i * n + j] -= f * A[k * n + j];
+      }
+      b[i] -= f * b[k];
+    }
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    VI_REAL s = b[i];
+    for (int j = i + 1; j < n; j++) {
+      s -= A[i * n + j] * x[j];
+    }
+    x[i] = s / A[i * n + i];
+  }
+}
+
+static int VI_X(flow)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                      const VI_REAL *p, VI_REAL *v, VI_REAL *a, VI_REAL *pd,
+                      VI_REAL *lambda) {
   int n = sys->n, m = sys->m;
-  VI_REAL dV[TN], G[TN * TN], f[TN];
+  VI_REAL dV[TN], G[TN * TN], f[TN], M[TN * TN], dT[TN], D[TN * TN];
   int rc = VI_X(vi_system_lambda)(sys, q, p, lambda);
   if (rc != VI_OK) {
     return rc;
@@ -497,12 +538,32 @@ static int VI_X(accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
       (m > 0 && sys->type->constraint_jac(sys->state, q, G) != 0)) {
     return VI_ECALLBACK;
   }
+  const int cm = sys->config_mass;
+  if (cm) {
+    if (sys->type->mass_q(sys->state, q, M) != 0) {
+      return VI_ECALLBACK;
+    }
+    VI_X(gauss_solve)(n, M, p, v);
+    if (sys->type->kinetic(sys->state, q, v, dT, D, NULL) != 0) {
+      return VI_ECALLBACK;
+    }
+  }
   for (int i = 0; i < n; i++) {
-    VI_REAL s = -dV[i];
+    VI_REAL s = -dV[i] + (cm ? dT[i] : 0);
     for (int k = 0; k < m; k++) {
       s -= G[k * n + i] * lambda[k];
     }
+    if (pd != NULL) {
+      pd[i] = s;
+    }
+    for (int j = 0; cm && j < n; j++) {
+      s -= D[i * n + j] * v[j];
+    }
     f[i] = s;
+  }
+  if (cm) {
+    VI_X(gauss_solve)(n, M, f, a);
+    return VI_OK;
   }
   for (int i = 0; i < n; i++) {
     VI_REAL s = 0, t = 0;
@@ -514,6 +575,12 @@ static int VI_X(accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
     a[i] = t;
   }
   return VI_OK;
+}
+
+static int VI_X(accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                       const VI_REAL *p, VI_REAL *v, VI_REAL *a,
+                       VI_REAL *lambda) {
+  return VI_X(flow)(sys, q, p, v, a, NULL, lambda);
 }
 
 /* Classical RK4 with `steps` steps on [0, T] for y = (q, p), storing y at
@@ -534,14 +601,9 @@ static void VI_X(rk4)(const VI_X(vi_system) *sys, VI_REAL T, int steps,
         ys[i] = st == 0 ? y[i] : y[i] + cst[st] * h * k[st - 1][i];
       }
       VI_REAL v[TN], a[TN], lam[TN];
-      VI_X(accel)(sys, ys, ys + n, v, a, lam);
+      VI_X(flow)(sys, ys, ys + n, v, a, k[st] + n, lam);
       for (int i = 0; i < n; i++) {
         k[st][i] = v[i];
-        VI_REAL f = 0;
-        for (int j = 0; j < n; j++) {
-          f += sys->M[i * n + j] * a[j];
-        }
-        k[st][n + i] = f;
       }
     }
     for (int i = 0; i < d; i++) {
@@ -772,7 +834,9 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
   printf("%s (%s):\n", info->name, pn);
   report_ctx r = {0, 0};
   int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
-  VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * (m > 0 ? 4 : 2),
+  /* Six points x (grad V, Hess V[, G, Hess g][, three kinetic terms]). */
+  VI_CHECK(c, nf == 0 && r.failed_lines == 0 &&
+                  r.lines == 6 * ((m > 0 ? 4 : 2) + (sys->config_mass ? 3 : 0)),
            "%s %s: vi_system_check: %d failures, %d lines", info->name, pn,
            nf, r.lines);
 
@@ -830,10 +894,12 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
         qq[sgn][i] = q0[i] + tt * v[i] + tt * tt / 2 * a[i];
         vv[i] = v[i] + tt * a[i];
       }
+      VI_REAL Mt[TN * TN];
+      VI_X(vi_system_mass)(sys, qq[sgn], Mt);
       for (int i = 0; i < n; i++) {
         VI_REAL s = 0;
         for (int j = 0; j < n; j++) {
-          s += sys->M[i * n + j] * vv[j];
+          s += Mt[i * n + j] * vv[j];
         }
         pp[sgn][i] = s;
       }

@@ -219,6 +219,7 @@ typedef struct VI_X(gal_state) {
   /* Interval data and work arrays (carved from the stepper block). */
   VI_REAL *q0, *pk, *x, *xprev, *ptil, *lam_node, *pnode;
   VI_REAL *Q, *V, *MV, *dV, *HV, *g, *G, *HG;
+  VI_REAL *Mq, *Dq, *kw; /* M(Q), D_q(M V), vi_system_lagr work (M(q)) */
   VI_REAL *Zg;  /* G(Z_j), z blocks of m x n, kept for the momentum update */
   VI_REAL *Zq;  /* Z_j, z blocks of n */
 } VI_X(gal_state);
@@ -244,6 +245,9 @@ static size_t VI_X(gal_layout)(VI_X(gal_state) *st, char *base, int n, int m,
   t->g = VI_X(vi_carve)(base, &off, (size_t)m);
   t->G = VI_X(vi_carve)(base, &off, (size_t)m * n);
   t->HG = VI_X(vi_carve)(base, &off, (size_t)n * n);
+  t->Mq = VI_X(vi_carve)(base, &off, (size_t)n * n);
+  t->Dq = VI_X(vi_carve)(base, &off, (size_t)n * n);
+  t->kw = VI_X(vi_carve)(base, &off, (size_t)n * n + n);
   t->Zg = VI_X(vi_carve)(base, &off, (size_t)z * m * n);
   t->Zq = VI_X(vi_carve)(base, &off, (size_t)z * n);
   (void)s;
@@ -300,6 +304,14 @@ static void VI_X(eval_qd)(VI_X(gal_state) *st, const VI_REAL *x,
   }
 }
 
+/* The Lagrangian's derivatives at a quadrature node (Q, V) into dV =
+ * -L_q, MV = L_v and, with jac, HV = -L_qq, Mq = L_vv, Dq = L_vq (the last
+ * two only for a configuration-dependent mass; see vi_system_lagr). */
+static int VI_X(node_lagr)(VI_X(gal_state) *st, int jac) {
+  return VI_X(vi_system_lagr)(st->sys, st->Q, st->V, st->dV, st->MV,
+                              jac ? st->HV : NULL, st->Mq, st->Dq, st->kw);
+}
+
 /* Residual and Jacobian of one interval (see the file comment). */
 static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
                             VI_REAL *J) {
@@ -324,15 +336,8 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
   for (int i = 0; i < st->r; i++) {
     const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
     VI_X(eval_qd)(st, x, l, dl, st->Q, st->V);
-    if ((rc = vi_callback_status(ty->grad_potential(sys->state, st->Q, st->dV))) != 0) {
+    if ((rc = VI_X(node_lagr)(st, J != NULL)) != VI_OK) {
       return rc;
-    }
-    for (int a = 0; a < n; a++) {
-      VI_REAL mv = 0;
-      for (int c = 0; c < n; c++) {
-        mv += M[a * n + c] * st->V[c];
-      }
-      st->MV[a] = mv;
     }
     const VI_REAL hb = h * st->bL[i];
     if (F) {
@@ -343,10 +348,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
         }
       }
     }
-    if (J) {
-      if ((rc = vi_callback_status(ty->hess_potential(sys->state, st->Q, st->HV))) != 0) {
-        return rc;
-      }
+    if (J && !sys->config_mass) {
       for (int nu = 0; nu < s; nu++) {
         for (int mu = 1; mu <= s; mu++) {
           const VI_REAL kv = -hb * l[nu] * l[mu];
@@ -355,6 +357,25 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
             VI_REAL *row = J + (size_t)(nu * n + a) * N + (mu - 1) * n;
             for (int c = 0; c < n; c++) {
               row[c] += kv * st->HV[a * n + c] + km * M[a * n + c];
+            }
+          }
+        }
+      }
+    } else if (J) {
+      /* d/dq^mu of hb (l_nu L_q + dl_nu/h L_v) with L_q, L_v at (Q, V) and
+       * dQ/dq^mu = l_mu, dV/dq^mu = dl_mu/h: the L_qq, L_vv blocks above
+       * plus the mixed L_qv = Dq' and L_vq = Dq (M(q) couples q and v). */
+      for (int nu = 0; nu < s; nu++) {
+        for (int mu = 1; mu <= s; mu++) {
+          const VI_REAL kv = -hb * l[nu] * l[mu];
+          const VI_REAL km = hb * dl[nu] * dl[mu] / (h * h);
+          const VI_REAL kqv = hb * l[nu] * dl[mu] / h;
+          const VI_REAL kvq = hb * dl[nu] * l[mu] / h;
+          for (int a = 0; a < n; a++) {
+            VI_REAL *row = J + (size_t)(nu * n + a) * N + (mu - 1) * n;
+            for (int c = 0; c < n; c++) {
+              row[c] += kv * st->HV[a * n + c] + km * st->Mq[a * n + c] +
+                        kqv * st->Dq[c * n + a] + kvq * st->Dq[a * n + c];
             }
           }
         }
@@ -569,16 +590,12 @@ static int VI_X(finish_interval)(VI_X(gal_state) *st) {
   for (int i = 0; i < st->r; i++) {
     const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
     VI_X(eval_qd)(st, st->x, l, dl, st->Q, st->V);
-    if ((rc = vi_callback_status(sys->type->grad_potential(sys->state, st->Q, st->dV))) != 0) {
+    if ((rc = VI_X(node_lagr)(st, 0)) != VI_OK) {
       return rc;
     }
     const VI_REAL hb = h * st->bL[i];
     for (int a = 0; a < n; a++) {
-      VI_REAL mv = 0;
-      for (int c = 0; c < n; c++) {
-        mv += sys->M[a * n + c] * st->V[c];
-      }
-      st->ptil[a] += hb * (l[s] * (-st->dV[a]) + dl[s] / h * mv);
+      st->ptil[a] += hb * (l[s] * (-st->dV[a]) + dl[s] / h * st->MV[a]);
     }
   }
   for (int j = 0; j < st->nlam; j++) {

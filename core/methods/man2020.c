@@ -137,6 +137,9 @@ typedef struct VI_X(man_state) {
   /* Step data and work arrays (carved from the stepper block). */
   VI_REAL *q0, *p0, *x, *xprev, *qprev0;
   VI_REAL *Q, *V, *MV, *dV, *HV, *g, *G, *HG, *L, *mu, *v;
+  /* Configuration-dependent mass only: M and D_q(Mv) at a node, M(q^n)^-1,
+   * G M(q^n)^-1, and the work of vi_system_lagr. */
+  VI_REAL *Mq, *Dq, *Minvq, *GMi, *kw;
 } VI_X(man_state);
 
 static size_t VI_X(man_layout)(VI_X(man_state) *st, char *base, int n, int m, int N) {
@@ -160,6 +163,11 @@ static size_t VI_X(man_layout)(VI_X(man_state) *st, char *base, int n, int m, in
   t->L = VI_X(vi_carve)(base, &off, (size_t)m);
   t->mu = VI_X(vi_carve)(base, &off, (size_t)m);
   t->v = VI_X(vi_carve)(base, &off, (size_t)n);
+  t->Mq = VI_X(vi_carve)(base, &off, nn);
+  t->Dq = VI_X(vi_carve)(base, &off, nn);
+  t->Minvq = VI_X(vi_carve)(base, &off, nn);
+  t->GMi = VI_X(vi_carve)(base, &off, (size_t)m * n);
+  t->kw = VI_X(vi_carve)(base, &off, nn + (size_t)n);
   return off;
 }
 
@@ -235,15 +243,10 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
   for (int j = 0; j < st->o.m; j++) {
     const VI_REAL *l = st->lU + j * (deg + 1), *dl = st->dlU + j * (deg + 1);
     VI_X(man_eval)(st, x, l, dl, st->Q, st->V);
-    if ((rc = vi_callback_status(ty->grad_potential(sys->state, st->Q, st->dV))) != 0) {
+    /* dV = -L_q, MV = L_v, HV = -L_qq (and M(Q), D_q(M V) for M(q)). */
+    if ((rc = VI_X(vi_system_lagr)(sys, st->Q, st->V, st->dV, st->MV, J ? st->HV : NULL,
+                                   st->Mq, st->Dq, st->kw)) != VI_OK) {
       return rc;
-    }
-    for (int a = 0; a < n; a++) {
-      VI_REAL mv = 0;
-      for (int c = 0; c < n; c++) {
-        mv += M[a * n + c] * st->V[c];
-      }
-      st->MV[a] = mv;
     }
     const VI_REAL hb = h * st->b[j];
     if (F) {
@@ -254,10 +257,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
         }
       }
     }
-    if (J) {
-      if ((rc = vi_callback_status(ty->hess_potential(sys->state, st->Q, st->HV))) != 0) {
-        return rc;
-      }
+    if (J && !sys->config_mass) {
       for (int i = 0; i <= deg; i++) {
         for (int mu = 1; mu <= deg; mu++) {
           const VI_REAL kv = -hb * l[i] * l[mu];
@@ -266,6 +266,23 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
             VI_REAL *row = J + (size_t)(i * n + a) * N + (mu - 1) * n;
             for (int c = 0; c < n; c++) {
               row[c] += kv * st->HV[a * n + c] + km * M[a * n + c];
+            }
+          }
+        }
+      }
+    } else if (J) {
+      /* (36) with M(q): L_vv = M(Q) and the mixed L_qv = Dq', L_vq = Dq. */
+      for (int i = 0; i <= deg; i++) {
+        for (int mu = 1; mu <= deg; mu++) {
+          const VI_REAL kv = -hb * l[i] * l[mu];
+          const VI_REAL km = hb * dl[i] * dl[mu] / (h * h);
+          const VI_REAL kqv = hb * l[i] * dl[mu] / h;
+          const VI_REAL kvq = hb * dl[i] * l[mu] / h;
+          for (int a = 0; a < n; a++) {
+            VI_REAL *row = J + (size_t)(i * n + a) * N + (mu - 1) * n;
+            for (int c = 0; c < n; c++) {
+              row[c] += kv * st->HV[a * n + c] + km * st->Mq[a * n + c] +
+                        kqv * st->Dq[c * n + a] + kvq * st->Dq[a * n + c];
             }
           }
         }
@@ -350,18 +367,41 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
     }
   }
   /* Velocity constraint at the step end (31): G(q^n) v, v = M^-1 p^n;
-   * Jacobian (43) d/dq^n = (Hess g_k v)', (45) d/dp^n = G M^-1. */
+   * Jacobian (43) d/dq^n = (Hess g_k v)', (45) d/dp^n = G M^-1. With M(q)
+   * (M = M(q^n)), d/dq^n also has d(M^-1 p)/dq = -M^-1 D_q(M v). */
   const int vrow = crow + deg * m;
   const VI_REAL *qn = x + (size_t)(deg - 1) * n;
+  const VI_REAL *Minv = sys->Minv;
+  if (sys->config_mass) {
+    if ((rc = VI_X(vi_system_mass_inv)(sys, qn, st->Minvq)) != VI_OK) {
+      return rc;
+    }
+    Minv = st->Minvq;
+  }
   for (int a = 0; a < n; a++) {
     VI_REAL acc = 0;
     for (int c = 0; c < n; c++) {
-      acc += sys->Minv[a * n + c] * pn[c];
+      acc += Minv[a * n + c] * pn[c];
     }
     st->v[a] = acc;
   }
   if ((rc = vi_callback_status(ty->constraint_jac(sys->state, qn, st->G))) != 0) {
     return rc;
+  }
+  if (J && sys->config_mass) {
+    /* GMi = G M^-1, and Dq = D_q(M v) at (q^n, v) for the extra term. */
+    for (int k = 0; k < m; k++) {
+      for (int c = 0; c < n; c++) {
+        VI_REAL acc = 0;
+        for (int a = 0; a < n; a++) {
+          acc += st->G[k * n + a] * Minv[a * n + c];
+        }
+        st->GMi[k * n + c] = acc;
+      }
+    }
+    if ((rc = VI_X(vi_system_kinetic)(sys, qn, st->v, st->kw, st->Dq, NULL)) != VI_OK) {
+      return rc;
+    }
   }
   for (int k = 0; k < m; k++) {
     if (F) {
@@ -376,7 +416,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       for (int c = 0; c < n; c++) {
         VI_REAL acc = 0;
         for (int a = 0; a < n; a++) {
-          acc += st->G[k * n + a] * sys->Minv[a * n + c];
+          acc += st->G[k * n + a] * Minv[a * n + c];
         }
         row[poff + c] = acc;
       }
@@ -390,6 +430,11 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
         VI_REAL acc = 0;
         for (int a = 0; a < n; a++) {
           acc += st->HG[c * n + a] * st->v[a];
+        }
+        if (sys->config_mass) {
+          for (int a = 0; a < n; a++) {
+            acc -= st->GMi[k * n + a] * st->Dq[a * n + c];
+          }
         }
         row[(deg - 1) * n + c] = acc;
       }
@@ -419,10 +464,18 @@ static int VI_X(man_guess_start)(VI_X(man_state) *st, const VI_REAL *lam0) {
   for (int mu = 0; mu <= deg; mu++) {
     memcpy(st->x + st->loff + mu * m, lam0, (size_t)m * sizeof *lam0);
   }
+  /* M at the guessed q^n (a guess only: M(q0) would do as well). */
+  const VI_REAL *M = sys->M;
+  if (sys->config_mass) {
+    if ((rc = VI_X(vi_system_mass)(sys, st->x + (size_t)(deg - 1) * n, st->Mq)) != VI_OK) {
+      return rc;
+    }
+    M = st->Mq;
+  }
   for (int i = 0; i < n; i++) {
     VI_REAL acc = 0;
     for (int c = 0; c < n; c++) {
-      acc += sys->M[i * n + c] * (v[c] + st->h * a[c]);
+      acc += M[i * n + c] * (v[c] + st->h * a[c]);
     }
     st->x[st->poff + i] = acc;
   }
@@ -462,10 +515,17 @@ static void VI_X(man_guess_extrapolate)(VI_X(man_state) *st) {
     }
     st->V[a] = acc / st->h;
   }
+  /* M at the extrapolated q^n; a failing mass callback leaves M(q0): this
+   * is only the starting guess. */
+  const VI_REAL *M = st->sys->M;
+  if (st->sys->config_mass &&
+      VI_X(vi_system_mass)(st->sys, st->x + (size_t)(deg - 1) * n, st->Mq) == VI_OK) {
+    M = st->Mq;
+  }
   for (int a = 0; a < n; a++) {
     VI_REAL acc = 0;
     for (int c = 0; c < n; c++) {
-      acc += st->sys->M[a * n + c] * st->V[c];
+      acc += M[a * n + c] * st->V[c];
     }
     st->x[st->poff + a] = acc;
   }
