@@ -20,6 +20,9 @@
  *          + l'_nu(c_i)/h M V_i) - h sum_j e_j c_j l_nu(f_j) G(Z_j)' Lambda_j
  *          = 0,                                    nu = 0..s-1   (22)
  *   g(Z_j) = 0 at every constraint node with f_j > 0.            (22)
+ * For a configuration-dependent mass (triple pendulum) -grad V(Q_i)
+ * becomes L_q = dT/dq - grad V and M V_i becomes L_v = M(Q_i) V_i, and the
+ * Jacobian gains the mixed blocks L_qv, L_vq (vi_system_lagr).
  *
  * With Lobatto constraint nodes lambda is continuous, lambda_k^w =
  * lambda_{k+1}^0, so the endpoint multiplier of interval k is the first

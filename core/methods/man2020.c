@@ -18,6 +18,8 @@
  *       = 0,  i = 0..n                                           (26), (35)
  *   g(q^i) = 0, i = 1..n    (constraints at the control points)  (30)
  *   G(q^n) M^-1 p^n = 0     (velocity constraint at the step end)  (31)
+ * (with a configuration-dependent mass: L_q = dT/dq - grad V and L_v =
+ * M(Q_j) Qdot_j at the nodes, M = M(q^n) in (31); vi_system_lagr)
  * with Q_j, Qdot_j = q, qdot at c_j h, Z_j = q(f_j h), Lambda_j =
  * lambda(f_j h); its Jacobian is (36)-(45). lambda is not continuous across
  * steps: each interval has its own lambda^0..lambda^n. Reported at node
