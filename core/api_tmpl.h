@@ -258,6 +258,32 @@ static inline VI_REAL *VI_X(vi_carve)(char *base, size_t *off, size_t count) {
   return r;
 }
 
+/* How a Galerkin-type family adds one quadrature node's share of the
+ * Jacobian: the n x n block B (row stride ld) of d/dq^mu of
+ * hb (l_nu L_q + dl_nu/h L_v) at the node gets
+ *   kv (-L_qq) + km L_vv [+ kqv L_qv + kvq L_vq],
+ * with kv = -hb l_nu l_mu, km = hb dl_nu dl_mu / h^2, kqv = hb l_nu dl_mu / h,
+ * kvq = hb dl_nu l_mu / h; mLqq = -L_qq, Lvv = M, and Dq = L_vq =
+ * D_q(M(q)v) (L_qv = Dq') or NULL for a constant mass matrix. */
+static inline void VI_X(vi_lagr_block)(VI_REAL *B, int ld, int n, VI_REAL kv,
+                                       VI_REAL km, VI_REAL kqv, VI_REAL kvq,
+                                       const VI_REAL *mLqq, const VI_REAL *Lvv,
+                                       const VI_REAL *Dq) {
+  for (int a = 0; a < n; a++) {
+    VI_REAL *row = B + (size_t)a * (size_t)ld;
+    if (Dq == NULL) {
+      for (int c = 0; c < n; c++) {
+        row[c] += kv * mLqq[a * n + c] + km * Lvv[a * n + c];
+      }
+    } else {
+      for (int c = 0; c < n; c++) {
+        row[c] += kv * mLqq[a * n + c] + km * Lvv[a * n + c] +
+                  kqv * Dq[c * n + a] + kvq * Dq[a * n + c];
+      }
+    }
+  }
+}
+
 /* Parse a spec NAME[:key=value,...] against the registry. */
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen);

@@ -351,36 +351,17 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
         }
       }
     }
-    if (J && !sys->config_mass) {
+    if (J) {
+      /* d/dq^mu of hb (l_nu L_q + dl_nu/h L_v), dQ/dq^mu = l_mu,
+       * dV/dq^mu = dl_mu/h; M(q) adds the mixed L_qv, L_vq blocks. */
+      const VI_REAL *Lvv = sys->config_mass ? st->Mq : M;
+      const VI_REAL *Dq = sys->config_mass ? st->Dq : NULL;
       for (int nu = 0; nu < s; nu++) {
         for (int mu = 1; mu <= s; mu++) {
-          const VI_REAL kv = -hb * l[nu] * l[mu];
-          const VI_REAL km = hb * dl[nu] * dl[mu] / (h * h);
-          for (int a = 0; a < n; a++) {
-            VI_REAL *row = J + (size_t)(nu * n + a) * N + (mu - 1) * n;
-            for (int c = 0; c < n; c++) {
-              row[c] += kv * st->HV[a * n + c] + km * M[a * n + c];
-            }
-          }
-        }
-      }
-    } else if (J) {
-      /* d/dq^mu of hb (l_nu L_q + dl_nu/h L_v) with L_q, L_v at (Q, V) and
-       * dQ/dq^mu = l_mu, dV/dq^mu = dl_mu/h: the L_qq, L_vv blocks above
-       * plus the mixed L_qv = Dq' and L_vq = Dq (M(q) couples q and v). */
-      for (int nu = 0; nu < s; nu++) {
-        for (int mu = 1; mu <= s; mu++) {
-          const VI_REAL kv = -hb * l[nu] * l[mu];
-          const VI_REAL km = hb * dl[nu] * dl[mu] / (h * h);
-          const VI_REAL kqv = hb * l[nu] * dl[mu] / h;
-          const VI_REAL kvq = hb * dl[nu] * l[mu] / h;
-          for (int a = 0; a < n; a++) {
-            VI_REAL *row = J + (size_t)(nu * n + a) * N + (mu - 1) * n;
-            for (int c = 0; c < n; c++) {
-              row[c] += kv * st->HV[a * n + c] + km * st->Mq[a * n + c] +
-                        kqv * st->Dq[c * n + a] + kvq * st->Dq[a * n + c];
-            }
-          }
+          VI_X(vi_lagr_block)(J + (size_t)(nu * n) * N + (mu - 1) * n, N, n,
+                              -hb * l[nu] * l[mu], hb * dl[nu] * dl[mu] / (h * h),
+                              hb * l[nu] * dl[mu] / h, hb * dl[nu] * l[mu] / h,
+                              st->HV, Lvv, Dq);
         }
       }
     }

@@ -259,34 +259,16 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
         }
       }
     }
-    if (J && !sys->config_mass) {
+    if (J) {
+      /* (36); with M(q), L_vv = M(Q) and the mixed L_qv, L_vq blocks. */
+      const VI_REAL *Lvv = sys->config_mass ? st->Mq : M;
+      const VI_REAL *Dq = sys->config_mass ? st->Dq : NULL;
       for (int i = 0; i <= deg; i++) {
         for (int mu = 1; mu <= deg; mu++) {
-          const VI_REAL kv = -hb * l[i] * l[mu];
-          const VI_REAL km = hb * dl[i] * dl[mu] / (h * h);
-          for (int a = 0; a < n; a++) {
-            VI_REAL *row = J + (size_t)(i * n + a) * N + (mu - 1) * n;
-            for (int c = 0; c < n; c++) {
-              row[c] += kv * st->HV[a * n + c] + km * M[a * n + c];
-            }
-          }
-        }
-      }
-    } else if (J) {
-      /* (36) with M(q): L_vv = M(Q) and the mixed L_qv = Dq', L_vq = Dq. */
-      for (int i = 0; i <= deg; i++) {
-        for (int mu = 1; mu <= deg; mu++) {
-          const VI_REAL kv = -hb * l[i] * l[mu];
-          const VI_REAL km = hb * dl[i] * dl[mu] / (h * h);
-          const VI_REAL kqv = hb * l[i] * dl[mu] / h;
-          const VI_REAL kvq = hb * dl[i] * l[mu] / h;
-          for (int a = 0; a < n; a++) {
-            VI_REAL *row = J + (size_t)(i * n + a) * N + (mu - 1) * n;
-            for (int c = 0; c < n; c++) {
-              row[c] += kv * st->HV[a * n + c] + km * st->Mq[a * n + c] +
-                        kqv * st->Dq[c * n + a] + kvq * st->Dq[a * n + c];
-            }
-          }
+          VI_X(vi_lagr_block)(J + (size_t)(i * n) * N + (mu - 1) * n, N, n,
+                              -hb * l[i] * l[mu], hb * dl[i] * dl[mu] / (h * h),
+                              hb * l[i] * dl[mu] / h, hb * dl[i] * l[mu] / h,
+                              st->HV, Lvv, Dq);
         }
       }
     }
