@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import sys
 import tempfile
 
@@ -122,7 +123,7 @@ def main():
     p("| kernel | system | method | N | newton (us) | kinsol (us) | kinsol/newton | "
       "per iter | iters newton, kinsol | fevals newton, kinsol |")
     p("|---|---|---|---:|---:|---:|---:|---:|---|---|")
-    worst = {}
+    worst, ratios = {}, {}
     for name in sorted(best):
         m = re.fullmatch(r"(step|solve)/([^/]+)/(.+)/double/kinsol", name)
         if not m:
@@ -137,15 +138,19 @@ def main():
         r_it = (best[name] / it_k) / (best[nname] / it_n) if it_n and it_k else None
         if n >= KINSOL_MIN_N:
             worst[kern] = max(worst.get(kern, 0), r)
+            ratios.setdefault(kern, []).append(r)
             if r_it:
                 worst[kern + " per iteration"] = max(worst.get(kern + " per iteration", 0), r_it)
+                ratios.setdefault(kern + " per iteration", []).append(r_it)
         p(f"| {kern} | {sysn} | {spec.replace('galerkin:', '')} | {n} | {us(best[nname])} | "
           f"{us(best[name])} | {r:.2f}{'' if n >= KINSOL_MIN_N else ' (N < 24)'} | "
           f"{f'{r_it:.2f}' if r_it else '-'} | {it_n:.2f}, {it_k:.2f} | "
           f"{ctr[nname].get('fevals', 0):.2f}, {ctr[name].get('fevals', 0):.2f} |")
     for kern, r in sorted(worst.items()):
         p(f"\nLargest KINSOL/Newton ratio, {kern}, N >= {KINSOL_MIN_N}: {r:.2f} "
-          f"({'within' if r <= KINSOL_LIMIT else 'above'} {KINSOL_LIMIT}x).")
+          f"({'within' if r <= KINSOL_LIMIT else 'above'} {KINSOL_LIMIT}x; "
+          f"median {statistics.median(ratios[kern]):.2f}, range "
+          f"{min(ratios[kern]):.2f}..{r:.2f} over {len(ratios[kern])}).")
 
     text = "\n".join(out) + "\n"
     if a.md:

@@ -7,7 +7,11 @@
  *   KINSetMaxSetupCalls(1), no line search, with our dense LU plugged in as
  *   a custom SUNLinearSolver because Debian's SUNDIALS is built without
  *   optimisation (conventions.md); the KINSOL object is created once and
- *   reused for every solve.
+ *   reused for every solve. The LU factors our row-major Jacobian in place
+ *   (KINSOL gets a SUNMatrix without storage), the residual callback
+ *   evaluates F and J together when KINSOL will ask for J at that iterate
+ *   (see kin_func), and KINSOL's serial vector operations are compiled
+ *   here (see nv_linearsum).
  *
  * Convergence, with the weighted norm |dx|_w = max_i |dx_i| / (rtol (|x_i|
  * + u_i)) and the absolute scale u_i of each unknown (1 unless the caller
@@ -54,6 +58,11 @@ struct VI_X(vi_solver) {
   SUNLinearSolver LS;
   long fevals, jevals; /* counted by the KINSOL callbacks */
   int cb_status;       /* last failing callback status, for the caller */
+  double *xc;          /* the iterate of the Jacobian kept in J (kin_func) */
+  const double *ucur;  /* KINSOL's current iterate (kin_jac) */
+  double steptol;      /* KINSOL's scaled-step tolerance */
+  int want_jac;        /* the next residual evaluation also evaluates J */
+  int jac_at_xc;       /* J holds the Jacobian at xc, not yet factored */
 #endif
 };
 
@@ -125,10 +134,60 @@ static int VI_X(newton)(VI_X(vi_solver) *s, VI_REAL *x, long *iters,
 #if !defined(VI_PREC_Q)
 /* ---- KINSOL adapter --------------------------------------------------- */
 
+/* Evaluations. Our callback computes F and J together for little more than
+ * J alone (the residual alone costs 0.2-0.3 of a joint evaluation), and
+ * KINSOL asks for F at an iterate, then for J at the same iterate at the
+ * start of the next Newton iteration. So the residual callback evaluates F
+ * and J together whenever another Newton iteration is expected (J is kept
+ * in s->J with a copy of the iterate in s->xc), and the Jacobian callback
+ * hands the kept J over when KINSOL asks at a bitwise identical iterate;
+ * otherwise it evaluates J itself. Counters: a joint evaluation is one
+ * residual and one Jacobian evaluation, a residual alone one residual
+ * evaluation.
+ *
+ * Whether another iteration is expected is decided in the linear solve,
+ * where the Newton step dx is known: KINSOL's scaled-step test
+ * max_i |unew_i - u_i| / (1/uscale_i + |unew_i|) <= scsteptol (KINStop),
+ * computed with the same operations as KINSOL, predicts that the residual
+ * at unew = u + dx is the last one of the solve, so it is evaluated alone.
+ * A wrong prediction (KINSOL shortened the step, or stopped on its
+ * residual test) costs one separate Jacobian evaluation or one unused
+ * one, never a wrong Jacobian. */
 static int kin_func(N_Vector u, N_Vector f, void *user) {
   vi_solver_d *s = user;
+  const double *x = N_VGetArrayPointer(u);
+  double *J = s->want_jac ? s->J : NULL;
   s->fevals++;
-  int st = s->fn(s->ctx, N_VGetArrayPointer(u), N_VGetArrayPointer(f), NULL);
+  s->jac_at_xc = 0;
+  if (J) {
+    s->jevals++;
+  }
+  int st = s->fn(s->ctx, x, N_VGetArrayPointer(f), J);
+  if (st != 0) {
+    s->cb_status = st;
+    return st > 0 ? 1 : -1;
+  }
+  if (J) {
+    memcpy(s->xc, x, (size_t)s->N * sizeof *x);
+    s->jac_at_xc = 1;
+  }
+  return 0;
+}
+
+/* The Jacobian, row-major in s->J, where the linear solver's setup factors
+ * it in place: the SUNMatrix handed to KINSOL (kin_matrix) holds nothing. */
+static int kin_jac(N_Vector u, N_Vector fu, SUNMatrix A, void *user,
+                   N_Vector t1, N_Vector t2) {
+  vi_solver_d *s = user;
+  const double *x = N_VGetArrayPointer(u);
+  s->ucur = x;
+  if (s->jac_at_xc && memcmp(x, s->xc, (size_t)s->N * sizeof *x) == 0) {
+    s->jac_at_xc = 0; /* consumed: factored in place next */
+    return 0;
+  }
+  s->jac_at_xc = 0;
+  s->jevals++;
+  int st = s->fn(s->ctx, x, NULL, s->J);
   if (st != 0) {
     s->cb_status = st;
     return st > 0 ? 1 : -1;
@@ -136,51 +195,50 @@ static int kin_func(N_Vector u, N_Vector f, void *user) {
   return 0;
 }
 
-/* Our residual callback writes J row-major; SUNDenseMatrix is column-major,
- * so transpose into it (O(N^2), negligible beside the LU). */
-static int kin_jac(N_Vector u, N_Vector fu, SUNMatrix A, void *user,
-                   N_Vector t1, N_Vector t2) {
-  vi_solver_d *s = user;
-  s->jevals++;
-  int st = s->fn(s->ctx, N_VGetArrayPointer(u), NULL, s->J);
-  if (st != 0) {
-    s->cb_status = st;
-    return st > 0 ? 1 : -1;
-  }
-  double *a = SM_DATA_D(A);
-  const int N = s->N;
-  for (int i = 0; i < N; i++) {
-    for (int j = 0; j < N; j++) {
-      a[j * N + i] = s->J[i * N + j];
-    }
-  }
+/* A SUNMatrix without storage: KINSOL only zeroes it (our Jacobian callback
+ * overwrites every entry of s->J) and passes it to our linear solver. */
+static SUNMatrix_ID mat_getid(SUNMatrix A) {
+  return SUNMATRIX_CUSTOM;
+}
+
+static int mat_zero(SUNMatrix A) {
   return 0;
+}
+
+static void mat_destroy(SUNMatrix A) {
+  SUNMatFreeEmpty(A);
 }
 
 static SUNLinearSolver_Type ls_gettype(SUNLinearSolver LS) {
   return SUNLINEARSOLVER_DIRECT;
 }
 
-/* Setup: copy the column-major SUNDenseMatrix into our row-major LU buffer
- * and factor it with vi_lu_factor. */
+/* Setup: factor the row-major Jacobian in s->J in place. */
 static int ls_setup(SUNLinearSolver LS, SUNMatrix A) {
   vi_solver_d *s = LS->content;
-  const int N = s->N;
-  const double *a = SM_DATA_D(A);
-  for (int i = 0; i < N; i++) {
-    for (int j = 0; j < N; j++) {
-      s->J[i * N + j] = a[j * N + i];
-    }
-  }
-  return vi_lu_factor_d(N, s->J, s->piv) == VI_OK ? 0 : 1;
+  return vi_lu_factor_d(s->N, s->J, s->piv) == VI_OK ? 0 : 1;
 }
 
+/* Solve, then predict KINSOL's scaled-step test for the residual callback
+ * (see kin_func). */
 static int ls_solve(SUNLinearSolver LS, SUNMatrix A, N_Vector x, N_Vector b,
                     double tol) {
   vi_solver_d *s = LS->content;
+  const int N = s->N;
   double *xd = N_VGetArrayPointer(x);
-  memcpy(xd, N_VGetArrayPointer(b), (size_t)s->N * sizeof *xd);
-  vi_lu_solve_d(s->N, s->J, s->piv, xd);
+  memcpy(xd, N_VGetArrayPointer(b), (size_t)N * sizeof *xd);
+  vi_lu_solve_d(N, s->J, s->piv, xd);
+  const double *u = s->ucur;
+  const double *us = N_VGetArrayPointer(s->uscale);
+  double r = 0;
+  for (int i = 0; i < N; i++) {
+    double unew = u[i] + xd[i];
+    double a = fabs((unew - u[i]) / (1.0 / us[i] + fabs(unew)));
+    if (!(a <= r)) {
+      r = a;
+    }
+  }
+  s->want_jac = !(r <= s->steptol);
   return 0;
 }
 
@@ -188,6 +246,147 @@ static int ls_free(SUNLinearSolver LS) {
   LS->content = NULL;
   SUNLinSolFreeEmpty(LS);
   return 0;
+}
+
+/* The serial N_Vector operations KINSOL calls (a dozen per Newton iteration,
+ * each a pass over N entries), compiled here: Debian's SUNDIALS is built
+ * without optimisation (conventions.md). Each does the arithmetic of its
+ * nvector_serial counterpart in the same order, so the results are bitwise
+ * the same; KINSOL's clones of s->u copy these operations. */
+static void nv_linearsum(double a, N_Vector x, double b, N_Vector y,
+                         N_Vector z) {
+  const double *xd = NV_DATA_S(x), *yd = NV_DATA_S(y);
+  double *zd = NV_DATA_S(z);
+  const sunindextype n = NV_LENGTH_S(x);
+  /* nvector_serial: a (x + y) when a == b, a (x - y) when a == -b, else
+   * a x + b y (its other special cases, a or b = +-1, give the same bits) */
+  if (a == b) {
+    for (sunindextype i = 0; i < n; i++) {
+      zd[i] = a * (xd[i] + yd[i]);
+    }
+  } else if (a == -b) {
+    for (sunindextype i = 0; i < n; i++) {
+      zd[i] = a * (xd[i] - yd[i]);
+    }
+  } else {
+    for (sunindextype i = 0; i < n; i++) {
+      zd[i] = a * xd[i] + b * yd[i];
+    }
+  }
+}
+
+static void nv_const(double c, N_Vector z) {
+  double *zd = NV_DATA_S(z);
+  const sunindextype n = NV_LENGTH_S(z);
+  for (sunindextype i = 0; i < n; i++) {
+    zd[i] = c;
+  }
+}
+
+static void nv_prod(N_Vector x, N_Vector y, N_Vector z) {
+  const double *xd = NV_DATA_S(x), *yd = NV_DATA_S(y);
+  double *zd = NV_DATA_S(z);
+  const sunindextype n = NV_LENGTH_S(x);
+  for (sunindextype i = 0; i < n; i++) {
+    zd[i] = xd[i] * yd[i];
+  }
+}
+
+static void nv_div(N_Vector x, N_Vector y, N_Vector z) {
+  const double *xd = NV_DATA_S(x), *yd = NV_DATA_S(y);
+  double *zd = NV_DATA_S(z);
+  const sunindextype n = NV_LENGTH_S(x);
+  for (sunindextype i = 0; i < n; i++) {
+    zd[i] = xd[i] / yd[i];
+  }
+}
+
+static void nv_scale(double c, N_Vector x, N_Vector z) {
+  const double *xd = NV_DATA_S(x);
+  double *zd = NV_DATA_S(z);
+  const sunindextype n = NV_LENGTH_S(x);
+  for (sunindextype i = 0; i < n; i++) {
+    zd[i] = c * xd[i];
+  }
+}
+
+static void nv_abs(N_Vector x, N_Vector z) {
+  const double *xd = NV_DATA_S(x);
+  double *zd = NV_DATA_S(z);
+  const sunindextype n = NV_LENGTH_S(x);
+  for (sunindextype i = 0; i < n; i++) {
+    zd[i] = fabs(xd[i]);
+  }
+}
+
+static void nv_inv(N_Vector x, N_Vector z) {
+  const double *xd = NV_DATA_S(x);
+  double *zd = NV_DATA_S(z);
+  const sunindextype n = NV_LENGTH_S(x);
+  for (sunindextype i = 0; i < n; i++) {
+    zd[i] = 1.0 / xd[i];
+  }
+}
+
+static double nv_dotprod(N_Vector x, N_Vector y) {
+  const double *xd = NV_DATA_S(x), *yd = NV_DATA_S(y);
+  const sunindextype n = NV_LENGTH_S(x);
+  double sum = 0;
+  for (sunindextype i = 0; i < n; i++) {
+    sum += xd[i] * yd[i];
+  }
+  return sum;
+}
+
+/* max_i |x_i|, skipping NaN as nvector_serial does. */
+static double nv_maxnorm(N_Vector x) {
+  const double *xd = NV_DATA_S(x);
+  const sunindextype n = NV_LENGTH_S(x);
+  double m = 0;
+  for (sunindextype i = 0; i < n; i++) {
+    if (fabs(xd[i]) > m) {
+      m = fabs(xd[i]);
+    }
+  }
+  return m;
+}
+
+/* sqrt(sum_i (x_i w_i)^2), 0 unless the sum is positive (SUNRsqrt). */
+static double nv_wl2norm(N_Vector x, N_Vector w) {
+  const double *xd = NV_DATA_S(x), *wd = NV_DATA_S(w);
+  const sunindextype n = NV_LENGTH_S(x);
+  double sum = 0;
+  for (sunindextype i = 0; i < n; i++) {
+    double p = xd[i] * wd[i];
+    sum += p * p;
+  }
+  return sum > 0 ? sqrt(sum) : 0;
+}
+
+static double nv_min(N_Vector x) {
+  const double *xd = NV_DATA_S(x);
+  const sunindextype n = NV_LENGTH_S(x);
+  double m = xd[0];
+  for (sunindextype i = 1; i < n; i++) {
+    if (xd[i] < m) {
+      m = xd[i];
+    }
+  }
+  return m;
+}
+
+static void nv_compiled_ops(N_Vector v) {
+  v->ops->nvlinearsum = nv_linearsum;
+  v->ops->nvconst = nv_const;
+  v->ops->nvprod = nv_prod;
+  v->ops->nvdiv = nv_div;
+  v->ops->nvscale = nv_scale;
+  v->ops->nvabs = nv_abs;
+  v->ops->nvinv = nv_inv;
+  v->ops->nvdotprod = nv_dotprod;
+  v->ops->nvmaxnorm = nv_maxnorm;
+  v->ops->nvwl2norm = nv_wl2norm;
+  v->ops->nvmin = nv_min;
 }
 
 /* KINSOL reports errors through this handler; the caller gets a status. */
@@ -202,29 +401,38 @@ static int kinsol_setup(vi_solver_d *s) {
   s->u = N_VNew_Serial(N, s->sunctx);
   s->uscale = N_VNew_Serial(N, s->sunctx);
   s->fscale = N_VNew_Serial(N, s->sunctx);
-  s->A = SUNDenseMatrix(N, N, s->sunctx);
+  s->A = SUNMatNewEmpty(s->sunctx);
   s->LS = SUNLinSolNewEmpty(s->sunctx);
   s->kmem = KINCreate(s->sunctx);
   if (!s->u || !s->uscale || !s->fscale || !s->A || !s->LS || !s->kmem) {
     return VI_ENOMEM;
   }
+  nv_compiled_ops(s->u); /* before KINInit, which clones s->u */
+  nv_compiled_ops(s->uscale);
+  nv_compiled_ops(s->fscale);
+  s->A->ops->getid = mat_getid;
+  s->A->ops->zero = mat_zero;
+  s->A->ops->destroy = mat_destroy;
+  s->xc = s->dx; /* dx is the built-in Newton's, free here */
+  s->ucur = N_VGetArrayPointer(s->u);
   s->LS->content = s;
   s->LS->ops->gettype = ls_gettype;
   s->LS->ops->setup = ls_setup;
   s->LS->ops->solve = ls_solve;
   s->LS->ops->free = ls_free;
   N_VConst(1.0, s->fscale);
+  /* KINSOL has no contraction-rate test: it stops on the scaled step,
+   * here at STALL_FACTOR rtol, the bound at which the built-in Newton
+   * accepts a round-off floor. With quadratic convergence the accepted
+   * update leaves an error far below rtol either way. */
+  s->steptol = (double)STALL_FACTOR * s->opts.rtol;
   int f = KINInit(s->kmem, kin_func, s->u);
   f |= KINSetUserData(s->kmem, s);
   f |= KINSetLinearSolver(s->kmem, s->LS, s->A);
   f |= KINSetJacFn(s->kmem, kin_jac);
   f |= KINSetMaxSetupCalls(s->kmem, 1); /* exact Newton */
   f |= KINSetNumMaxIters(s->kmem, s->opts.max_iter);
-  /* KINSOL has no contraction-rate test: it stops on the scaled step,
-   * here at STALL_FACTOR rtol, the bound at which the built-in Newton
-   * accepts a round-off floor. With quadratic convergence the accepted
-   * update leaves an error far below rtol either way. */
-  f |= KINSetScaledStepTol(s->kmem, (double)STALL_FACTOR * s->opts.rtol);
+  f |= KINSetScaledStepTol(s->kmem, s->steptol);
   /* Stop on the step test only (as the built-in Newton does): the residual
    * test is made unreachable in practice. */
   f |= KINSetFuncNormTol(s->kmem, 1e-250);
@@ -244,6 +452,8 @@ static int kinsol_solve(vi_solver_d *s, double *x, long *iters, long *fevals,
   }
   s->fevals = s->jevals = 0;
   s->cb_status = 0;
+  s->want_jac = 1; /* the initial residual: the first iteration needs J */
+  s->jac_at_xc = 0;
   int flag = KINSol(s->kmem, s->u, KIN_NONE, s->uscale, s->fscale);
   long nni = 0; /* KINSol restarts its counters at every call */
   KINGetNumNonlinSolvIters(s->kmem, &nni);
