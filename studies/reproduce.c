@@ -501,7 +501,8 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
 }
 
 /* Every study `reproduce` knows: the two tables (this file), the figures
- * (figures.c) and the work-precision study (workprec.c). */
+ * of wenger2017 and man2020 (figures.c), the man2020 tables (man2020.c)
+ * and the work-precision study (workprec.c). */
 typedef struct study {
   const char *id;
   const char *title;
@@ -533,6 +534,15 @@ static const study studies[] = {
      vi_man2020_run},
     {"man2020-table3", "man2020 Table 3: energy-error order of the eight algorithms, m = 2..9",
      vi_man2020_run},
+    {"man2020-fig3",
+     "man2020 Fig. 3: spring pendulum, global Hamiltonian error of LLL, LGL, LLG, LGG vs m",
+     vi_figures_run},
+    {"man2020-fig8", "man2020 Fig. 8: six balls, energy error of LGG and LLL, m = 2..6",
+     vi_figures_run},
+    {"man2020-fig9", "man2020 Fig. 9: six balls, angular momentum error of LGG, m = 2, h = 1",
+     vi_figures_run},
+    {"man2020-fig11", "man2020 Fig. 11: six balls, antisymmetry quantities (61) under LGG",
+     vi_figures_run},
     {"workprec-double-pendulum",
      "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run},
 };
