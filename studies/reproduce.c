@@ -501,7 +501,12 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
 }
 
 /* Every study `reproduce` knows: the two tables (this file), the figures
- * (figures.c) and the work-precision study (workprec.c). */
+ * (figures.c), the work-precision study (workprec.c), the man2020 tables
+ * (man2020.c) and the man2020 efficiency study (man2020_eff.c). */
+
+/* man2020_eff.c (its prototype is repeated there, as reproduce.h is
+ * shared with other branches). */
+int vi_man2020_eff_run(const char *id, const reproduce_opts *o);
 typedef struct study {
   const char *id;
   const char *title;
@@ -533,6 +538,10 @@ static const study studies[] = {
      vi_man2020_run},
     {"man2020-table3", "man2020 Table 3: energy-error order of the eight algorithms, m = 2..9",
      vi_man2020_run},
+    {"man2020-efficiency",
+     "man2020 §4.2 efficiency claim: LGG, LLG, LLL vs constrained Lobatto IIIA-IIIB, "
+     "triple pendulum",
+     vi_man2020_eff_run},
     {"workprec-double-pendulum",
      "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run},
 };
