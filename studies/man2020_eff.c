@@ -40,7 +40,7 @@
  * error in less time (costs interpolated along the work-precision curves
  * at fixed error levels, as workprec.c does for its speedups).
  *
- * The full study takes about a minute here, so it is not resumable: it
+ * The full study takes about 10 s here, so it is not resumable: it
  * reruns from scratch (the reference is cached). */
 #include "machine.h"
 #include "plot.h"
