@@ -501,8 +501,9 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
 }
 
 /* Every study `reproduce` knows: the two tables (this file), the figures
- * of wenger2017 and man2020 (figures.c), the man2020 tables (man2020.c)
- * and the work-precision study (workprec.c). */
+ * of wenger2017 and man2020 (figures.c), the man2020 tables (man2020.c),
+ * the man2020 efficiency study (man2020_eff.c) and the work-precision study
+ * (workprec.c). */
 typedef struct study {
   const char *id;
   const char *title;
@@ -543,6 +544,10 @@ static const study studies[] = {
      vi_figures_run},
     {"man2020-fig11", "man2020 Fig. 11: six balls, antisymmetry quantities (61) under LGG",
      vi_figures_run},
+    {"man2020-efficiency",
+     "man2020 §4.2 efficiency claim: LGG, LLG, LLL vs constrained Lobatto IIIA-IIIB, "
+     "triple pendulum",
+     vi_man2020_eff_run},
     {"workprec-double-pendulum",
      "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run},
 };

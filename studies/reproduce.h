@@ -25,5 +25,6 @@ int vi_reproduce_list(FILE *f);
 int vi_figures_run(const char *id, const reproduce_opts *o);  /* figures.c */
 int vi_workprec_run(const char *id, const reproduce_opts *o); /* workprec.c */
 int vi_man2020_run(const char *id, const reproduce_opts *o);  /* man2020.c */
+int vi_man2020_eff_run(const char *id, const reproduce_opts *o); /* man2020_eff.c */
 
 #endif
