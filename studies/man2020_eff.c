@@ -614,23 +614,6 @@ static void me_judge(const me_study *S, me_claims *C) {
   me_summary_cells(v3e, n3e, C->overall_3e, sizeof C->overall_3e);
 }
 
-static json_t *me_params_json(const vi_system_d *sys) {
-  json_t *p = json_object();
-  int k = 0;
-  for (const vi_param *d = sys->type->info->params; d->name; d++) {
-    if (d->count == 1) {
-      json_object_set_new(p, d->name, json_real(sys->par[k++]));
-    } else {
-      json_t *a = json_array();
-      for (int c = 0; c < d->count; c++) {
-        json_array_append_new(a, json_real(sys->par[k++]));
-      }
-      json_object_set_new(p, d->name, a);
-    }
-  }
-  return p;
-}
-
 static json_t *me_point_json(const me_study *S, const me_point *P) {
   const me_curve *C = &S->curves[P->curve];
   json_t *j = json_object();
@@ -1242,7 +1225,7 @@ int vi_man2020_eff_run(const char *id, const reproduce_opts *o) {
   json_object_set_new(j, "title", json_string("man2020 §4.2 efficiency claim measured on the "
                                               "triple pendulum (54)-(56)"));
   json_object_set_new(j, "system", json_string(ME_SYSTEM));
-  json_object_set_new(j, "params", me_params_json(S->sys));
+  json_object_set_new(j, "params", vi_params_json(S->sys));
   json_object_set_new(j, "d", json_integer(S->n));
   json_object_set_new(j, "c", json_integer(S->c));
   json_object_set_new(j, "T", json_real(ME_T));

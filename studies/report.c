@@ -207,3 +207,20 @@ int vi_study_write(const char *dir, const char *id, const json_t *j, const char 
   }
   return bad ? -1 : 0;
 }
+
+json_t *vi_params_json(const vi_system_d *sys) {
+  json_t *p = json_object();
+  int k = 0;
+  for (const vi_param *d = sys->type->info->params; d->name; d++) {
+    if (d->count == 1) {
+      json_object_set_new(p, d->name, json_real(sys->par[k++]));
+    } else {
+      json_t *a = json_array();
+      for (int c = 0; c < d->count; c++) {
+        json_array_append_new(a, json_real(sys->par[k++]));
+      }
+      json_object_set_new(p, d->name, a);
+    }
+  }
+  return p;
+}

@@ -24,6 +24,10 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
  * newton_per_step, seconds, run_status. */
 json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
 
+/* A system's parameter values as a JSON object: scalars as numbers,
+ * vector parameters (q0, v0, ...) as arrays, in the order of the type. */
+json_t *vi_params_json(const vi_system_d *sys);
+
 /* Write JSON to path atomically (indent 2); 0 or -1 with errno message in err. */
 int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t errlen);
 

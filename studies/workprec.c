@@ -912,23 +912,6 @@ static json_t *wp_num(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *wp_params_json(const vi_system_d *sys) {
-  json_t *p = json_object();
-  int k = 0;
-  for (const vi_param *d = sys->type->info->params; d->name; d++) {
-    if (d->count == 1) {
-      json_object_set_new(p, d->name, json_real(sys->par[k++]));
-    } else {
-      json_t *a = json_array();
-      for (int c = 0; c < d->count; c++) {
-        json_array_append_new(a, json_real(sys->par[k++]));
-      }
-      json_object_set_new(p, d->name, a);
-    }
-  }
-  return p;
-}
-
 static json_t *wp_point_json(const wp_study *S, const wp_point *P) {
   const wp_curve *C = &S->curves[P->curve];
   json_t *j = json_object();
@@ -1358,7 +1341,7 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
   j = json_object();
   json_object_set_new(j, "id", json_string(id));
   json_object_set_new(j, "system", json_string(WP_SYSTEM));
-  json_object_set_new(j, "params", wp_params_json(S->sys));
+  json_object_set_new(j, "params", vi_params_json(S->sys));
   json_object_set_new(j, "T", json_real(WP_T));
   json_object_set_new(j, "quick", json_boolean(o->quick));
   json_object_set_new(j, "error_measure",
