@@ -111,32 +111,29 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
       return rc;
     }
   }
+  /* v = M^-1 p, once: it is qdot and, with M(q), the argument of dT/dq. */
   const VI_REAL *Minv = sys->Minv;
   if (sys->config_mass) {
     rc = VI_X(vi_system_mass_inv)(sys, q, c->Minv);
-    for (int i = 0; i < n && rc == VI_OK; i++) {
-      VI_REAL v = 0;
-      for (int j = 0; j < n; j++) {
-        v += c->Minv[i * n + j] * p[j];
-      }
-      c->v[i] = v;
-    }
-    if (rc == VI_OK) {
-      rc = VI_X(vi_system_kinetic)(sys, q, c->v, c->dT, NULL, NULL);
-    }
-    if (rc != VI_OK) {
-      rhs_fail(c, rc, "callback mass_q or kinetic of system %s failed (%s)",
-               name, vi_strerror(rc));
-      return rc;
-    }
     Minv = c->Minv;
   }
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n && rc == VI_OK; i++) {
     VI_REAL v = 0;
     for (int j = 0; j < n; j++) {
       v += Minv[i * n + j] * p[j];
     }
-    dy[i] = v;
+    c->v[i] = v;
+  }
+  if (rc == VI_OK && sys->config_mass) {
+    rc = VI_X(vi_system_kinetic)(sys, q, c->v, c->dT, NULL, NULL);
+  }
+  if (rc != VI_OK) {
+    rhs_fail(c, rc, "callback mass_q or kinetic of system %s failed (%s)",
+             name, vi_strerror(rc));
+    return rc;
+  }
+  for (int i = 0; i < n; i++) {
+    dy[i] = c->v[i];
     VI_REAL f = -c->dV[i];
     if (sys->config_mass) {
       f += c->dT[i];
