@@ -204,6 +204,21 @@ typedef struct VI_X(vi_stats) {
   int unknowns;          /* size of the nonlinear system per step */
 } VI_X(vi_stats);
 
+/* Add the counts of one step's solve (as vi_solve reports them) to stats
+ * (may be NULL). */
+static inline void VI_X(vi_stats_add_solve)(VI_X(vi_stats) *stats, long iters,
+                                            long fevals, long jevals) {
+  if (stats == NULL) {
+    return;
+  }
+  stats->newton_iters += iters;
+  if (iters > stats->newton_iters_max) {
+    stats->newton_iters_max = iters;
+  }
+  stats->fevals += fevals;
+  stats->jevals += jevals;
+}
+
 /* The state at a time node: t, q (n), p (n), lambda (m). */
 typedef struct VI_X(vi_node) {
   VI_REAL t;

@@ -527,14 +527,7 @@ static int VI_X(man_solve)(VI_X(man_state) *st, VI_X(vi_stats) *stats) {
     }
     rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
   }
-  if (stats) {
-    stats->newton_iters += it;
-    if (it > stats->newton_iters_max) {
-      stats->newton_iters_max = it;
-    }
-    stats->fevals += fe;
-    stats->jevals += je;
-  }
+  VI_X(vi_stats_add_solve)(stats, it, fe, je);
   return rc;
 }
 
