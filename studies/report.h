@@ -5,6 +5,7 @@
 
 #include "vistudy.h"
 #include "fit.h"
+#include "machine.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -27,6 +28,10 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
 /* A system's parameter values as a JSON object: scalars as numbers,
  * vector parameters (q0, v0, ...) as arrays, in the order of the type. */
 json_t *vi_params_json(const vi_system_d *sys);
+
+/* The machine as JSON: cpu, cores, pus, os, compiler, build, version and
+ * the one-line description (vi_machine_line) as "line". */
+json_t *vi_machine_json(const vi_machine *m, const char *line);
 
 /* Write JSON to path atomically (indent 2); 0 or -1 with errno message in err. */
 int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t errlen);

@@ -1346,16 +1346,7 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
   json_object_set_new(j, "quick", json_boolean(o->quick));
   json_object_set_new(j, "error_measure",
                       json_string("max over the nodes t_k of |q_k - q_ref(t_k)|_inf"));
-  json_t *mj = json_object();
-  json_object_set_new(mj, "cpu", json_string(mach.cpu));
-  json_object_set_new(mj, "cores", json_integer(mach.cores));
-  json_object_set_new(mj, "pus", json_integer(mach.pus));
-  json_object_set_new(mj, "os", json_string(mach.os));
-  json_object_set_new(mj, "compiler", json_string(mach.compiler));
-  json_object_set_new(mj, "build", json_string(mach.build));
-  json_object_set_new(mj, "version", json_string(mach.version));
-  json_object_set_new(mj, "line", json_string(mline));
-  json_object_set_new(j, "machine", mj);
+  json_object_set_new(j, "machine", vi_machine_json(&mach, mline));
   json_object_set_new(j, "pinned_core", core >= 0 ? json_integer(core) : json_null());
   json_object_set_new(
       j, "timing",
