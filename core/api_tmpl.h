@@ -325,6 +325,8 @@ typedef struct VI_X(vi_reference_info) {
   char method[160]; /* e.g. "exact (Jacobi elliptic, GSL)", "rk8pd index-1, tol 1e-14" */
   double accuracy;  /* estimated max abs error of q, p, lambda at the nodes */
   int cached;       /* 1 if read from the on-disk cache */
+  char note[320];   /* "" or why the cache could not be written (the
+                       reference itself is fine) */
 } VI_X(vi_reference_info);
 
 /* Reference values at the nodes t_k = k h, k = 0..K, for the system's own

@@ -51,3 +51,14 @@ void vi_set_err(char *err, size_t errlen, const char *fmt, ...) {
   vsnprintf(err, errlen, fmt, ap);
   va_end(ap);
 }
+
+const char *vi_param_domain_text(int domain) {
+  switch (domain) {
+  case VI_PARAM_POSITIVE:
+    return "> 0";
+  case VI_PARAM_NONNEG:
+    return ">= 0";
+  default:
+    return "any finite number";
+  }
+}

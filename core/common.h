@@ -8,6 +8,7 @@
 #define VI_COMMON_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,12 +61,24 @@ const char *vi_precision_name(vi_precision p);
  * count values (1 for a scalar, n for a vector such as q0); the defaults are
  * a comma-separated list parsed in the working precision, so a quad run
  * sees 9.81 to 36 digits, not the double nearest to it. */
+/* The values a parameter may take, checked when a system is made (a
+ * parameter set outside it is refused naming the parameter and the range). */
+typedef enum vi_param_domain {
+  VI_PARAM_ANY = 0,      /* any finite number */
+  VI_PARAM_POSITIVE = 1, /* > 0 (masses, lengths) */
+  VI_PARAM_NONNEG = 2    /* >= 0 */
+} vi_param_domain;
+
 typedef struct vi_param {
   const char *name;
   int count;
   const char *defaults;
   const char *doc;
+  int domain; /* vi_param_domain of every value */
 } vi_param;
+
+/* The domain as text: "any finite number", "> 0", ">= 0". */
+const char *vi_param_domain_text(int domain);
 
 /* Capability flags: what a system type provides. */
 enum {
@@ -113,12 +126,20 @@ typedef struct vi_common_args {
   int max_iter;           /* 0: default */
 } vi_common_args;
 
-/* `vistudy run` (vi_run_d / vi_run_q). */
+/* `vistudy run` (vi_run_d / vi_run_q). The caller opens the output (the
+ * program's outfile.h checks and writes it safely); the driver writes the
+ * CSV to it and refuses runs above the limits below unless force. */
+#define VI_RUN_MAX_STEPS 100000000L        /* 1e8 steps */
+#define VI_RUN_MAX_BYTES (1024.0 * 1024 * 1024) /* 1 GiB of CSV in a regular file */
 typedef struct vi_run_args {
   vi_common_args c;
-  const char *h;   /* step size */
-  const char *out; /* file name or "-" for stdout */
-  int quiet;       /* no summary on stderr */
+  const char *h;        /* step size */
+  FILE *out;            /* where the CSV goes */
+  const char *out_name; /* its name in messages */
+  int out_is_file;      /* a regular file: the size limit applies */
+  long every;           /* write every K-th node and the last; 0 or 1: all */
+  int force;            /* run past VI_RUN_MAX_STEPS / VI_RUN_MAX_BYTES */
+  int quiet;            /* no summary on stderr */
 } vi_run_args;
 
 /* What an order study needs, as text (numbers parsed in the working
@@ -161,6 +182,7 @@ typedef struct vi_order_result {
   double seconds[VI_ORDER_MAXH];
   int status[VI_ORDER_MAXH];            /* vi_status of each run */
   int unknowns;
+  char note[320];       /* "" or a warning for the user (a cache not written) */
   int nparams;
   char param_names[32][16];
   double params[64];    /* flattened parameter values (doubles, for reports) */

@@ -65,7 +65,7 @@ void vi_machine_describe(vi_machine *m) {
   snprintf(m->compiler, sizeof m->compiler, "unknown");
 #endif
   snprintf(m->build, sizeof m->build, "%s", VI_BUILDTYPE);
-  snprintf(m->version, sizeof m->version, "%s", VI_VERSION);
+  snprintf(m->version, sizeof m->version, "%s", vi_version());
 }
 
 void vi_machine_line(const vi_machine *m, char *buf, size_t len) {
@@ -121,4 +121,8 @@ void vi_pin_release(vi_pin *p) {
   hwloc_bitmap_free(p->old);
   hwloc_topology_destroy(p->topo);
   free(p);
+}
+
+const char *vi_version(void) {
+  return VI_VERSION;
 }

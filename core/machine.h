@@ -38,6 +38,9 @@ int vi_pin_thread(vi_pin **out, int *core, char *err, size_t errlen);
 /* Restore the previous binding and free; p may be NULL. */
 void vi_pin_release(vi_pin *p);
 
+/* The program's version: git describe at build time. */
+const char *vi_version(void);
+
 /* Monotonic wall clock in seconds. */
 double vi_clock(void);
 

@@ -55,6 +55,12 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
     }
     return VI_EINVAL;
   }
+  if (vi_kv_unique(kv, err, errlen) != 0) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", err);
+    snprintf(err, errlen, "method %s: %s", spec, msg);
+    return VI_EINVAL;
+  }
   /* Parse into a temporary block first: the state size depends on it. */
   _Alignas(16) char optbuf[256];
   if (type->opts_size > sizeof optbuf) {

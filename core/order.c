@@ -53,6 +53,9 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
       goto done;
     }
     snprintf(res->reference, sizeof res->reference, "%s", info.method);
+    if (info.note[0]) {
+      snprintf(res->note, sizeof res->note, "%s", info.note);
+    }
     if (info.accuracy > res->ref_accuracy) {
       res->ref_accuracy = info.accuracy;
     }

@@ -1193,16 +1193,12 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     free(W);
   }
   if (rc == VI_OK && cache_dir != NULL) {
-    rc = cache_write(cache_dir, path, key, keylen, n, m, K, Q, P, L, info,
-                     err, errlen);
-    if (rc != VI_OK) {
-      /* The reference itself is fine and stays in Q, P, L. */
-      size_t used = strlen(err != NULL ? err : "");
-      if (err != NULL && used + 1 < errlen) {
-        snprintf(err + used, errlen - used,
-                 " (the reference was computed and returned, only caching "
-                 "failed)");
-      }
+    /* The reference itself is fine and stays in Q, P, L: a cache that
+     * cannot be written costs a recomputation next time, nothing more. */
+    char msg[256];
+    if (cache_write(cache_dir, path, key, keylen, n, m, K, Q, P, L, info, msg, sizeof msg) !=
+        VI_OK) {
+      snprintf(info->note, sizeof info->note, "reference not cached: %s", msg);
     }
   }
 done:

@@ -1,9 +1,10 @@
 /* run.c: the drivers behind `vistudy run` and `vistudy check`, in the
  * working precision (prec.h): look up the system, apply overrides, build
  * the stepper, integrate with a constant step and write the trajectory as
- * CSV with every value at the full precision of the working type. Output
- * files are written atomically (temporary file + rename); when a step
- * fails, the nodes computed so far are kept and the failure is reported. */
+ * CSV with every value at the full precision of the working type to a
+ * stream the caller opened (the program's outfile.h decides how a file is
+ * written); when a step fails, the nodes computed so far are kept and the
+ * failure is reported. */
 #include "prec.h"
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
@@ -14,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 const VI_X(vi_system_type) *VI_X(vi_system_find)(const char *name, char *err,
                                                  size_t errlen) {
@@ -178,14 +178,21 @@ int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext
   return VI_OK;
 }
 
+/* Columns of the CSV of a system (t, q, p, lambda, energy, g_norm,
+ * gv_norm, momenta). */
+static int VI_X(csv_columns)(const VI_X(vi_system) *sys) {
+  const vi_system_info *info = sys->type->info;
+  return 1 + 2 * sys->n + sys->m + 3 + ((info->caps & VI_CAP_MOMENTUM) ? info->n_momenta : 0);
+}
+
 int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
   const vi_common_args *a = &ra->c;
   int status = VI_EXIT_USAGE;
   VI_X(vi_system) *sys = NULL;
   VI_X(vi_stepper) *st = NULL;
   VI_REAL *buf = NULL;
-  FILE *f = NULL;
-  char tmpname[4096] = "";
+  FILE *f = ra->out;
+  const char *fname = ra->out_name ? ra->out_name : "the output";
   VI_REAL h = 0, T = 0;
   const VI_X(vi_system_type) *type = VI_X(vi_system_find)(a->system, err, errlen);
   if (!type) {
@@ -206,6 +213,26 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
       VI_X(vi_solver_opts_parse)(a, &so, err, errlen)) {
     goto fail;
   }
+  /* A run that cannot finish, or would fill the disk, is refused before it
+   * starts: the limits are stated in the README ("Outputs"). */
+  const long every = ra->every > 1 ? ra->every : 1;
+  const double rows = (double)(nsteps / every + 1 + (nsteps % every != 0));
+  const double bytes = rows * VI_X(csv_columns)(sys) * (VI_DIG + 8);
+  if (!ra->force && nsteps > VI_RUN_MAX_STEPS) {
+    snprintf(err, errlen,
+             "T/h = %ld steps is above the limit of %ld steps of one run; choose a larger "
+             "h or a smaller T, or pass --force to run it anyway",
+             nsteps, VI_RUN_MAX_STEPS);
+    goto fail;
+  }
+  if (!ra->force && ra->out_is_file && bytes > VI_RUN_MAX_BYTES) {
+    double k = ceil(bytes / VI_RUN_MAX_BYTES * (double)every);
+    snprintf(err, errlen,
+             "the run would write about %.3g GB to %s (%.0f nodes), above the limit of "
+             "%.3g GB; write every K-th node with --every K (K >= %.0f), or pass --force",
+             bytes / 1e9, fname, rows, VI_RUN_MAX_BYTES / 1e9, k);
+    goto fail;
+  }
   if (VI_X(vi_stepper_alloc)(a->method, sys, &st, err, errlen) != VI_OK) {
     goto fail;
   }
@@ -219,66 +246,50 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
   }
   VI_X(vi_node) node = {0, buf, buf + n, buf + 2 * n};
   VI_REAL *work = buf + 2 * n + m;
-  int to_stdout = strcmp(ra->out, "-") == 0;
-  if (to_stdout) {
-    f = stdout;
-  } else {
-    snprintf(tmpname, sizeof tmpname, "%s.tmp.%ld", ra->out, (long)getpid());
-    f = fopen(tmpname, "w");
-    if (!f) {
-      snprintf(err, errlen, "cannot write %s: %s", tmpname, strerror(errno));
-      status = VI_EXIT_FAIL;
-      goto fail;
-    }
-  }
   status = VI_EXIT_FAIL;
   double t_start = VI_X(now)();
   rc = VI_X(vi_stepper_init)(st, &so, h, 0, sys->q0, sys->p0, &node);
   long k = 0, written = 0;
   VI_X(write_header)(f, sys);
-  if (rc == VI_OK && (rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
+  if (rc != VI_OK) {
+    /* The method's lambda_0 comes from its first solve, which failed: the
+     * initial node is written with the initial data and lambda = NaN. */
+    memcpy(node.q, sys->q0, (size_t)n * sizeof *node.q);
+    memcpy(node.p, sys->p0, (size_t)n * sizeof *node.p);
+    for (int i = 0; i < m; i++) {
+      node.lambda[i] = (VI_REAL)NAN;
+    }
+    node.t = 0;
+    if (VI_X(write_row)(f, sys, &node, work) == VI_OK) {
+      written++;
+    }
+  } else if ((rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
     written++;
   }
   while (rc == VI_OK && k < nsteps) {
     rc = VI_X(vi_stepper_step)(st, &node);
     if (rc == VI_OK) {
       k++;
-      if ((rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
+      if ((k % every == 0 || k == nsteps) && (rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
         written++;
       }
     }
   }
   double elapsed = VI_X(now)() - t_start;
   if (fflush(f) != 0 || ferror(f)) {
-    snprintf(err, errlen, "write error on %s", to_stdout ? "stdout" : ra->out);
-    rc = VI_EIO;
-  }
-  if (!to_stdout) {
-    if (fclose(f) != 0 && rc == VI_OK) {
-      snprintf(err, errlen, "write error on %s", ra->out);
-      rc = VI_EIO;
-    }
-    f = NULL;
-    if (rename(tmpname, ra->out) != 0) {
-      snprintf(err, errlen, "cannot rename %s to %s: %s%s", tmpname, ra->out,
-               strerror(errno), rc != VI_OK ? " (and the run failed)" : "");
-      remove(tmpname);
-      goto fail;
-    }
-    tmpname[0] = '\0';
+    snprintf(err, errlen, "write error on %s: %s", fname, strerror(errno));
+    goto fail;
   }
   char spec[256];
   VI_X(vi_stepper_spec)(st, spec, sizeof spec);
   if (rc != VI_OK) {
-    if (rc != VI_EIO) {
-      snprintf(err, errlen,
-               "%s computing node %ld (t = %.17g) with %s on %s: %s; the %ld "
-               "nodes computed so far are in %s%s",
-               rc > 0 ? "recoverable failure" : "failure", written,
-               (double)((VI_REAL)written * h), spec, type->info->name,
-               vi_strerror(rc), written, to_stdout ? "stdout" : ra->out,
-               rc > 0 ? "; try another h, a looser --rtol or a larger --max-iter" : "");
-    }
+    snprintf(err, errlen,
+             "%s computing step %ld (t = %.17g) with %s on %s: %s; the %ld "
+             "node%s written so far %s in %s%s",
+             rc > 0 ? "recoverable failure" : "failure", k + 1, (double)((VI_REAL)k * h),
+             spec, type->info->name, vi_strerror(rc), written, written == 1 ? "" : "s",
+             written == 1 ? "is" : "are", fname,
+             rc > 0 ? "; try another h, a looser --rtol or a larger --max-iter" : "");
     goto fail;
   }
   if (!ra->quiet) {
@@ -295,12 +306,6 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
   }
   status = VI_EXIT_OK;
 fail:
-  if (f && f != stdout) {
-    fclose(f);
-  }
-  if (tmpname[0]) {
-    remove(tmpname);
-  }
   free(buf);
   VI_X(vi_stepper_free)(st);
   VI_X(vi_system_free)(sys);

@@ -39,6 +39,27 @@ int vi_kv_next(const char **cursor, char *key, size_t klen, char *val,
   return 1;
 }
 
+int vi_kv_unique(const char *kv, char *err, size_t errlen) {
+  char key[64], val[256], other[64], oval[256];
+  const char *cur = kv;
+  int rc;
+  while ((rc = vi_kv_next(&cur, key, sizeof key, val, sizeof val, err, errlen)) > 0) {
+    const char *later = cur;
+    int r2;
+    while ((r2 = vi_kv_next(&later, other, sizeof other, oval, sizeof oval, err, errlen)) > 0) {
+      if (strcmp(key, other) == 0) {
+        snprintf(err, errlen, "key '%s' given twice ('%s=%s' and '%s=%s'); give each key once",
+                 key, key, val, other, oval);
+        return -1;
+      }
+    }
+    if (r2 < 0) {
+      return -1;
+    }
+  }
+  return rc;
+}
+
 int vi_parse_int(const char *key, const char *val, int lo, int hi, int *out,
                  char *err, size_t errlen) {
   char *end = NULL;

@@ -17,6 +17,10 @@ extern "C" {
 int vi_kv_next(const char **cursor, char *key, size_t klen, char *val,
                size_t vlen, char *err, size_t errlen);
 
+/* 0 when every key of the "key=value,..." list kv appears once; -1 with a
+ * message naming the repeated key (or a malformed item) otherwise. */
+int vi_kv_unique(const char *kv, char *err, size_t errlen);
+
 /* Parse a decimal integer in [lo, hi] for key; -1 with a message on error. */
 int vi_parse_int(const char *key, const char *val, int lo, int hi, int *out,
                  char *err, size_t errlen);

@@ -255,6 +255,9 @@ static void list_params(const vi_system_info *info, char *buf, size_t len) {
 }
 
 /* Fill par from the defaults, then apply the overrides in order. */
+/* More parameters than any system has: the repeated-setting check. */
+#define VI_MAX_PARAMS 64
+
 static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
                       const char *const *set, char *err, size_t errlen) {
   char bad[64];
@@ -273,6 +276,7 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
     }
     off += p->count;
   }
+  unsigned char seen[VI_MAX_PARAMS] = {0};
   for (int i = 0; i < nset; i++) {
     const char *s = set[i];
     const char *eq = s != NULL ? strchr(s, '=') : NULL;
@@ -284,7 +288,8 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
     size_t nl = (size_t)(eq - s);
     const vi_param *p = info->params;
     off = 0;
-    for (; p != NULL && p->name != NULL; p++) {
+    int pi = 0;
+    for (; p != NULL && p->name != NULL; p++, pi++) {
       if (strlen(p->name) == nl && strncmp(p->name, s, nl) == 0) {
         break;
       }
@@ -295,6 +300,11 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
       list_params(info, valid, sizeof valid);
       vi_set_err(err, errlen, "unknown parameter '%.*s' for system %s; valid: %s",
               (int)nl, s, info->name, valid);
+      return VI_EINVAL;
+    }
+    if (pi < VI_MAX_PARAMS && seen[pi]++) {
+      vi_set_err(err, errlen, "parameter %s of %s is set twice; set each parameter once",
+                 p->name, info->name);
       return VI_EINVAL;
     }
     int rc = parse_values(eq + 1, strlen(eq + 1), p->count, par + off, &got,
@@ -310,6 +320,26 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
               info->name, bad);
       return VI_EINVAL;
     }
+  }
+  /* Every value inside its parameter's domain (defaults included). */
+  off = 0;
+  for (const vi_param *p = info->params; p != NULL && p->name != NULL; p++) {
+    for (int c = 0; c < p->count; c++) {
+      VI_REAL v = par[off + c];
+      int ok = p->domain == VI_PARAM_POSITIVE ? v > 0
+               : p->domain == VI_PARAM_NONNEG ? v >= 0
+                                              : 1;
+      if (!ok) {
+        char idx[16] = "";
+        if (p->count > 1) {
+          snprintf(idx, sizeof idx, "[%d]", c + 1);
+        }
+        vi_set_err(err, errlen, "parameter %s%s of %s must be %s, got %.17g", p->name, idx,
+                   info->name, vi_param_domain_text(p->domain), (double)v);
+        return VI_EINVAL;
+      }
+    }
+    off += p->count;
   }
   return VI_OK;
 }
@@ -412,7 +442,8 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     int src = type->setup(sys->state, sys->par);
     if (src != 0) {
       vi_set_err(err, errlen,
-              "system %s rejected its parameters (setup returned %d)",
+              "system %s rejected its parameters (setup returned %d); see "
+              "'vistudy list systems' for their meaning and ranges",
               info->name, src);
       rc = VI_EINVAL;
       goto fail;

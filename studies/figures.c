@@ -44,7 +44,9 @@
  * ID.md (summary and claims), ID.dat (gnuplot data blocks), ID.gp, ID.svg,
  * ID.png. Each finished series is kept in ID.partial.json, so an
  * interrupted run resumes (--fresh starts over). */
+#include "cells.h"
 #include "machine.h"
+#include "outfile.h"
 #include "plot.h"
 #include "report.h"
 #include "reproduce.h"
@@ -54,7 +56,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* ---- figure specifications ----------------------------------------------- */
 
@@ -710,7 +711,8 @@ static json_t *series_json(const series *s) {
   for (int r = 0; r < s->rows; r++) {
     json_t *row = json_array();
     for (int c = 0; c < s->ncol; c++) {
-      json_array_append_new(row, json_real(at(s, r, c)));
+      double x = at(s, r, c);
+      json_array_append_new(row, isfinite(x) ? json_real(x) : json_null());
     }
     json_array_append_new(rows, row);
   }
@@ -727,41 +729,103 @@ static json_t *series_json(const series *s) {
   return j;
 }
 
-/* Restore the finished series of a partial run (matched by label and the
- * method text of the spec); anything unreadable is simply recomputed. */
-static void load_partial(const char *path, series *ss, int ns) {
-  json_t *root = json_load_file(path, 0, NULL);
-  json_t *arr = root ? json_object_get(root, "series") : NULL;
-  size_t i;
-  json_t *js;
-  json_array_foreach(arr, i, js) {
-    const char *label = json_string_value(json_object_get(js, "label"));
-    json_t *rows = json_object_get(js, "rows");
-    for (int k = 0; label && k < ns; k++) {
-      series *s = &ss[k];
-      if (s->done || strcmp(s->label, label) != 0 || !json_is_array(rows)) {
-        continue;
-      }
-      size_t r;
-      json_t *row;
-      json_array_foreach(rows, r, row) {
-        double v[FIG_MAXCOLS];
-        for (int c = 0; c < s->ncol; c++) {
-          v[c] = json_number_value(json_array_get(row, (size_t)c));
-        }
-        series_push(s, v);
-      }
-      const char *m = json_string_value(json_object_get(js, "method"));
-      snprintf(s->method, sizeof s->method, "%s", m ? m : "");
-      json_t *h = json_object_get(js, "h");
-      s->h = h ? json_number_value(h) : 0;
-      for (int e = 0; e < 4; e++) {
-        s->extra[e] = json_number_value(json_array_get(json_object_get(js, "extra"), (size_t)e));
-      }
-      s->done = 1;
+/* A finished curve as the cell store keeps it: its series, the status
+ * that ended it, and its every-step close-up when the figure has one. */
+static json_t *curve_measurement(const series *s, const series *zoom) {
+  json_t *j = json_object();
+  json_t *m = series_json(s);
+  json_object_set_new(m, "status_code", json_integer(s->status));
+  json_object_set_new(j, "series", m);
+  if (zoom) {
+    json_object_set_new(j, "zoom", series_json(zoom));
+  }
+  return j;
+}
+
+/* Restore one series from the store into s (label, columns and the shape
+ * of every row checked); -1 with the reason in why. */
+static int series_restore(series *s, json_t *v, char *why, size_t whylen) {
+  const char *label = NULL, *method = NULL;
+  json_t *cols = NULL, *rows = NULL, *extra = NULL;
+  json_error_t je;
+  if (json_unpack_ex(v, &je, 0, "{s:s, s:s, s:o, s:o, s:o}", "label", &label, "method",
+                     &method, "columns", &cols, "rows", &rows, "extra", &extra) != 0) {
+    snprintf(why, whylen, "%s", je.text);
+    return -1;
+  }
+  if (strcmp(label, s->label) != 0 || strlen(method) >= sizeof s->method) {
+    snprintf(why, whylen, "series '%.60s' does not belong here", label);
+    return -1;
+  }
+  if (!json_is_array(cols) || json_array_size(cols) != (size_t)s->ncol) {
+    snprintf(why, whylen, "series '%.60s' has other columns", label);
+    return -1;
+  }
+  for (int c = 0; c < s->ncol; c++) {
+    const char *name = json_string_value(json_array_get(cols, (size_t)c));
+    if (!name || strcmp(name, s->cols[c]) != 0) {
+      snprintf(why, whylen, "series '%.60s' has other columns", label);
+      return -1;
     }
   }
-  json_decref(root);
+  if (!json_is_array(rows) || !json_is_array(extra) || json_array_size(extra) != 4) {
+    snprintf(why, whylen, "series '%.60s': rows or extra malformed", label);
+    return -1;
+  }
+  json_t *h = json_object_get(v, "h"), *qc = json_object_get(v, "quad_check_error");
+  json_t *sc = json_object_get(v, "status_code");
+  if ((h && !json_is_number(h)) || (qc && !json_is_number(qc)) || (sc && !json_is_integer(sc))) {
+    snprintf(why, whylen, "series '%.60s': h, quad_check_error or status malformed", label);
+    return -1;
+  }
+  s->rows = 0;
+  size_t r;
+  json_t *row;
+  json_array_foreach(rows, r, row) {
+    double x[FIG_MAXCOLS];
+    if (!json_is_array(row) || json_array_size(row) != (size_t)s->ncol) {
+      snprintf(why, whylen, "series '%.60s': row %zu malformed", label, r);
+      return -1;
+    }
+    for (int c = 0; c < s->ncol; c++) {
+      json_t *e = json_array_get(row, (size_t)c);
+      if (!json_is_number(e) && !json_is_null(e)) {
+        snprintf(why, whylen, "series '%.60s': row %zu malformed", label, r);
+        return -1;
+      }
+      x[c] = json_is_number(e) ? json_number_value(e) : NAN;
+    }
+    if (series_push(s, x) != 0) {
+      snprintf(why, whylen, "out of memory");
+      return -1;
+    }
+  }
+  for (int e = 0; e < 4; e++) {
+    json_t *x = json_array_get(extra, (size_t)e);
+    s->extra[e] = json_is_number(x) ? json_number_value(x) : NAN;
+  }
+  s->extra[4] = qc ? json_number_value(qc) : NAN;
+  s->h = h ? json_number_value(h) : 0;
+  s->status = sc ? (int)json_integer_value(sc) : VI_OK;
+  snprintf(s->method, sizeof s->method, "%s", method);
+  return 0;
+}
+
+/* Restore a finished curve (and its close-up); -1 with the reason. */
+static int curve_restore(series *s, series *zoom, json_t *v, char *why, size_t whylen) {
+  json_t *m = json_object_get(v, "series"), *z = json_object_get(v, "zoom");
+  if (!m || (zoom != NULL) != (z != NULL)) {
+    snprintf(why, whylen, "%s", !m ? "no series" : "close-up missing or unexpected");
+    return -1;
+  }
+  if (series_restore(s, m, why, whylen) != 0 || (zoom && series_restore(zoom, z, why, whylen) != 0)) {
+    return -1;
+  }
+  s->done = 1;
+  if (zoom) {
+    zoom->done = 1;
+  }
+  return 0;
 }
 
 /* ---- claims ------------------------------------------------------------------ */
@@ -1512,7 +1576,7 @@ static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, 
   snprintf(datname, sizeof datname, "%s.dat", f->id);
   char *gp = fig_gnuplot(f, ss, ns, ntot, datname, line, o->quick);
   if (!bad) {
-    bad |= !d || vi_text_write_atomic(dat, d, err, errlen) != 0;
+    bad |= vi_write_text(dat, d, err, errlen) != 0;
   }
   if (!bad) {
     /* Two stacked panels (zoom), or the larger man2020 layouts. */
@@ -1557,13 +1621,28 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
     z->ncol = 3;
     z->extra[4] = NAN;
   }
-  mkdir(o->results_dir, 0777);
-  char partial[1024];
-  snprintf(partial, sizeof partial, "%s/%s.partial.json", o->results_dir, f->id);
-  if (o->fresh) {
-    remove(partial);
-  } else if (!o->quick) {
-    load_partial(partial, ss, ntot);
+  /* The cell store: one cell per curve (quick runs neither resume nor
+   * store). What determines a curve besides the code: the figure and T. */
+  char config[160], note[VI_PATH_MAX + 256];
+  snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]", f->id,
+           o->quick ? f->T_quick : f->T, o->quick ? f->zoom / 5 : f->zoom);
+  vi_cells store;
+  if (vi_cells_open(&store, o->results_dir, f->id, config, o->fresh || o->quick, note,
+                    sizeof note, err, sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
+    vi_system_free_d(sys);
+    return VI_EXIT_FAIL;
+  }
+  if (note[0]) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, note);
+  }
+  for (int i = 0; i < ns; i++) {
+    char why[512];
+    json_t *v = vi_cells_get(&store, ss[i].label);
+    if (v && curve_restore(&ss[i], nz ? &ss[ns + i] : NULL, v, why, sizeof why) != 0) {
+      fprintf(stderr, "vistudy reproduce: %s: stored curve '%s' in %s is invalid (%s); "
+              "recomputing it\n", f->id, ss[i].label, store.path, why);
+    }
   }
   vi_machine mach;
   vi_machine_describe(&mach);
@@ -1608,16 +1687,12 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
     if (nz) {
       ss[ns + i].done = 1;
     }
-    if (!o->quick) {
-      json_t *pj = json_object(), *arr = json_array();
-      for (int k = 0; k < ntot; k++) {
-        if (ss[k].done) {
-          json_array_append_new(arr, series_json(&ss[k]));
-        }
-      }
-      json_object_set_new(pj, "series", arr);
-      vi_json_write_atomic(pj, partial, err, sizeof err);
-      json_decref(pj);
+    if (!o->quick && vi_cells_put(&store, ss[i].label,
+                                  curve_measurement(&ss[i], nz ? &ss[ns + i] : NULL), err,
+                                  sizeof err) != 0) {
+      fprintf(stderr, "%svistudy reproduce: %s: %s\n", o->progress ? "\n" : "", f->id, err);
+      status = VI_EXIT_FAIL;
+      break;
     }
   }
   vi_pin_release(pin);
@@ -1626,6 +1701,10 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
   }
   vi_system_free_d(sys);
   if (status != VI_EXIT_OK) {
+    vi_cells_close(&store);
+    for (int i = 0; i < ntot; i++) {
+      free(ss[i].v);
+    }
     return status;
   }
   claim cl[16];
@@ -1638,7 +1717,8 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
     nc = 0;
   }
   err[0] = 0;
-  if (write_outputs(f, ss, ns, ntot, cl, nc, &mach, core, o, err, sizeof err) != 0) {
+  int written = write_outputs(f, ss, ns, ntot, cl, nc, &mach, core, o, err, sizeof err) == 0;
+  if (!written) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
     status = VI_EXIT_FAIL;
   }
@@ -1652,10 +1732,13 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
       printf("  does not hold: %s (%s)\n", cl[i].text, cl[i].measured);
     }
   }
-  printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, f->id);
-  if (status == VI_EXIT_OK) {
-    remove(partial);
+  if (written) {
+    printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, f->id);
   }
+  if (status == VI_EXIT_OK) {
+    vi_cells_finish(&store);
+  }
+  vi_cells_close(&store);
   for (int i = 0; i < ntot; i++) {
     free(ss[i].v);
   }

@@ -18,8 +18,10 @@
  * Match rule (issue 4, as for wenger2017): the measured order rounded to
  * the nearest even integer equals the published one.
  *
- * Each finished cell goes to results/ID.partial.json; a rerun resumes from
- * it unless --fresh. */
+ * Each finished cell goes to the cell store results/ID.partial.json
+ * (cells.h); a rerun resumes from it unless --fresh, recomputing every
+ * verdict from the stored measurement and the published table as it is. */
+#include "cells.h"
 #include "report.h"
 #include "reproduce.h"
 #include "vistudy.h"
@@ -29,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define MAN_T "10"
 #define MAN_SYSTEM "spring-pendulum"
@@ -88,6 +89,12 @@ static int read_cells(const char *path, const char *table, man_cell **out, int *
   return 0;
 }
 
+/* The match rule (issue 4): the fitted order rounded to the nearest even
+ * integer equals the published one; recomputed on every run, never stored. */
+static void judge(man_cell *c) {
+  c->match = isfinite(c->order) && 2 * (int)lround(c->order / 2) == c->published;
+}
+
 static int run_cell(man_cell *c, const reproduce_opts *o, char *err, size_t errlen) {
   char method[64];
   snprintf(method, sizeof method, "man2020:alg=%s,m=%d", c->alg, c->m);
@@ -122,7 +129,7 @@ static int run_cell(man_cell *c, const reproduce_opts *o, char *err, size_t errl
   for (int i = 0; i < r->nh; i++) {
     c->seconds += r->seconds[i];
   }
-  c->match = f.status == VI_FIT_OK && 2 * (int)lround(f.order / 2) == c->published;
+  judge(c);
   c->done = 1;
   free(r);
   return 0;
@@ -174,38 +181,40 @@ static json_t *cells_json(const char *id, const man_cell *c, int n, int *matched
   return j;
 }
 
-static void load_partial(const char *path, man_cell *c, int n) {
-  json_t *root = json_load_file(path, 0, NULL);
-  size_t i;
-  json_t *x;
-  json_array_foreach(json_object_get(root, "cells"), i, x) {
-    const char *alg = json_string_value(json_object_get(x, "algorithm"));
-    int m = (int)json_integer_value(json_object_get(x, "m"));
-    for (int k = 0; alg && k < n; k++) {
-      if (c[k].done || c[k].m != m || strcmp(c[k].alg, alg) != 0) {
-        continue;
-      }
-      json_t *meas = json_object_get(x, "measured");
-      if (json_is_number(meas)) {
-        c[k].order = json_number_value(meas);
-        snprintf(c[k].measured, sizeof c[k].measured, "%.2f", c[k].order);
-      } else {
-        snprintf(c[k].measured, sizeof c[k].measured, "%s",
-                 json_string_value(meas) ? json_string_value(meas) : "-");
-      }
-      c[k].match = json_is_true(json_object_get(x, "match"));
-      json_t *fh = json_object_get(x, "fit_h"), *fe = json_object_get(x, "fit_err");
-      c[k].hmax = json_number_value(json_array_get(fh, 0));
-      c[k].hmin = json_number_value(json_array_get(fh, 1));
-      c[k].emax = json_number_value(json_array_get(fe, 0));
-      c[k].emin = json_number_value(json_array_get(fe, 1));
-      c[k].npoints = (int)json_integer_value(json_object_get(x, "fit_points"));
-      c[k].residual = json_number_value(json_object_get(x, "fit_residual"));
-      c[k].seconds = json_number_value(json_object_get(x, "seconds"));
-      c[k].done = 1;
-    }
+/* The measurement of a finished cell as the cell store keeps it. */
+static json_t *cell_measurement(const man_cell *c) {
+  return json_pack("{s:o, s:[o, o], s:[o, o], s:i, s:f}", "energy",
+                   vi_cells_fit_json(c->order, c->measured, c->residual), "fit_h", num(c->hmax),
+                   num(c->hmin), "fit_err", num(c->emax), num(c->emin), "fit_points", c->npoints,
+                   "seconds", c->seconds);
+}
+
+static double num_or_nan(json_t *v) {
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Restore a cell from the store; -1 with the reason in why when the stored
+ * value is not a valid measurement. */
+static int cell_restore(man_cell *c, json_t *v, char *why, size_t whylen) {
+  json_t *fit, *h0, *h1, *e0, *e1;
+  json_error_t je;
+  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:o, s:[oo], s:[oo], s:i, s:F}", "energy", &fit,
+                     "fit_h", &h0, &h1, "fit_err", &e0, &e1, "fit_points", &c->npoints,
+                     "seconds", &c->seconds) != 0) {
+    snprintf(why, whylen, "%s", je.text);
+    return -1;
   }
-  json_decref(root);
+  if (vi_cells_fit_read(fit, &c->order, c->measured, sizeof c->measured, &c->residual, why,
+                        whylen) != 0) {
+    return -1;
+  }
+  c->hmax = num_or_nan(h0);
+  c->hmin = num_or_nan(h1);
+  c->emax = num_or_nan(e0);
+  c->emin = num_or_nan(e1);
+  judge(c);
+  c->done = 1;
+  return 0;
 }
 
 /* Markdown: the paper's layout (one row per algorithm, one column per m),
@@ -310,32 +319,49 @@ static char *cells_csv(const man_cell *c, int n) {
   return t;
 }
 
+/* What determines the cells besides the code (cells.h). */
+#define MAN_CONFIG                                                                       \
+  MAN_SYSTEM " defaults; T = " MAN_T "; quad; --measure energy, --h auto; energy error " \
+             "max_k |H_k - H_0| / |H_0|"
+
 int vi_man2020_run(const char *id, const reproduce_opts *o) {
   const int t3 = strcmp(id, "man2020-table3") == 0;
   const char *title = t3 ? "man2020 Table 3: convergence order of the eight algorithms"
                          : "man2020 Table 1: m-point Gauss rule, m equidistant control points "
                            "(algorithm EGG)";
-  char path[512], err[2048] = "";
-  snprintf(path, sizeof path, "%.480s/man2020_orders.csv", o->published_dir);
+  char path[VI_PATH_MAX + 64], err[2 * VI_PATH_MAX + 256] = "", note[VI_PATH_MAX + 256];
+  snprintf(path, sizeof path, "%s/man2020_orders.csv", o->published_dir);
   man_cell *c = NULL;
   int n = 0;
   if (read_cells(path, t3 ? "3" : "1", &c, &n, err, sizeof err) != 0) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     return VI_EXIT_FAIL;
   }
+  /* A reduced run (--max-cells) keeps its store, so that a longer
+   * reduced run resumes from it. */
+  const int full = n;
   if (o->max_cells > 0 && o->max_cells < n) {
     n = o->max_cells;
   }
-  mkdir(o->results_dir, 0777);
-  char partial[1024];
-  snprintf(partial, sizeof partial, "%s/%s.partial.json", o->results_dir, id);
-  if (o->fresh) {
-    remove(partial);
-  } else {
-    load_partial(partial, c, n);
+  vi_cells store;
+  if (vi_cells_open(&store, o->results_dir, id, MAN_CONFIG, o->fresh, note, sizeof note, err,
+                    sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    free(c);
+    return VI_EXIT_FAIL;
+  }
+  if (note[0]) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", id, note);
   }
   int status = VI_EXIT_OK, matched = 0, total = 0;
   for (int k = 0; k < n; k++) {
+    char key[64], why[512];
+    snprintf(key, sizeof key, "man2020:alg=%s,m=%d", c[k].alg, c[k].m);
+    json_t *stored = vi_cells_get(&store, key);
+    if (stored && cell_restore(&c[k], stored, why, sizeof why) != 0) {
+      fprintf(stderr, "vistudy reproduce: %s: stored cell %s in %s is invalid (%s); recomputing it\n",
+              id, key, store.path, why);
+    }
     if (c[k].done) {
       continue;
     }
@@ -347,23 +373,28 @@ int vi_man2020_run(const char *id, const reproduce_opts *o) {
       status = VI_EXIT_FAIL;
       break;
     }
-    json_t *j = cells_json(id, c, n, &matched, &total);
-    vi_json_write_atomic(j, partial, err, sizeof err);
-    json_decref(j);
+    if (vi_cells_put(&store, key, cell_measurement(&c[k]), err, sizeof err) != 0) {
+      fprintf(stderr, "\nvistudy reproduce: %s: %s\n", id, err);
+      status = VI_EXIT_FAIL;
+      break;
+    }
   }
   if (o->progress) {
     fputc('\n', stderr);
   }
   json_t *j = cells_json(id, c, n, &matched, &total);
   char *md = cells_md(id, title, c, n, matched, total), *csv = cells_csv(c, n);
-  if (vi_study_write(o->results_dir, id, j, md, csv, err, sizeof err) != 0) {
+  int written = vi_study_write(o->results_dir, id, j, md, csv, err, sizeof err) == 0;
+  if (!written) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
   }
-  if (status == VI_EXIT_OK) {
-    remove(partial);
+  if (status == VI_EXIT_OK && n == full) {
+    vi_cells_finish(&store);
   }
-  printf("%s: matched %d/%d cells\n", id, matched, total);
+  vi_cells_close(&store);
+  printf("%s: matched %d/%d cells%s\n", id, matched, total,
+         total < n ? " (incomplete: the study stopped early)" : "");
   int mism = 0;
   for (int k = 0; k < n; k++) {
     if (c[k].done && !c[k].match) {
@@ -372,7 +403,9 @@ int vi_man2020_run(const char *id, const reproduce_opts *o) {
       mism++;
     }
   }
-  printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, id);
+  if (written) {
+    printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, id);
+  }
   json_decref(j);
   free(md);
   free(csv);

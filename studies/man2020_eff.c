@@ -1280,7 +1280,6 @@ int vi_man2020_eff_run(const char *id, const reproduce_opts *o) {
   json_object_set_new(j, "claims", me_claims_json(S, C));
   json_object_set_new(j, "seconds_total", json_real(total));
 
-  mkdir(o->results_dir, 0777);
   md = me_md(S, id, mline, core, C, total);
   csv = me_csv(S);
   char title[700];

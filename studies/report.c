@@ -1,11 +1,11 @@
 /* report.c: text and JSON reports of studies (report.h). */
 #include "report.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const quant_names[VI_NQUANT] = {"q", "p", "lambda"};
 
@@ -149,38 +149,17 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   return j;
 }
 
-int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t errlen) {
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  if (json_dump_file(j, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
-    snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    remove(tmp);
+int vi_json_write(const json_t *j, const char *path, char *err, size_t errlen) {
+  vi_out o;
+  if (vi_out_open(&o, path, err, errlen) != 0) {
     return -1;
   }
-  if (rename(tmp, path) != 0) {
-    snprintf(err, errlen, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-    remove(tmp);
+  if (json_dumpf(j, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", o.d.path, strerror(errno));
+    vi_out_abort(&o);
     return -1;
   }
-  return 0;
-}
-
-int vi_text_write_atomic(const char *path, const char *text, char *err, size_t errlen) {
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-    return -1;
-  }
-  int bad = fputs(text, f) < 0;
-  bad |= fclose(f) != 0;
-  if (bad || rename(tmp, path) != 0) {
-    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    remove(tmp);
-    return -1;
-  }
-  return 0;
+  return vi_out_commit(&o, err, errlen);
 }
 
 int vi_study_write(const char *dir, const char *id, const json_t *j, const char *md,
@@ -192,20 +171,33 @@ int vi_study_write(const char *dir, const char *id, const json_t *j, const char 
   for (int i = 0; i < 3; i++) {
     snprintf(path, sizeof path, "%s/%s.%s", dir, id, ext[i]);
     int rc;
-    if (i == 0) {
-      rc = vi_json_write_atomic(j, path, e, sizeof e);
-    } else if (text[i]) {
-      rc = vi_text_write_atomic(path, text[i], e, sizeof e);
-    } else {
-      snprintf(e, sizeof e, "out of memory writing %s", path);
-      rc = -1;
-    }
+    rc = i == 0 ? vi_json_write(j, path, e, sizeof e) : vi_write_text(path, text[i], e, sizeof e);
     if (rc != 0 && !bad) {
       snprintf(err, errlen, "%s", e);
       bad = 1;
     }
   }
   return bad ? -1 : 0;
+}
+
+int vi_study_check(const char *dir, const char *id, const char *suffixes, char *err,
+                   size_t errlen) {
+  char path[VI_PATH_MAX], suf[64];
+  const char *c = suffixes;
+  int k = 0;
+  while (sscanf(c, "%63s%n", suf, &k) == 1) {
+    c += k;
+    snprintf(path, sizeof path, "%s/%s%s", dir, id, suf);
+    vi_dest d;
+    if (vi_dest_check(path, &d, err, errlen) != 0) {
+      return -1;
+    }
+    if (d.kind != VI_DEST_FILE) {
+      snprintf(err, errlen, "%s is not a regular file: a study writes regular files", path);
+      return -1;
+    }
+  }
+  return 0;
 }
 
 json_t *vi_params_json(const vi_system_d *sys) {

@@ -1,5 +1,5 @@
 /* report.h: how studies are reported: text tables for people, JSON for
- * programs (jansson), written atomically (temporary file + rename). */
+ * programs (jansson), written by the rules of outfile.h. */
 #ifndef VI_REPORT_H
 #define VI_REPORT_H
 
@@ -25,6 +25,12 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
  * newton_per_step, seconds, run_status. */
 json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]);
 
+/* Before any work: every output DIR/ID+SUFFIX (suffixes separated by
+ * blanks, e.g. ".json .md .csv") can be written as a regular file (see
+ * vi_dest_check). 0, or -1 with the path and the reason in err. */
+int vi_study_check(const char *dir, const char *id, const char *suffixes, char *err,
+                   size_t errlen);
+
 /* A system's parameter values as a JSON object: scalars as numbers,
  * vector parameters (q0, v0, ...) as arrays, in the order of the type. */
 json_t *vi_params_json(const vi_system_d *sys);
@@ -33,11 +39,9 @@ json_t *vi_params_json(const vi_system_d *sys);
  * the one-line description (vi_machine_line) as "line". */
 json_t *vi_machine_json(const vi_machine *m, const char *line);
 
-/* Write JSON to path atomically (indent 2); 0 or -1 with errno message in err. */
-int vi_json_write_atomic(const json_t *j, const char *path, char *err, size_t errlen);
-
-/* Write text to path atomically; 0 or -1 with errno message in err. */
-int vi_text_write_atomic(const char *path, const char *text, char *err, size_t errlen);
+/* Write JSON to path (indent 2, 17 digits) by the rules of outfile.h;
+ * 0 or -1 with the path and errno text in err. */
+int vi_json_write(const json_t *j, const char *path, char *err, size_t errlen);
 
 /* The three files every study writes: DIR/ID.json, DIR/ID.md, DIR/ID.csv,
  * each atomically. md or csv NULL (a failed allocation) is an error. All

@@ -19,8 +19,12 @@
  * §4.1 projection claim, the orders of p and lambda with
  * project=p,lambda=recompute next to the order of q.
  *
- * Long runs: each finished cell is appended to results/ID.partial.json
- * (atomically); a rerun resumes from it unless --fresh. */
+ * Long runs: each finished cell goes to the cell store
+ * results/ID.partial.json (cells.h); a rerun resumes from it unless --fresh,
+ * recomputing every verdict from the stored measurement and the published
+ * table as it is now. */
+#include "cells.h"
+#include "outfile.h"
 #include "report.h"
 #include "spec.h"
 #include "vistudy.h"
@@ -67,16 +71,40 @@ typedef struct cell {
   int done;
 } cell;
 
-const char *vi_published_dir(void) {
+/* The published tables: $VI_PUBLISHED_DIR, else the team's shared copy
+ * beside the source tree, else the vendored copy in it; the source tree is
+ * found from the build (VI_SOURCE_ROOT) or from the executable (build/ is
+ * one level below it), never from the current directory. */
+const char *vi_published_dir(char *buf, size_t len) {
   const char *d = getenv("VI_PUBLISHED_DIR");
   if (d && *d) {
     return d;
   }
-  /* The team's shared copy beside the clone, else the vendored copy. */
-  if (access("../shared/published/wenger2017_table1_gauss.csv", R_OK) == 0) {
-    return "../shared/published";
+  char exe[VI_PATH_MAX] = "", exedir[VI_PATH_MAX] = ".";
+  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (k > 0) {
+    exe[k] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      snprintf(exedir, sizeof exedir, "%s", exe);
+    }
   }
-  return "studies/published";
+  const char *roots[2] = {VI_SOURCE_ROOT, exedir};
+  const char *sub[2][2] = {{"/../shared/published", "/studies/published"},
+                           {"/../../shared/published", "/../studies/published"}};
+  for (int i = 0; i < 2; i++) {
+    for (int j = 0; j < 2; j++) {
+      char probe[VI_PATH_MAX + 64];
+      snprintf(buf, len, "%s%s", roots[j], sub[j][i]);
+      snprintf(probe, sizeof probe, "%s/wenger2017_table1_gauss.csv", buf);
+      if (access(probe, R_OK) == 0) {
+        return buf;
+      }
+    }
+  }
+  snprintf(buf, len, "%s/studies/published", VI_SOURCE_ROOT);
+  return buf;
 }
 
 static int read_table(const char *path, cell **out, int *n, char *err, size_t errlen) {
@@ -135,6 +163,12 @@ static int wants_quad(const cell *c) {
   return o >= 8;
 }
 
+/* The method of a cell: also its key in the cell store. */
+static void cell_spec(const cell *c, char *spec, size_t len) {
+  snprintf(spec, len, "galerkin:s=%d,w=%d,quadL=%s,r=%d,quadZ=%s", c->s, c->w, c->quadL, c->r,
+           c->quadZ);
+}
+
 static int run_cell(cell *c, const reproduce_opts *o, char *err, size_t errlen) {
   vi_order_args a = {0};
   a.c.system = "planar-pendulum";
@@ -142,8 +176,7 @@ static int run_cell(cell *c, const reproduce_opts *o, char *err, size_t errlen) 
   a.c.solver = VI_SOLVER_NEWTON;
   a.cache_dir = o->cache_dir;
   char spec[256], pspec[300];
-  snprintf(spec, sizeof spec, "galerkin:s=%d,w=%d,quadL=%s,r=%d,quadZ=%s", c->s, c->w,
-           c->quadL, c->r, c->quadZ);
+  cell_spec(c, spec, sizeof spec);
   snprintf(pspec, sizeof pspec, "%s,project=p,lambda=recompute", spec);
   int quad = wants_quad(c);
   snprintf(c->precision, sizeof c->precision, "%s", quad ? "quad" : "double");
@@ -213,49 +246,57 @@ static json_t *cell_rows_json(const cell *c) {
   return arr;
 }
 
-/* Resume: read finished cells of an earlier run from the partial file. */
-static void load_partial(const char *path, cell *cells, int n) {
+/* The measurement of a finished cell as the cell store keeps it: no
+ * verdicts, which are recomputed from the published table on every run. */
+static json_t *cell_measurement(const cell *c) {
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  json_t *j = json_pack("{s:s, s:s, s:[f, f]}", "method", c->method, "precision", c->precision,
+                        "h", c->hmax, c->hmin);
+  json_t *proj = json_object();
+  for (int x = 0; j && x < VI_NQUANT; x++) {
+    json_object_set_new(j, qn[x], vi_cells_fit_json(c->order[x], c->meas[x], c->residual[x]));
+    json_object_set_new(proj, qn[x], json_string(c->proj[x]));
+  }
+  json_object_set_new(j, "projected", proj);
+  return j;
+}
+
+/* Restore a cell from the store; -1 with the reason in why when the stored
+ * value is not a valid measurement of this cell. */
+static int cell_restore(cell *c, json_t *v, char *why, size_t whylen) {
+  const char *method = NULL, *prec = NULL, *pq = NULL, *pp = NULL, *pl = NULL;
+  json_t *f[VI_NQUANT];
   json_error_t je;
-  json_t *j = json_load_file(path, 0, &je);
-  if (!j) {
-    return;
+  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:s, s:s, s:[FF], s:o, s:o, s:o, s:{s:s, s:s, s:s}}",
+                     "method", &method, "precision", &prec, "h", &c->hmax, &c->hmin, "q", &f[0],
+                     "p", &f[1], "lambda", &f[2], "projected", "q", &pq, "p", &pp, "lambda",
+                     &pl) != 0) {
+    snprintf(why, whylen, "%s", je.text);
+    return -1;
   }
-  json_t *arr = json_object_get(j, "cells");
-  size_t i;
-  json_t *row;
-  json_array_foreach(arr, i, row) {
-    int s = (int)json_integer_value(json_object_get(row, "s"));
-    int w = (int)json_integer_value(json_object_get(row, "w"));
-    int r = (int)json_integer_value(json_object_get(row, "r"));
-    const char *quant = json_string_value(json_object_get(row, "quantity"));
-    if (!quant) {
-      continue;
-    }
-    int x = strcmp(quant, "q") == 0 ? 0 : strcmp(quant, "p") == 0 ? 1 : 2;
-    for (int k = 0; k < n; k++) {
-      cell *c = &cells[k];
-      if (c->s != s || c->w != w || c->r != r) {
-        continue;
-      }
-      json_t *m = json_object_get(row, "measured");
-      c->order[x] = json_is_real(m) ? json_real_value(m) : NAN;
-      snprintf(c->meas[x], sizeof c->meas[x], "%s",
-               json_string_value(json_object_get(row, "measured_label")));
-      snprintf(c->proj[x], sizeof c->proj[x], "%s",
-               json_string_value(json_object_get(row, "projected")));
-      snprintf(c->precision, sizeof c->precision, "%s",
-               json_string_value(json_object_get(row, "precision")));
-      snprintf(c->method, sizeof c->method, "%s",
-               json_string_value(json_object_get(row, "method")));
-      json_t *res = json_object_get(row, "fit_residual");
-      c->residual[x] = json_is_real(res) ? json_real_value(res) : NAN;
-      if (x == VI_LAMBDA) {
-        judge(c);
-        c->done = 1;
-      }
-    }
+  if (strcmp(prec, wants_quad(c) ? "quad" : "double") != 0 ||
+      strncmp(method, "galerkin:", 9) != 0 || strlen(method) >= sizeof c->method) {
+    snprintf(why, whylen, "precision '%.8s' or method '%.40s' does not belong to this cell", prec,
+             method);
+    return -1;
   }
-  json_decref(j);
+  const char *proj[VI_NQUANT] = {pq, pp, pl};
+  for (int x = 0; x < VI_NQUANT; x++) {
+    if (vi_cells_fit_read(f[x], &c->order[x], c->meas[x], sizeof c->meas[x], &c->residual[x],
+                          why, whylen) != 0) {
+      return -1;
+    }
+    if (strlen(proj[x]) >= sizeof c->proj[x]) {
+      snprintf(why, whylen, "projected label too long");
+      return -1;
+    }
+    snprintf(c->proj[x], sizeof c->proj[x], "%s", proj[x]);
+  }
+  snprintf(c->precision, sizeof c->precision, "%s", prec);
+  snprintf(c->method, sizeof c->method, "%s", method);
+  judge(c);
+  c->done = 1;
+  return 0;
 }
 
 static json_t *table_json(const table_spec *t, const cell *cells, int n, int *matched,
@@ -423,8 +464,13 @@ static char *table_csv(const cell *cells, int n) {
   return buf;
 }
 
+/* What determines a table's cells besides the code (cells.h). */
+#define TABLE_CONFIG                                                                  \
+  "planar-pendulum defaults; T = 1; --h auto; quad where min(ordL, ordZ, 2s) >= 8; " \
+  "each cell plain and with project=p,lambda=recompute"
+
 static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
-  char err[4096], path[1024];
+  char err[2 * VI_PATH_MAX + 256], path[VI_PATH_MAX + 64], note[VI_PATH_MAX + 256];
   snprintf(path, sizeof path, "%s/%s", o->published_dir, t->csv);
   cell *cells = NULL;
   int n = 0;
@@ -432,20 +478,32 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     return VI_EXIT_FAIL;
   }
+  /* A reduced run (--max-cells) keeps its store, so that a longer
+   * reduced run resumes from it. */
+  const int full = n;
   if (o->max_cells > 0 && o->max_cells < n) {
     n = o->max_cells;
   }
-  mkdir(o->results_dir, 0777);
-  char partial[1024];
-  snprintf(partial, sizeof partial, "%s/%s.partial.json", o->results_dir, t->id);
-  if (o->fresh) {
-    remove(partial);
-  } else {
-    load_partial(partial, cells, n);
+  vi_cells store;
+  if (vi_cells_open(&store, o->results_dir, t->id, TABLE_CONFIG, o->fresh, note, sizeof note, err,
+                    sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    free(cells);
+    return VI_EXIT_FAIL;
+  }
+  if (note[0]) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", t->id, note);
   }
   int status = VI_EXIT_OK, matched = 0, total = 0;
   for (int k = 0; k < n; k++) {
     cell *c = &cells[k];
+    char key[256], why[512];
+    cell_spec(c, key, sizeof key);
+    json_t *stored = vi_cells_get(&store, key);
+    if (stored && cell_restore(c, stored, why, sizeof why) != 0) {
+      fprintf(stderr, "vistudy reproduce: %s: stored cell %s in %s is invalid (%s); recomputing it\n",
+              t->id, key, store.path, why);
+    }
     if (c->done) {
       continue;
     }
@@ -459,9 +517,11 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
       status = VI_EXIT_FAIL;
       break;
     }
-    json_t *j = table_json(t, cells, n, &matched, &total);
-    vi_json_write_atomic(j, partial, err, sizeof err);
-    json_decref(j);
+    if (vi_cells_put(&store, key, cell_measurement(c), err, sizeof err) != 0) {
+      fprintf(stderr, "\nvistudy reproduce: %s: %s\n", t->id, err);
+      status = VI_EXIT_FAIL;
+      break;
+    }
   }
   if (o->progress) {
     fputc('\n', stderr);
@@ -469,15 +529,18 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
   json_t *j = table_json(t, cells, n, &matched, &total);
   char *md = table_md(t, cells, n, matched, total);
   char *csv = table_csv(cells, n);
-  if (vi_study_write(o->results_dir, t->id, j, md, csv, err, sizeof err) != 0) {
+  int written = vi_study_write(o->results_dir, t->id, j, md, csv, err, sizeof err) == 0;
+  if (!written) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
   }
-  if (status == VI_EXIT_OK) {
-    remove(partial);
+  if (status == VI_EXIT_OK && n == full) {
+    vi_cells_finish(&store);
   }
+  vi_cells_close(&store);
   static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
-  printf("%s: matched %d/%d cells\n", t->id, matched, total);
+  printf("%s: matched %d/%d cells%s\n", t->id, matched, total,
+         total < 3 * n ? " (incomplete: the study stopped early)" : "");
   int mism = 0;
   for (int k = 0; k < n; k++) {
     for (int x = 0; x < VI_NQUANT; x++) {
@@ -489,7 +552,9 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
       }
     }
   }
-  printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, t->id);
+  if (written) {
+    printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, t->id);
+  }
   json_decref(j);
   free(md);
   free(csv);
@@ -503,11 +568,15 @@ static int reproduce_table(const table_spec *t, const reproduce_opts *o) {
 /* Every study `reproduce` knows: the two tables (this file), the figures
  * of wenger2017 and man2020 (figures.c), the man2020 tables (man2020.c),
  * the man2020 efficiency study (man2020_eff.c) and the work-precision study
- * (workprec.c). */
+ * (workprec.c). outputs: the suffixes of every file the study writes in the
+ * results directory (checked before any study starts); published: the
+ * published table it reads, if any. */
 typedef struct study {
   const char *id;
   const char *title;
   int (*run)(const char *id, const reproduce_opts *o);
+  const char *outputs;
+  const char *published;
 } study;
 
 static int run_table(const char *id, const reproduce_opts *o) {
@@ -519,37 +588,42 @@ static int run_table(const char *id, const reproduce_opts *o) {
   return VI_EXIT_USAGE;
 }
 
+#define OUT_TABLE ".json .md .csv .partial.json"
+#define OUT_FIGURE ".json .md .csv .partial.json .dat .gp .svg .png"
+#define OUT_PLOT ".json .md .csv .gp .svg .png"
+
 static const study studies[] = {
-    {"wenger2017-table1", NULL, run_table},
-    {"wenger2017-table2", NULL, run_table},
+    {"wenger2017-table1", NULL, run_table, OUT_TABLE, "wenger2017_table1_gauss.csv"},
+    {"wenger2017-table2", NULL, run_table, OUT_TABLE, "wenger2017_table2_lobatto.csv"},
     {"wenger2017-fig2", "wenger2017 Fig. 2: planar pendulum, energy error over a long run",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"wenger2017-fig3", "wenger2017 Fig. 3: double pendulum, error of the z angular momentum",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"wenger2017-fig4", "wenger2017 Fig. 4: run time vs global q error, s = w = r = 1..6, Gauss",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"wenger2017-fig5", "wenger2017 Fig. 5: run time vs global q error, Gauss vs Lobatto",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"man2020-table1",
      "man2020 Table 1: energy-error order, m-point Gauss rule on m equidistant control points",
-     vi_man2020_run},
+     vi_man2020_run, OUT_TABLE, "man2020_orders.csv"},
     {"man2020-table3", "man2020 Table 3: energy-error order of the eight algorithms, m = 2..9",
-     vi_man2020_run},
+     vi_man2020_run, OUT_TABLE, "man2020_orders.csv"},
     {"man2020-fig3",
      "man2020 Fig. 3: spring pendulum, global Hamiltonian error of LLL, LGL, LLG, LGG vs m",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"man2020-fig8", "man2020 Fig. 8: six balls, energy error of LGG and LLL, m = 2..6",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"man2020-fig9", "man2020 Fig. 9: six balls, angular momentum error of LGG, m = 2, h = 1",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"man2020-fig11", "man2020 Fig. 11: six balls, antisymmetry quantities (61) under LGG",
-     vi_figures_run},
+     vi_figures_run, OUT_FIGURE, NULL},
     {"man2020-efficiency",
      "man2020 §4.2 efficiency claim: LGG, LLG, LLL vs constrained Lobatto IIIA-IIIB, "
      "triple pendulum",
-     vi_man2020_eff_run},
+     vi_man2020_eff_run, OUT_PLOT, NULL},
     {"workprec-double-pendulum",
-     "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run},
+     "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run,
+     OUT_PLOT " -evals.gp -evals.svg -evals.png", NULL},
 };
 #define NSTUDIES (int)(sizeof studies / sizeof studies[0])
 
@@ -569,26 +643,88 @@ int vi_reproduce_list(FILE *f) {
   return VI_EXIT_OK;
 }
 
-int vi_reproduce(const char *id, const reproduce_opts *o) {
-  int worst = VI_EXIT_OK, found = 0;
+static int study_index(const char *id, size_t len) {
   for (int i = 0; i < NSTUDIES; i++) {
-    if (id && strcmp(id, studies[i].id) != 0) {
-      continue;
+    if (strlen(studies[i].id) == len && strncmp(studies[i].id, id, len) == 0) {
+      return i;
     }
-    if (!id && o->skip && strstr(o->skip, studies[i].id)) {
-      continue;
-    }
-    found = 1;
-    int st = studies[i].run(studies[i].id, o);
-    worst = st > worst ? st : worst;
   }
-  if (!found && id) {
-    fprintf(stderr, "vistudy reproduce: unknown study '%s'; valid:", id);
-    for (int i = 0; i < NSTUDIES; i++) {
-      fprintf(stderr, " %s", studies[i].id);
+  return -1;
+}
+
+static void valid_ids(char *buf, size_t len) {
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < NSTUDIES && k < len; i++) {
+    k += (size_t)snprintf(buf + k, len - k, "%s%s", i ? " " : "", studies[i].id);
+  }
+}
+
+int vi_reproduce_select(const char *id, const char *skip, int selected[], char *err,
+                        size_t errlen) {
+  char valid[2048];
+  valid_ids(valid, sizeof valid);
+  for (int i = 0; i < NSTUDIES; i++) {
+    selected[i] = id == NULL;
+  }
+  if (id) {
+    int i = study_index(id, strlen(id));
+    if (i < 0) {
+      snprintf(err, errlen, "unknown study '%s'; valid: %s (or --all)", id, valid);
+      return -1;
     }
-    fprintf(stderr, " (or --all)\n");
-    return VI_EXIT_USAGE;
+    selected[i] = 1;
+  }
+  for (const char *c = skip; c && *c;) {
+    const char *end = strchr(c, ',');
+    size_t len = end ? (size_t)(end - c) : strlen(c);
+    int i = study_index(c, len);
+    if (i < 0) {
+      snprintf(err, errlen, "unknown study '%.*s' in --skip; valid: %s", (int)len, c, valid);
+      return -1;
+    }
+    selected[i] = 0;
+    c = end ? end + 1 : c + len;
+  }
+  return 0;
+}
+
+int vi_reproduce_nstudies(void) {
+  return NSTUDIES;
+}
+
+int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
+                       size_t errlen) {
+  if (vi_dir_prepare(o->results_dir, 0, err, errlen) != 0) {
+    return -1;
+  }
+  for (int i = 0; i < NSTUDIES; i++) {
+    if (!selected[i]) {
+      continue;
+    }
+    if (vi_study_check(o->results_dir, studies[i].id, studies[i].outputs, err, errlen) != 0) {
+      return -1;
+    }
+    if (studies[i].published) {
+      char path[VI_PATH_MAX + 64];
+      snprintf(path, sizeof path, "%s/%s", o->published_dir, studies[i].published);
+      if (access(path, R_OK) != 0) {
+        snprintf(err, errlen, "cannot read the published table %s of %s: %s (set --published "
+                 "DIR or VI_PUBLISHED_DIR)", path, studies[i].id, strerror(errno));
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+int vi_reproduce(const int selected[], const reproduce_opts *o) {
+  int worst = VI_EXIT_OK;
+  for (int i = 0; i < NSTUDIES; i++) {
+    if (selected[i]) {
+      int st = studies[i].run(studies[i].id, o);
+      worst = st > worst ? st : worst;
+    }
   }
   return worst;
 }

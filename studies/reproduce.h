@@ -2,6 +2,7 @@
 #ifndef VI_REPRODUCE_H
 #define VI_REPRODUCE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct reproduce_opts {
@@ -16,9 +17,23 @@ typedef struct reproduce_opts {
   const char *skip;          /* --all: comma-separated IDs to leave out */
 } reproduce_opts;
 
-const char *vi_published_dir(void);
-/* Run one study (id) or all (id NULL); VI_EXIT_* status. */
-int vi_reproduce(const char *id, const reproduce_opts *o);
+/* Where the published tables are (see reproduce.c); buf holds the path
+ * when it is not $VI_PUBLISHED_DIR. */
+const char *vi_published_dir(char *buf, size_t len);
+
+/* Number of registered studies: the length of a selection. */
+int vi_reproduce_nstudies(void);
+/* Select one study (id) or all (id NULL) less the comma-separated skip
+ * list; -1 with the valid IDs in err for an unknown ID. */
+int vi_reproduce_select(const char *id, const char *skip, int selected[], char *err,
+                        size_t errlen);
+/* Before any work: the results directory (created if missing), every file
+ * the selected studies write, the published tables they read. 0, or -1
+ * with the path and the reason in err. */
+int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
+                       size_t errlen);
+/* Run the selected studies; the worst VI_EXIT_* status. */
+int vi_reproduce(const int selected[], const reproduce_opts *o);
 int vi_reproduce_list(FILE *f);
 
 /* The studies of other files, each run by its ID (VI_EXIT_* status). */

@@ -2,12 +2,14 @@
  * `vistudy run`. Non-templated: it parses the options with getopt_long and
  * dispatches on --precision to the _d or _q drivers of the library.
  * Exit status 0 on success, 1 on a failed check or run, 2 on bad usage. */
+#include "outfile.h"
 #include "report.h"
 #include "reproduce.h"
 #include "spec.h"
 #include "vistudy.h"
 
 #include <getopt.h>
+#include <math.h>
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,11 +89,16 @@ static void list_systems(void) {
     printf("%s%s\n", (in->caps & VI_CAP_EXACT) ? "; exact solution available" : "",
            (in->caps & VI_CAP_CONFIG_MASS) ? "; mass matrix depends on q" : "");
     for (const vi_param *p = in->params; p->name; p++) {
+      char dom[32] = "";
+      if (p->domain != VI_PARAM_ANY) {
+        snprintf(dom, sizeof dom, "; %s %s", p->count > 1 ? "each" : "must be",
+                 vi_param_domain_text(p->domain));
+      }
       if (p->count > 1) {
-        printf("  %-10s %s (%d values; default %s)\n", p->name, p->doc, p->count,
-               p->defaults);
+        printf("  %-10s %s (%d values; default %s%s)\n", p->name, p->doc, p->count,
+               p->defaults, dom);
       } else {
-        printf("  %-10s %s (default %s)\n", p->name, p->doc, p->defaults);
+        printf("  %-10s %s (default %s%s)\n", p->name, p->doc, p->defaults, dom);
       }
     }
   }
@@ -277,14 +284,17 @@ static int cmd_run(int argc, char **argv) {
   static const struct option opts[] = {COMMON_LONG_OPTS,
                                        {"h", required_argument, NULL, 'H'},
                                        {"out", required_argument, NULL, 'o'},
+                                       {"every", required_argument, NULL, 'e'},
+                                       {"force", no_argument, NULL, 'F'},
                                        {"quiet", no_argument, NULL, 'q'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   common_opts co = {0};
   co.a.solver = VI_SOLVER_NEWTON;
   vi_run_args a = {0};
+  const char *out = NULL;
   char err[2048] = "";
-  int c;
+  int c, every = 1;
   optind = 1;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
     int k = common_opt("run", c, optarg, &co);
@@ -299,7 +309,15 @@ static int cmd_run(int argc, char **argv) {
       a.h = optarg;
       break;
     case 'o':
-      a.out = optarg;
+      out = optarg;
+      break;
+    case 'e':
+      if (vi_parse_int("--every", optarg, 1, 1000000000, &every, err, sizeof err)) {
+        return usage_error("run", err);
+      }
+      break;
+    case 'F':
+      a.force = 1;
       break;
     case 'q':
       a.quiet = 1;
@@ -307,7 +325,8 @@ static int cmd_run(int argc, char **argv) {
     case 'h':
       puts("usage: vistudy run --system S [--set name=v1,v2 ...] --method SPEC --h H --T T\n"
            "                   [--precision double|quad] [--solver newton|kinsol]\n"
-           "                   [--rtol R] [--max-iter K] [--quiet] --out FILE|-\n"
+           "                   [--rtol R] [--max-iter K] [--every K] [--force] [--quiet]\n"
+           "                   --out FILE|-\n"
            "\n"
            "Integrates from t = 0 to T (a whole multiple of H) and writes the CSV\n"
            "  t,q1..qn,p1..pn,lambda1..lambdam,energy,g_norm,gv_norm[,momenta]\n"
@@ -316,6 +335,11 @@ static int cmd_run(int argc, char **argv) {
            "Newton: converged when |dx_i| <= rtol (|x_i| + u_i), u_i = 1 for positions\n"
            "and 1/h^2 for multipliers; default rtol = 100 eps, max-iter 50 per solve.\n"
            "A summary goes to stderr unless --quiet.\n"
+           "--out: '-' is standard output; a device or FIFO is written through; a\n"
+           "regular file is written to a temporary file and renamed into place (a\n"
+           "symbolic link is followed); a directory is refused. --every K writes\n"
+           "every K-th node and the last. A run of more than 1e8 steps, or one that\n"
+           "would write more than 1 GiB to a regular file, is refused unless --force.\n"
            "Systems and method keys: 'vistudy list'.");
       return VI_EXIT_OK;
     default:
@@ -330,16 +354,38 @@ static int cmd_run(int argc, char **argv) {
   a.c.set = co.set;
   vi_precision prec = co.prec;
   const char *missing = !a.c.system ? "--system" : !a.c.method ? "--method" : !a.h ? "--h"
-                        : !a.c.T   ? "--T"        : !a.out    ? "--out"    : NULL;
+                        : !a.c.T   ? "--T"        : !out      ? "--out"    : NULL;
   if (missing) {
     snprintf(err, sizeof err, "missing %s", missing);
     return usage_error("run", err);
   }
+  /* The destination is checked (and its temporary created) before any work;
+   * a usage error found by the driver removes it again. */
+  vi_out o;
+  if (vi_out_open(&o, out, err, sizeof err) != 0) {
+    char msg[sizeof err + 16];
+    snprintf(msg, sizeof msg, "--out: %s", err);
+    return usage_error("run", msg);
+  }
+  a.out = o.f;
+  a.out_name = o.d.kind == VI_DEST_STDOUT ? "standard output" : o.d.path;
+  a.out_is_file = o.d.kind == VI_DEST_FILE;
+  a.every = every;
   int st = prec == VI_QUAD ? vi_run_q(&a, err, sizeof err) : vi_run_d(&a, err, sizeof err);
   if (st == VI_EXIT_USAGE) {
+    vi_out_abort(&o);
     return usage_error("run", err);
   }
-  if (st != VI_EXIT_OK) {
+  /* A failed run keeps the nodes computed so far: the file is committed,
+   * unless the run failed before writing anything. */
+  char cerr[VI_PATH_MAX + 256];
+  if (st != VI_EXIT_OK && o.d.kind == VI_DEST_FILE && ftell(o.f) == 0) {
+    vi_out_abort(&o);
+  } else if (vi_out_commit(&o, cerr, sizeof cerr) != 0) {
+    fprintf(stderr, "vistudy run: %s\n", cerr);
+    st = VI_EXIT_FAIL;
+  }
+  if (st != VI_EXIT_OK && err[0]) {
     fprintf(stderr, "vistudy run: %s\n", err);
   }
   return st;
@@ -347,11 +393,65 @@ static int cmd_run(int argc, char **argv) {
 
 /* ---- order ---------------------------------------------------------------- */
 
-/* Default cache of reference solutions: $VI_CACHE_DIR, else .cache/vistudy
- * under the current directory. */
-static const char *default_cache(void) {
+/* Default cache of reference solutions: $VI_CACHE_DIR, else the user's
+ * cache directory ($XDG_CACHE_HOME/vistudy, else ~/.cache/vistudy), never
+ * the current directory; NULL (no cache) when none is known. */
+static const char *default_cache(char *buf, size_t len) {
   const char *d = getenv("VI_CACHE_DIR");
-  return d && *d ? d : ".cache/vistudy";
+  if (d && *d) {
+    return d;
+  }
+  const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (x && *x == '/') {
+    snprintf(buf, len, "%s/vistudy", x);
+  } else if (home && *home == '/') {
+    snprintf(buf, len, "%s/.cache/vistudy", home);
+  } else {
+    return NULL;
+  }
+  return buf;
+}
+
+/* Split the --h list in place: no empty element, no step size twice
+ * (compared as numbers), at least two, at most VI_ORDER_MAXH. */
+static int parse_h_list(char *list, vi_order_args *a, char *err, size_t errlen) {
+  a->nh = 0;
+  double val[VI_ORDER_MAXH];
+  for (char *tok = list;; tok++) {
+    char *comma = strchr(tok, ',');
+    if (comma) {
+      *comma = '\0';
+    }
+    if (!*tok) {
+      snprintf(err, errlen, "--h: empty step size in the list (element %d); give h1,h2,... or "
+               "'auto'", a->nh + 1);
+      return -1;
+    }
+    if (a->nh == VI_ORDER_MAXH) {
+      snprintf(err, errlen, "--h: at most %d step sizes", VI_ORDER_MAXH);
+      return -1;
+    }
+    char *end = NULL;
+    double v = strtod(tok, &end);
+    for (int i = 0; end && *end == '\0' && i < a->nh; i++) {
+      if (val[i] == v) {
+        snprintf(err, errlen, "--h: step size %s given twice (as '%s' and '%s')", tok,
+                 a->h[i], tok);
+        return -1;
+      }
+    }
+    val[a->nh] = end && *end == '\0' ? v : NAN;
+    a->h[a->nh++] = tok;
+    if (!comma) {
+      break;
+    }
+    tok = comma;
+  }
+  if (a->nh < 2) {
+    snprintf(err, errlen, "--h needs at least two step sizes, or 'auto'");
+    return -1;
+  }
+  return 0;
 }
 
 static int cmd_order(int argc, char **argv) {
@@ -367,11 +467,12 @@ static int cmd_order(int argc, char **argv) {
   co.a.solver = VI_SOLVER_NEWTON;
   char hbuf[4096];
   vi_order_args a = {0};
-  a.cache_dir = default_cache();
+  char cachebuf[VI_PATH_MAX];
+  a.cache_dir = default_cache(cachebuf, sizeof cachebuf);
   a.progress = isatty(2);
   const char *json_path = NULL;
   char err[2048] = "";
-  int c;
+  int c, cache_given = 0;
   optind = 1;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
     int k = common_opt("order", c, optarg, &co);
@@ -391,16 +492,8 @@ static int cmd_order(int argc, char **argv) {
         return usage_error("order", "--h list too long");
       }
       strcpy(hbuf, optarg);
-      a.nh = 0;
-      for (char *tok = strtok(hbuf, ","); tok; tok = strtok(NULL, ",")) {
-        if (a.nh == VI_ORDER_MAXH) {
-          snprintf(err, sizeof err, "at most %d step sizes", VI_ORDER_MAXH);
-          return usage_error("order", err);
-        }
-        a.h[a.nh++] = tok;
-      }
-      if (a.nh < 2) {
-        return usage_error("order", "--h needs at least two step sizes, or 'auto'");
+      if (parse_h_list(hbuf, &a, err, sizeof err) != 0) {
+        return usage_error("order", err);
       }
       break;
     case 'j':
@@ -415,6 +508,7 @@ static int cmd_order(int argc, char **argv) {
     }
     case 'c':
       a.cache_dir = optarg;
+      cache_given = 1;
       break;
     case 'n':
       a.cache_dir = NULL;
@@ -436,7 +530,7 @@ static int cmd_order(int argc, char **argv) {
            "four errors lie on a line) and is printed first. The reference is the\n"
            "exact solution where the system has one, else an independent integration\n"
            "of the index-1 form (cached in DIR, default $VI_CACHE_DIR or\n"
-           ".cache/vistudy). Orders are\n"
+           "~/.cache/vistudy). Orders are\n"
            "least-squares slopes over the asymptotic range; 'd' marks an error that\n"
            "does not decrease, 'plateau' errors at the round-off/reference floor.\n"
            "Exit 0 when the study ran, 1 when it could not, 2 on bad usage.");
@@ -455,6 +549,26 @@ static int cmd_order(int argc, char **argv) {
   if (!a.c.system || !a.c.method) {
     return usage_error("order", !a.c.system ? "missing --system" : "missing --method");
   }
+  /* Destinations before the work: the JSON file, and the reference cache
+   * (one named with --cache must work; the default one is dropped with a
+   * warning when it cannot be made). */
+  if (json_path) {
+    vi_dest d;
+    if (vi_dest_check(json_path, &d, err, sizeof err) != 0) {
+      char msg[sizeof err + 16];
+      snprintf(msg, sizeof msg, "--json: %s", err);
+      return usage_error("order", msg);
+    }
+  }
+  if (a.cache_dir && vi_dir_prepare(a.cache_dir, 1, err, sizeof err) != 0) {
+    if (cache_given) {
+      char msg[sizeof err + 64];
+      snprintf(msg, sizeof msg, "--cache: %s", err);
+      return usage_error("order", msg);
+    }
+    fprintf(stderr, "vistudy order: warning: no reference cache: %s\n", err);
+    a.cache_dir = NULL;
+  }
   vi_order_result *res = calloc(1, sizeof *res);
   if (!res) {
     fprintf(stderr, "vistudy order: out of memory\n");
@@ -470,12 +584,15 @@ static int cmd_order(int argc, char **argv) {
     fprintf(stderr, "vistudy order: %s\n", err);
     return st;
   }
+  if (res->note[0]) {
+    fprintf(stderr, "vistudy order: warning: %s\n", res->note);
+  }
   vi_fit fits[VI_NQUANT];
   vi_order_fits(res, fits);
   vi_order_print(stdout, res, fits);
   if (json_path) {
     json_t *j = vi_order_json(res, fits);
-    if (vi_json_write_atomic(j, json_path, err, sizeof err) != 0) {
+    if (vi_json_write(j, json_path, err, sizeof err) != 0) {
       fprintf(stderr, "vistudy order: %s\n", err);
       st = VI_EXIT_FAIL;
     }
@@ -496,12 +613,13 @@ static int cmd_reproduce(int argc, char **argv) {
       {"max-cells", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
       {"quick", no_argument, NULL, 'q'},        {"skip", required_argument, NULL, 'k'},
       {NULL, 0, NULL, 0}};
-  reproduce_opts o = {.published_dir = vi_published_dir(),
+  char pubbuf[VI_PATH_MAX], resbuf[VI_PATH_MAX + 16], cachebuf[VI_PATH_MAX];
+  reproduce_opts o = {.published_dir = vi_published_dir(pubbuf, sizeof pubbuf),
                       .results_dir = "results",
-                      .cache_dir = default_cache(),
+                      .cache_dir = default_cache(cachebuf, sizeof cachebuf),
                       .progress = isatty(2)};
-  int all = 0, list = 0, c;
-  char err[512];
+  int all = 0, list = 0, c, cache_given = 0;
+  char err[VI_PATH_MAX + 512];
   optind = 1;
   while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
     switch (c) {
@@ -525,6 +643,7 @@ static int cmd_reproduce(int argc, char **argv) {
       break;
     case 'c':
       o.cache_dir = optarg;
+      cache_given = 1;
       break;
     case 'n':
       o.cache_dir = NULL;
@@ -551,9 +670,17 @@ static int cmd_reproduce(int argc, char **argv) {
            "'matched N/M cells' and every mismatch. A figure study also draws\n"
            "results/ID.{svg,png} with gnuplot (script kept as results/ID.gp) and\n"
            "checks the claims the paper's text makes about the figure.\n"
-           "An interrupted run resumes from results/ID.partial.json unless --fresh.\n"
+           "An interrupted run resumes from results/ID.partial.json unless --fresh;\n"
+           "a stored cell is used only when the same build of vistudy computed it for\n"
+           "the same configuration, and every verdict is recomputed against the\n"
+           "published values as they are now.\n"
            "--max-cells N runs only the first N rows of a table; --quick runs a\n"
-           "figure on a reduced grid (tests); --skip leaves studies out of --all.\n"
+           "figure on a reduced grid (tests); both are reduced runs and write to\n"
+           "DIR/quick/ (DIR: --results, default results), never over the full\n"
+           "results. --skip leaves studies out of --all.\n"
+           "Every destination is checked before any work: a results directory that\n"
+           "cannot be created or written, or a result name that is a directory, is\n"
+           "refused (exit 2).\n"
            "Exit 0 when the study ran; with --strict, 1 on any mismatch or claim\n"
            "that does not hold.");
       return VI_EXIT_OK;
@@ -567,13 +694,42 @@ static int cmd_reproduce(int argc, char **argv) {
   if (all == (optind < argc) || argc - optind > 1) {
     return usage_error("reproduce", "give exactly one study ID, or --all (see --list)");
   }
-  return vi_reproduce(all ? NULL : argv[optind], &o);
+  int selected[64];
+  if (vi_reproduce_nstudies() > 64) {
+    return usage_error("reproduce", "too many studies (a bug)");
+  }
+  if (o.skip && !all) {
+    return usage_error("reproduce", "--skip goes with --all");
+  }
+  if (vi_reproduce_select(all ? NULL : argv[optind], o.skip, selected, err, sizeof err) != 0) {
+    return usage_error("reproduce", err);
+  }
+  /* Reduced runs never overwrite the full results: they go to DIR/quick. */
+  if (o.quick || o.max_cells > 0) {
+    if (vi_dir_prepare(o.results_dir, 0, err, sizeof err) != 0) {
+      return usage_error("reproduce", err);
+    }
+    snprintf(resbuf, sizeof resbuf, "%s/quick", o.results_dir);
+    o.results_dir = resbuf;
+  }
+  if (vi_reproduce_check(selected, &o, err, sizeof err) != 0) {
+    return usage_error("reproduce", err);
+  }
+  if (o.cache_dir && vi_dir_prepare(o.cache_dir, 1, err, sizeof err) != 0) {
+    if (cache_given) {
+      return usage_error("reproduce", err);
+    }
+    fprintf(stderr, "vistudy reproduce: warning: no reference cache: %s\n", err);
+    o.cache_dir = NULL;
+  }
+  return vi_reproduce(selected, &o);
 }
 
 int main(int argc, char **argv) {
   /* GSL's default handler aborts the process; the library reports its own
    * statuses instead (process-wide, so set here and not in the library). */
   gsl_set_error_handler_off();
+  vi_out_cleanup_on_signals();
   if (argc < 2) {
     print_main_help(stderr);
     return VI_EXIT_USAGE;

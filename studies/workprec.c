@@ -1428,7 +1428,6 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
   json_object_set_new(j, "speedup_evals_detail", sed);
   json_object_set_new(j, "seconds_total", json_real(total));
 
-  mkdir(o->results_dir, 0777);
   char path[1100], base[1024];
   snprintf(base, sizeof base, "%s/%s", o->results_dir, id);
   md = wp_md(S, id, mline, core, st, se, sw, total);

@@ -31,11 +31,11 @@ typedef struct dp_state {
  * so g(q0) and G(q0) v0 vanish to the rounding of the working precision
  * in quad as well (about 1e-35), not just to the consistency tolerance. */
 static const vi_param dp_params[] = {
-    {"m1", 1, "1.3", "mass of the first bob"},
-    {"m2", 1, "0.85", "mass of the second bob"},
-    {"l1", 1, "1.1", "length of the rod from the origin to bob 1"},
-    {"l2", 1, "0.75", "length of the rod from bob 1 to bob 2"},
-    {"gravity", 1, "9.81", "gravitational acceleration along -z"},
+    {"m1", 1, "1.3", "mass of the first bob", VI_PARAM_POSITIVE},
+    {"m2", 1, "0.85", "mass of the second bob", VI_PARAM_POSITIVE},
+    {"l1", 1, "1.1", "length of the rod from the origin to bob 1", VI_PARAM_POSITIVE},
+    {"l2", 1, "0.75", "length of the rod from bob 1 to bob 2", VI_PARAM_POSITIVE},
+    {"gravity", 1, "9.81", "gravitational acceleration along -z", VI_PARAM_ANY},
     {"q0", DP_N,
      "0.652700161697526203281417827956202002,"
      "0.275957202235015747529017096680833577,"
@@ -43,7 +43,7 @@ static const vi_param dp_params[] = {
      "0.287863714350143422952513937976780336,"
      "0.899771540457500660730123917208840641,"
      "-1.04195052748137782412993407118070492",
-     "initial positions x1, y1, z1, x2, y2, z2 (must satisfy g = 0)"},
+     "initial positions x1, y1, z1, x2, y2, z2 (must satisfy g = 0)", VI_PARAM_ANY},
     {"v0", DP_N,
      "1.0177167185212428499628704975435924,"
      "-1.65023016967710955374636996251893573,"
@@ -51,8 +51,8 @@ static const vi_param dp_params[] = {
      "0.238600865011919655172447840241618539,"
      "-1.59889281822705692119635489047426987,"
      "1.82471857358602556456089109686719774",
-     "initial velocities (must satisfy G(q0) v0 = 0)"},
-    {NULL, 0, NULL, NULL},
+     "initial velocities (must satisfy G(q0) v0 = 0)", VI_PARAM_ANY},
+    {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
 static const char *const dp_momentum_names[] = {"Jz"};

@@ -55,12 +55,12 @@ typedef struct pp_state {
  * and 1 (no symmetric special case hides a sign error), and large enough
  * (k = sin 0.45 = 0.43) that the motion is clearly nonlinear. */
 static const vi_param pp_params[] = {
-    {"m", 1, "1", "mass"},
-    {"l", 1, "1", "rod length"},
-    {"gravity", 1, "9.81", "gravitational acceleration along -y"},
-    {"phi0", 1, "0.9", "initial angle from the downward vertical (rad)"},
-    {"omega0", 1, "0", "initial angular velocity (rad/s)"},
-    {NULL, 0, NULL, NULL},
+    {"m", 1, "1", "mass", VI_PARAM_POSITIVE},
+    {"l", 1, "1", "rod length", VI_PARAM_POSITIVE},
+    {"gravity", 1, "9.81", "gravitational acceleration along -y", VI_PARAM_ANY},
+    {"phi0", 1, "0.9", "initial angle from the downward vertical (rad)", VI_PARAM_ANY},
+    {"omega0", 1, "0", "initial angular velocity (rad/s)", VI_PARAM_ANY},
+    {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
 static const vi_system_info pp_info = {

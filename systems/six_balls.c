@@ -38,11 +38,11 @@ typedef struct sb_state {
  * stretched to sqrt(2 + (sqrt2 - sqrt6)/2) = 1.2175, and b_i + b_{7-i} =
  * (5/2, sqrt3/2) for every i (point symmetry, so C1 = 5/2, C2 = sqrt3/2). */
 static const vi_param sb_params[] = {
-    {"k", 1, "1", "stiffness of the springs between balls i and i+2"},
-    {"s0", 1, "1", "natural length of the springs"},
-    {"l", 1, "1", "length of the rigid bars between balls i and i+1"},
+    {"k", 1, "1", "stiffness of the springs between balls i and i+2", VI_PARAM_ANY},
+    {"s0", 1, "1", "natural length of the springs", VI_PARAM_POSITIVE},
+    {"l", 1, "1", "length of the rigid bars between balls i and i+1", VI_PARAM_POSITIVE},
     {"mass", SB_BALLS, "1,1,1,1,1,1",
-     "masses m1..m6 (m_i = m_{7-i} keeps the antisymmetry (61))"},
+     "masses m1..m6 (m_i = m_{7-i} keeps the antisymmetry (61))", VI_PARAM_POSITIVE},
     {"q0", SB_N,
      "-0.207106781186547524400844362104849039,"
      "0.158918622597891122362878808648087144,"
@@ -52,10 +52,10 @@ static const vi_param sb_params[] = {
      "2,0,"
      "2.70710678118654752440084436210484904,"
      "0.707106781186547524400844362104849039",
-     "initial positions x1, y1, ..., x6, y6 (must satisfy g = 0)"},
+     "initial positions x1, y1, ..., x6, y6 (must satisfy g = 0)", VI_PARAM_ANY},
     {"v0", SB_N, "0,0,0,0,0,0,0,0,0,0,0,0",
-     "initial velocities (must satisfy G(q0) v0 = 0)"},
-    {NULL, 0, NULL, NULL},
+     "initial velocities (must satisfy G(q0) v0 = 0)", VI_PARAM_ANY},
+    {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
 /* Jz: the angular momentum (60); antisym_x, antisym_y: (61). */

@@ -29,19 +29,19 @@ typedef struct sp_state {
  * set. q0 is (52), (0, 0, sqrt(2)/2, sqrt(2)/2), printed to 36 significant
  * digits so g(q0) vanishes to quad rounding; v0 = 0 as in (52). */
 static const vi_param sp_params[] = {
-    {"m1", 1, "1", "mass of the sliding particle A"},
-    {"m2", 1, "1", "mass of the pendulum bob B"},
-    {"l", 1, "1", "rod length from A to B"},
-    {"gravity", 1, "1", "gravitational acceleration along +q4 (down)"},
-    {"k2", 1, "1", "spring: coefficient of q1^2/2 in V"},
-    {"k4", 1, "1", "spring: coefficient of q1^4/2 in V"},
+    {"m1", 1, "1", "mass of the sliding particle A", VI_PARAM_POSITIVE},
+    {"m2", 1, "1", "mass of the pendulum bob B", VI_PARAM_POSITIVE},
+    {"l", 1, "1", "rod length from A to B", VI_PARAM_POSITIVE},
+    {"gravity", 1, "1", "gravitational acceleration along +q4 (down)", VI_PARAM_ANY},
+    {"k2", 1, "1", "spring: coefficient of q1^2/2 in V", VI_PARAM_ANY},
+    {"k4", 1, "1", "spring: coefficient of q1^4/2 in V", VI_PARAM_ANY},
     {"q0", SP_N,
      "0,0,"
      "0.707106781186547524400844362104849039,"
      "0.707106781186547524400844362104849039",
-     "initial positions q1..q4 (must satisfy g = 0)"},
-    {"v0", SP_N, "0,0,0,0", "initial velocities (must satisfy G(q0) v0 = 0)"},
-    {NULL, 0, NULL, NULL},
+     "initial positions q1..q4 (must satisfy g = 0)", VI_PARAM_ANY},
+    {"v0", SP_N, "0,0,0,0", "initial velocities (must satisfy G(q0) v0 = 0)", VI_PARAM_ANY},
+    {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
 static const vi_system_info sp_info = {

@@ -34,18 +34,18 @@ typedef struct tp_state {
  * at 45 degrees), at rest. For another l the consistent q0 is
  * (0, 0, l sqrt2/2, 2l + l sqrt2/2). */
 static const vi_param tp_params[] = {
-    {"m1", 1, "1", "mass of bob 1"},
-    {"m2", 1, "1", "mass of bob 2"},
-    {"m3", 1, "1", "mass of bob 3"},
-    {"l", 1, "1", "length of each of the three rods (the paper's L)"},
-    {"gravity", 1, "1", "gravitational acceleration along +q4 (down)"},
+    {"m1", 1, "1", "mass of bob 1", VI_PARAM_POSITIVE},
+    {"m2", 1, "1", "mass of bob 2", VI_PARAM_POSITIVE},
+    {"m3", 1, "1", "mass of bob 3", VI_PARAM_POSITIVE},
+    {"l", 1, "1", "length of each of the three rods (the paper's L)", VI_PARAM_POSITIVE},
+    {"gravity", 1, "1", "gravitational acceleration along +q4 (down)", VI_PARAM_ANY},
     {"q0", TP_N,
      "0,0,"
      "0.707106781186547524400844362104849039,"
      "2.70710678118654752440084436210484904",
-     "initial q1, q2 (angles), q3, q4 (bob 3; must satisfy g = 0)"},
-    {"v0", TP_N, "0,0,0,0", "initial velocities (must satisfy G(q0) v0 = 0)"},
-    {NULL, 0, NULL, NULL},
+     "initial q1, q2 (angles), q3, q4 (bob 3; must satisfy g = 0)", VI_PARAM_ANY},
+    {"v0", TP_N, "0,0,0,0", "initial velocities (must satisfy G(q0) v0 = 0)", VI_PARAM_ANY},
+    {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
 static const vi_system_info tp_info = {

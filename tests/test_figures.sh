@@ -19,12 +19,12 @@ for id in wenger2017-fig2 wenger2017-fig3 wenger2017-fig4 wenger2017-fig5; do
   fi
   grep -q "claims of the text hold" "$tmp/out" || { echo "FAIL: $id: no claims summary"; fails=$((fails + 1)); }
   for ext in json csv md dat gp svg png; do
-    [ -s "$tmp/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
+    [ -s "$tmp/quick/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
   done
-  head -c 8 "$tmp/$id.png" | grep -q PNG || { echo "FAIL: $id.png is not a PNG"; fails=$((fails + 1)); }
-  grep -q "<svg" "$tmp/$id.svg" || { echo "FAIL: $id.svg is not an SVG"; fails=$((fails + 1)); }
-  ls "$tmp" | grep -q "\.tmp\." && { echo "FAIL: temporary files left"; fails=$((fails + 1)); }
-  python3 - "$tmp/$id.json" <<'PY' || fails=$((fails + 1))
+  head -c 8 "$tmp/quick/$id.png" | grep -q PNG || { echo "FAIL: $id.png is not a PNG"; fails=$((fails + 1)); }
+  grep -q "<svg" "$tmp/quick/$id.svg" || { echo "FAIL: $id.svg is not an SVG"; fails=$((fails + 1)); }
+  ls -A "$tmp/quick" | grep -q "\.tmp\." && { echo "FAIL: temporary files left"; fails=$((fails + 1)); }
+  python3 - "$tmp/quick/$id.json" <<'PY' || fails=$((fails + 1))
 import json, math, sys
 j = json.load(open(sys.argv[1]))
 bad = []

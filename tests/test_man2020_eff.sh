@@ -23,14 +23,14 @@ if ! "$V" reproduce "$id" --quick --results "$tmp/r" >"$tmp/out" 2>"$tmp/err"; t
 fi
 fails=0
 for ext in md json csv svg png gp; do
-  [ -s "$tmp/r/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
+  [ -s "$tmp/r/quick/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
 done
 grep -q "$id" "$tmp/out" || { echo "FAIL: no summary on stdout"; fails=$((fails + 1)); }
-grep -q "Machine:" "$tmp/r/$id.md" || { echo "FAIL: no machine line in $id.md"; fails=$((fails + 1)); }
-grep -q "m·d + (m-1)·c" "$tmp/r/$id.md" ||
+grep -q "Machine:" "$tmp/r/quick/$id.md" || { echo "FAIL: no machine line in $id.md"; fails=$((fails + 1)); }
+grep -q "m·d + (m-1)·c" "$tmp/r/quick/$id.md" ||
   { echo "FAIL: $id.md does not state the Lobatto IIIA-IIIB unknowns"; fails=$((fails + 1)); }
 "$V" reproduce --list | grep -q "^$id " || { echo "FAIL: $id not listed"; fails=$((fails + 1)); }
-python3 - "$tmp/r/$id.json" "$tmp/r/$id.csv" <<'PY' || fails=$((fails + 1))
+python3 - "$tmp/r/quick/$id.json" "$tmp/r/quick/$id.csv" <<'PY' || fails=$((fails + 1))
 import csv, json, math, sys
 
 j = json.load(open(sys.argv[1]))

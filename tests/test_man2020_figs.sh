@@ -23,12 +23,12 @@ for id in man2020-fig3 man2020-fig8 man2020-fig9 man2020-fig11; do
   fi
   grep -q "claims of the text hold" "$tmp/out" || { echo "FAIL: $id: no claims summary"; fails=$((fails + 1)); }
   for ext in json csv md dat gp svg png; do
-    [ -s "$tmp/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
+    [ -s "$tmp/quick/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
   done
-  head -c 8 "$tmp/$id.png" | grep -q PNG || { echo "FAIL: $id.png is not a PNG"; fails=$((fails + 1)); }
-  grep -q "<svg" "$tmp/$id.svg" || { echo "FAIL: $id.svg is not an SVG"; fails=$((fails + 1)); }
-  ls "$tmp" | grep -q "\.tmp\." && { echo "FAIL: temporary files left"; fails=$((fails + 1)); }
-  python3 - "$tmp/$id.json" "$tmp/$id.md" <<'PY' || fails=$((fails + 1))
+  head -c 8 "$tmp/quick/$id.png" | grep -q PNG || { echo "FAIL: $id.png is not a PNG"; fails=$((fails + 1)); }
+  grep -q "<svg" "$tmp/quick/$id.svg" || { echo "FAIL: $id.svg is not an SVG"; fails=$((fails + 1)); }
+  ls -A "$tmp/quick" | grep -q "\.tmp\." && { echo "FAIL: temporary files left"; fails=$((fails + 1)); }
+  python3 - "$tmp/quick/$id.json" "$tmp/quick/$id.md" <<'PY' || fails=$((fails + 1))
 import json, math, sys
 j = json.load(open(sys.argv[1]))
 md = open(sys.argv[2]).read()

@@ -45,9 +45,9 @@ typedef struct cart {
 } cart;
 
 static const vi_param cart_params[] = {
-    {"m", 3, "1,1,1", "bob masses"}, {"l", 1, "1", "rod length"},
-    {"gravity", 1, "1", "gravity along +y"}, {"q0", CN, "0,1,0,2,0,3", "bobs"},
-    {"v0", CN, "0,0,0,0,0,0", "velocities"}, {NULL, 0, NULL, NULL}};
+    {"m", 3, "1,1,1", "bob masses", VI_PARAM_ANY}, {"l", 1, "1", "rod length", VI_PARAM_ANY},
+    {"gravity", 1, "1", "gravity along +y", VI_PARAM_ANY}, {"q0", CN, "0,1,0,2,0,3", "bobs", VI_PARAM_ANY},
+    {"v0", CN, "0,0,0,0,0,0", "velocities", VI_PARAM_ANY}, {NULL, 0, NULL, NULL, VI_PARAM_ANY}};
 
 static const vi_system_info cart_info = {
     .name = "triple-pendulum-cartesian",

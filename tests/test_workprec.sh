@@ -20,15 +20,15 @@ if ! "$V" reproduce "$id" --quick --results "$tmp/r" >"$tmp/out" 2>"$tmp/err"; t
 fi
 fails=0
 for ext in md json csv svg png gp; do
-  [ -s "$tmp/r/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
+  [ -s "$tmp/r/quick/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
 done
 for ext in svg png gp; do
-  [ -s "$tmp/r/$id-evals.$ext" ] || { echo "FAIL: $id-evals.$ext missing"; fails=$((fails + 1)); }
+  [ -s "$tmp/r/quick/$id-evals.$ext" ] || { echo "FAIL: $id-evals.$ext missing"; fails=$((fails + 1)); }
 done
-grep -q "speedup" "$tmp/r/$id.md" || { echo "FAIL: no speedup table in $id.md"; fails=$((fails + 1)); }
-grep -q "unoptimi" "$tmp/r/$id.md" || { echo "FAIL: the SUNDIALS build is not stated"; fails=$((fails + 1)); }
+grep -q "speedup" "$tmp/r/quick/$id.md" || { echo "FAIL: no speedup table in $id.md"; fails=$((fails + 1)); }
+grep -q "unoptimi" "$tmp/r/quick/$id.md" || { echo "FAIL: the SUNDIALS build is not stated"; fails=$((fails + 1)); }
 grep -q "$id" "$tmp/out" || { echo "FAIL: no summary on stdout"; fails=$((fails + 1)); }
-python3 - "$tmp/r/$id.json" "$tmp/r/$id.csv" <<'PY' || fails=$((fails + 1))
+python3 - "$tmp/r/quick/$id.json" "$tmp/r/quick/$id.csv" <<'PY' || fails=$((fails + 1))
 import csv, json, math, sys
 
 j = json.load(open(sys.argv[1]))
