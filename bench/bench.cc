@@ -513,6 +513,10 @@ int register_all(bool quick, int inject) {
   for (int f = 0; vi_method_types_d[f]; f++) {
     for (const std::string &spec : family_specs(vi_method_types_d[f]->name, quick)) {
       for (int i = 0; vi_system_types_d[i]; i++) {
+        // Pairs the family declares it cannot integrate are not candidates.
+        if (!vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], nullptr, 0)) {
+          continue;
+        }
         for (int variant = 0; variant < 3; variant++) {
           const bool is_quad = variant == 2;
           Combo c{spec, i, vi_system_types_d[i]->info->name,

@@ -5,10 +5,13 @@
  * No include guard: included once per precision (vistudy.h) or once by a
  * templated translation unit after prec.h.
  *
- * Maths contract (wenger2017 (1)-(3)): the augmented Lagrangian is
+ * Maths contract of the mechanical form (wenger2017 (1)-(3)): the augmented
+ * Lagrangian is
  *   Lbar(q, v, lambda) = 1/2 v'Mv - V(q) - g(q) . lambda,
  * so the equations of motion are M qdd = -grad V(q) - G(q)' lambda, g(q) = 0,
  * with G = Dg the m x n row-major constraint Jacobian. Momenta p = M v.
+ * The degenerate form L = alpha(q) . v - H(q) has p = alpha(q) and no
+ * constraints (tyranowski2014).
  * Every callback returns 0 on success, > 0 for a recoverable failure (the
  * step is refused and may be retried with a smaller h), < 0 for a fatal one. */
 
@@ -18,7 +21,68 @@
 extern "C" {
 #endif
 
-/* ---- system type: one static const struct per system (systems/X.c) ---- */
+/* ---- system type: one static const struct per system (systems/X.c) ----
+ *
+ * A system provides one table per Lagrangian form it is written in (exactly
+ * one form), one per kind of constraint it has, and optional observables:
+ * what a system provides is which tables are present (design.md, "The
+ * system interface"). Every callback returns 0, > 0 (recoverable) or < 0
+ * (fatal). Matrices are row-major. */
+
+/* Mechanical form L = 1/2 v'M v - V(q): a constant n x n mass matrix
+ * (mass), or a configuration-dependent one (mass_q and kinetic instead of
+ * mass): M(q) (n x n) and the derivatives of T = 1/2 v'M(q)v at (q, v) that
+ * a variational integrator needs: dT/dq (n), D_q(M(q)v) (n x n, [i][j] =
+ * d(Mv)_i/dq_j, which is L_vq; L_qv is its transpose) and d^2T/dq^2 (n x n);
+ * either matrix may be NULL when not wanted (man2020 (54),
+ * systems/NOTES-triple-pendulum.md). V, grad V (n), Hess V (n x n). */
+typedef struct VI_X(vi_mech_ops) {
+  int (*mass)(const void *state, VI_REAL *M);
+  int (*mass_q)(const void *state, const VI_REAL *q, VI_REAL *M);
+  int (*kinetic)(const void *state, const VI_REAL *q, const VI_REAL *v,
+                 VI_REAL *dTdq, VI_REAL *DqMv, VI_REAL *Tqq);
+  int (*potential)(const void *state, const VI_REAL *q, VI_REAL *V);
+  int (*grad_potential)(const void *state, const VI_REAL *q, VI_REAL *dV);
+  int (*hess_potential)(const void *state, const VI_REAL *q, VI_REAL *H);
+} VI_X(vi_mech_ops);
+
+/* Degenerate form L = alpha(q) . v - H(q) (tyranowski2014 (2.1)): the
+ * one-form alpha (n), its Jacobian Dalpha (n x n, [i][j] = d alpha_i /
+ * d q_j), the contraction S = sum_b w^b Hess alpha_b (n x n, [i][j] =
+ * sum_b w^b d^2 alpha_b / dq_i dq_j) for a given w (n), and H, grad H (n),
+ * Hess H (n x n). The momenta are p = alpha(q); the equations of motion
+ * are (Dalpha' - Dalpha) qdot = grad H (tyranowski2014 (2.5)). */
+typedef struct VI_X(vi_degen_ops) {
+  int (*alpha)(const void *state, const VI_REAL *q, VI_REAL *a);
+  int (*dalpha)(const void *state, const VI_REAL *q, VI_REAL *D);
+  int (*d2alpha)(const void *state, const VI_REAL *q, const VI_REAL *w,
+                 VI_REAL *S);
+  int (*hamiltonian)(const void *state, const VI_REAL *q, VI_REAL *H);
+  int (*grad_hamiltonian)(const void *state, const VI_REAL *q, VI_REAL *dH);
+  int (*hess_hamiltonian)(const void *state, const VI_REAL *q, VI_REAL *HH);
+} VI_X(vi_degen_ops);
+
+/* Holonomic constraints g(q) = 0, info->m of them: g (m), G = Dg (m x n),
+ * and H = sum_k mu_k Hess g_k (n x n) for given mu (m). Sign convention of
+ * the multipliers: the augmented Lagrangian is L - g(q) . lambda. */
+typedef struct VI_X(vi_holo_ops) {
+  int (*constraint)(const void *state, const VI_REAL *q, VI_REAL *g);
+  int (*constraint_jac)(const void *state, const VI_REAL *q, VI_REAL *G);
+  int (*constraint_hess)(const void *state, const VI_REAL *q,
+                         const VI_REAL *mu, VI_REAL *H);
+} VI_X(vi_holo_ops);
+
+/* Observables: momentum maps I(q, p) (info->n_momenta values, named in
+ * info->momentum_names), and the exact solution at time t for the initial
+ * data of the parameters: q (n), p (n), lambda (m). exact may return
+ * VI_EUNSUPPORTED for parameter values outside its range (e.g. a rotating
+ * pendulum). Either may be NULL. */
+typedef struct VI_X(vi_obs_ops) {
+  int (*momenta)(const void *state, const VI_REAL *q, const VI_REAL *p,
+                 VI_REAL *J);
+  int (*exact)(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p,
+               VI_REAL *lambda);
+} VI_X(vi_obs_ops);
 
 typedef struct VI_X(vi_system_type) {
   const vi_system_info *info;
@@ -26,39 +90,30 @@ typedef struct VI_X(vi_system_type) {
    * parameter values (in the order of info->params). */
   size_t state_size;
   int (*setup)(void *state, const VI_REAL *par);
-  /* Mechanical form (VI_CAP_MECHANICAL): constant n x n mass matrix, V,
-   * grad V (n), Hess V (n x n). */
-  int (*mass)(const void *state, VI_REAL *M);
-  /* A configuration-dependent mass matrix (VI_CAP_CONFIG_MASS) replaces
-   * mass: M(q) (n x n), and the derivatives of T = 1/2 v'M(q)v at (q, v)
-   * that a variational integrator needs: dT/dq (n), D_q(M(q)v) (n x n,
-   * [i][j] = d(Mv)_i/dq_j, which is L_vq; L_qv is its transpose) and
-   * d^2T/dq^2 (n x n); either matrix may be NULL when not wanted.
-   * (man2020 (54), systems/NOTES-triple-pendulum.md.) */
-  int (*mass_q)(const void *state, const VI_REAL *q, VI_REAL *M);
-  int (*kinetic)(const void *state, const VI_REAL *q, const VI_REAL *v,
-                 VI_REAL *dTdq, VI_REAL *DqMv, VI_REAL *Tqq);
-  int (*potential)(const void *state, const VI_REAL *q, VI_REAL *V);
-  int (*grad_potential)(const void *state, const VI_REAL *q, VI_REAL *dV);
-  int (*hess_potential)(const void *state, const VI_REAL *q, VI_REAL *H);
-  /* Holonomic constraints (VI_CAP_HOLONOMIC): g (m), G = Dg (m x n), and
-   * H = sum_k mu_k Hess g_k (n x n) for given mu (m). */
-  int (*constraint)(const void *state, const VI_REAL *q, VI_REAL *g);
-  int (*constraint_jac)(const void *state, const VI_REAL *q, VI_REAL *G);
-  int (*constraint_hess)(const void *state, const VI_REAL *q,
-                         const VI_REAL *mu, VI_REAL *H);
-  /* Initial data from the parameters: q0 (n) and v0 (n). Consistency
-   * (g(q0) = 0, G(q0) v0 = 0) is checked by vi_system_alloc, not here. */
+  /* Initial data from the parameters: q0 (n) and, for the mechanical form,
+   * v0 (n; NULL is passed for the degenerate form, whose p0 = alpha(q0)).
+   * Consistency with the constraints is checked by vi_system_alloc. */
   int (*initial)(const void *state, VI_REAL *q0, VI_REAL *v0);
-  /* Momentum maps I(q, p) (VI_CAP_MOMENTUM), info->n_momenta values. */
-  int (*momenta)(const void *state, const VI_REAL *q, const VI_REAL *p,
-                 VI_REAL *J);
-  /* Exact solution at time t for the initial data of the parameters
-   * (VI_CAP_EXACT): q (n), p (n), lambda (m). May return VI_EUNSUPPORTED for
-   * parameter values outside its range (e.g. a rotating pendulum). */
-  int (*exact)(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p,
-               VI_REAL *lambda);
+  const VI_X(vi_mech_ops) *mech;   /* exactly one form is non-NULL */
+  const VI_X(vi_degen_ops) *degen;
+  const VI_X(vi_holo_ops) *holo;   /* NULL: no holonomic constraints (m = 0) */
+  const VI_X(vi_obs_ops) *obs;     /* NULL: none */
 } VI_X(vi_system_type);
+
+/* What a type provides, read from its tables (the one source of truth). */
+static inline int VI_X(vi_type_config_mass)(const VI_X(vi_system_type) *t) {
+  return t->mech != NULL && t->mech->mass_q != NULL;
+}
+static inline int VI_X(vi_type_has_momenta)(const VI_X(vi_system_type) *t) {
+  return t->obs != NULL && t->obs->momenta != NULL && t->info->n_momenta > 0;
+}
+static inline int VI_X(vi_type_has_exact)(const VI_X(vi_system_type) *t) {
+  return t->obs != NULL && t->obs->exact != NULL;
+}
+/* The Lagrangian form's name ("mechanical", "degenerate"). */
+static inline const char *VI_X(vi_type_form)(const VI_X(vi_system_type) *t) {
+  return t->mech != NULL ? "mechanical" : t->degen != NULL ? "degenerate" : "none";
+}
 
 /* The registry (systems/registry.c, from systems/systems.def), NULL
  * terminated; the double and quad lists are parallel. */
@@ -85,8 +140,8 @@ typedef struct VI_X(vi_system) {
  * along M^-1 G', p0 by (4)), so sys->q0, sys->p0 are consistent to
  * round-off. A failing callback gives VI_ECALLBACK (< 0) or
  * VI_CALLBACK_RECOVERABLE (> 0). On error the message (naming the problem
- * and the valid choices) is written to err. The info of a type may differ
- * between precisions (VI_CAP_EXACT is double only for the pendulum). */
+ * and the valid choices) is written to err. The tables of a type may differ
+ * between precisions (an exact solution may exist in one only). */
 #define VI_CONSISTENCY_TOL 1e-10
 int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
                           const char *const *set, VI_X(vi_system) **out,
@@ -118,11 +173,17 @@ int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
                          VI_REAL *mLqq, VI_REAL *Mq, VI_REAL *Dq,
                          VI_REAL *work);
 
-/* In the functions below M = M(q) at the q they are given. */
+/* In the functions below M = M(q) at the q they are given. Those that need
+ * a mass matrix (mass, kinetic, mass_inv, lagr, accel) return
+ * VI_EUNSUPPORTED for the degenerate form. */
 
-/* Total energy 1/2 p'M^-1 p + V(q). */
+/* Total energy 1/2 p'M^-1 p + V(q) (mechanical), H(q) (degenerate). */
 int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *E);
+/* Degenerate form: the discrete constraint defect |p - alpha(q)|_inf
+ * (tyranowski2014 §4: zero for the exact flow); VI_EUNSUPPORTED otherwise. */
+int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *d);
 /* Hidden-constraint residual G(q) M^-1 p (m values). */
 int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *gv);
@@ -232,6 +293,7 @@ typedef struct VI_X(vi_method_type) {
   const char *summary;
   const char *cite;
   const vi_key_doc *keys; /* terminated by key == NULL */
+  unsigned needs;         /* VI_NEED_* of the systems it can integrate */
   size_t opts_size;
   /* Parse "key=value,..." (may be empty) into opts; validate (e.g.
    * Theorem 1 of wenger2017) and write the reason to err on failure. */
@@ -299,7 +361,13 @@ static inline void VI_X(vi_lagr_block)(VI_REAL *B, int ld, int n, VI_REAL kv,
   }
 }
 
-/* Parse a spec NAME[:key=value,...] against the registry. */
+/* 1 when the system type has every table the method type needs
+ * (type->needs), else 0 with the reason in why (may be NULL). */
+int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
+                               const VI_X(vi_system_type) *sty, char *why, size_t len);
+
+/* Parse a spec NAME[:key=value,...] against the registry; refuses a system
+ * the family cannot integrate (vi_method_compatible) with the reason. */
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen);
 void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st);

@@ -80,13 +80,12 @@ typedef struct vi_param {
 /* The domain as text: "any finite number", "> 0", ">= 0". */
 const char *vi_param_domain_text(int domain);
 
-/* Capability flags: what a system type provides. */
+/* What a method family needs of a system (vi_method_type.needs), checked
+ * once when a stepper is made, with a message naming what is missing. */
 enum {
-  VI_CAP_MECHANICAL = 1u << 0, /* L = 1/2 v'M(q)v - V(q) */
-  VI_CAP_HOLONOMIC = 1u << 1,  /* g, G, sum mu_k Hess g_k */
-  VI_CAP_EXACT = 1u << 2,      /* exact solution (see exact callback) */
-  VI_CAP_MOMENTUM = 1u << 3,   /* momentum maps besides the energy */
-  VI_CAP_CONFIG_MASS = 1u << 4 /* M depends on q (mass_q, kinetic) */
+  VI_NEED_MECH = 1u << 0,  /* the mechanical form 1/2 v'M(q)v - V(q) */
+  VI_NEED_DEGEN = 1u << 1, /* the degenerate form alpha(q).v - H(q) */
+  VI_NEED_HOLO = 1u << 2   /* holonomic constraints g(q) = 0 (m >= 1) */
 };
 
 /* Metadata of a system type, shared by its double and quad variants. */
@@ -96,8 +95,7 @@ typedef struct vi_system_info {
   const char *cite;    /* paper key and equations, e.g. "wenger2017 (69)" */
   int n;               /* coordinates */
   int m;               /* holonomic constraints */
-  unsigned caps;       /* VI_CAP_* */
-  int n_momenta;       /* number of momentum maps (VI_CAP_MOMENTUM) */
+  int n_momenta;       /* number of momentum maps (obs->momenta) */
   const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
   const vi_param *params; /* terminated by an entry with name == NULL */
 } vi_system_info;

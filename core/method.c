@@ -33,6 +33,23 @@ struct VI_X(vi_stepper) {
 
 #define ALIGN16(x) (((x) + 15) / 16 * 16)
 
+int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
+                               const VI_X(vi_system_type) *sty, char *why, size_t len) {
+  const char *lacks = (type->needs & VI_NEED_MECH) && sty->mech == NULL
+                          ? "the mechanical form L = 1/2 v'M(q)v - V(q)"
+                      : (type->needs & VI_NEED_DEGEN) && sty->degen == NULL
+                          ? "the degenerate form L = alpha(q).v - H(q)"
+                      : (type->needs & VI_NEED_HOLO) && (sty->holo == NULL || sty->info->m < 1)
+                          ? "holonomic constraints g(q) = 0"
+                          : NULL;
+  if (lacks && why) {
+    snprintf(why, len, "method %s needs a system with %s; %s is %s%s", type->name, lacks,
+             sty->info->name, VI_X(vi_type_form)(sty),
+             sty->holo != NULL ? " with holonomic constraints" : " without constraints");
+  }
+  return lacks == NULL;
+}
+
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen) {
   *out = NULL;
@@ -53,6 +70,9 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
     for (int i = 0; VI_X(vi_method_types)[i] && k > 0 && (size_t)k < errlen; i++) {
       k += snprintf(err + k, errlen - (size_t)k, " %s", VI_X(vi_method_types)[i]->name);
     }
+    return VI_EINVAL;
+  }
+  if (!VI_X(vi_method_compatible)(type, sys->type, err, errlen)) {
     return VI_EINVAL;
   }
   if (vi_kv_unique(kv, err, errlen) != 0) {

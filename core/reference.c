@@ -1,7 +1,7 @@
 /* reference.c: reference solutions at the nodes t_k = k h of an order study,
  * in the working precision (prec.h), never from a method under test
  * (design.md, "Studies and results"). Where the system type has an exact
- * solution in this precision (VI_CAP_EXACT) it is evaluated at the nodes.
+ * solution in this precision (obs->exact) it is evaluated at the nodes.
  * Otherwise the index-1 form of the equations of motion (wenger2017 (1)-(3)
  * with the multiplier (70)),
  *   qdot = M^-1 p,  pdot = -grad V(q) - G(q)' lambda(q, p),
@@ -52,6 +52,9 @@ typedef struct rhs_ctx {
   VI_REAL *G;   /* m x n */
   VI_REAL *lam; /* m */
   VI_REAL *Minv, *v, *dT; /* n x n, n, n: M(q)^-1, M^-1 p, dT/dq (M(q)) */
+  VI_REAL *Da;  /* degenerate form: Dalpha (n x n); Minv holds Dalpha' - Dalpha */
+  int *piv;     /* n pivots (degenerate form) */
+  const char *form; /* the equations integrated, for the method text */
   int status;
   char msg[200];
 } rhs_ctx;
@@ -73,12 +76,57 @@ static void rhs_fail(rhs_ctx *c, int status, const char *fmt, ...) {
  * wenger2017 (70) (vi_system_lambda). With a configuration-dependent mass
  * M = M(q) and pdot = -dH/dq - G' lambda gains dT/dq at v = M(q)^-1 p
  * (H = 1/2 p'M(q)^-1 p + V; systems/NOTES-triple-pendulum.md). */
+/* The degenerate form L = alpha(q) . v - H(q) (tyranowski2014 (2.5)):
+ * (Dalpha' - Dalpha) qdot = grad H, and p = alpha(q) carried along as
+ * pdot = Dalpha qdot, so that the stated accuracy covers p too. */
+static int rhs_degen(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
+  const VI_X(vi_system) *sys = c->sys;
+  const VI_X(vi_degen_ops) *dg = sys->type->degen;
+  const int n = sys->n;
+  const char *name = sys->type->info->name;
+  int rc = dg->dalpha(sys->state, y, c->Da);
+  if (rc == 0) {
+    rc = dg->grad_hamiltonian(sys->state, y, c->v);
+  }
+  if (rc != 0) {
+    rhs_fail(c, vi_callback_status(rc),
+             "callback dalpha or grad_hamiltonian of system %s failed with status %d", name, rc);
+    return c->status;
+  }
+  VI_REAL *A = c->Minv;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      A[i * n + j] = c->Da[j * n + i] - c->Da[i * n + j];
+    }
+  }
+  if (VI_X(vi_lu_factor)(n, A, c->piv) != VI_OK) {
+    rhs_fail(c, VI_SINGULAR,
+             "Dalpha' - Dalpha of system %s is singular along the reference trajectory "
+             "(the Lagrangian is not regular there)",
+             name);
+    return VI_SINGULAR;
+  }
+  VI_X(vi_lu_solve)(n, A, c->piv, c->v);
+  for (int i = 0; i < n; i++) {
+    dy[i] = c->v[i];
+    VI_REAL s = 0;
+    for (int j = 0; j < n; j++) {
+      s += c->Da[i * n + j] * c->v[j];
+    }
+    dy[n + i] = s;
+  }
+  return VI_OK;
+}
+
 static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   const VI_X(vi_system) *sys = c->sys;
+  if (sys->type->degen != NULL) {
+    return rhs_degen(c, y, dy);
+  }
   const int n = sys->n, m = sys->m;
   const VI_REAL *q = y, *p = y + n;
   const char *name = sys->type->info->name;
-  int rc = sys->type->grad_potential(sys->state, q, c->dV);
+  int rc = sys->type->mech->grad_potential(sys->state, q, c->dV);
   if (rc != 0) {
     rhs_fail(c, vi_callback_status(rc),
              "callback grad_potential of system %s failed with status %d",
@@ -86,7 +134,7 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
     return c->status;
   }
   if (m > 0) {
-    rc = sys->type->constraint_jac(sys->state, q, c->G);
+    rc = sys->type->holo->constraint_jac(sys->state, q, c->G);
     if (rc != 0) {
       rhs_fail(c, vi_callback_status(rc),
                "callback constraint_jac of system %s failed with status %d",
@@ -367,9 +415,9 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
   }
   info->accuracy = acc;
   snprintf(info->method, sizeof info->method,
-           "rk8pd (GSL) on the index-1 form (70), rtol = atol = %.0e; "
+           "rk8pd (GSL) on the %s, rtol = atol = %.0e; "
            "error from a %.0e run / %.0f",
-           REF_TOL, REF_TOL_CHECK, REF_TOL_GAIN);
+           c->form, REF_TOL, REF_TOL_CHECK, REF_TOL_GAIN);
   return VI_OK;
 }
 
@@ -463,22 +511,28 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
      * since their derivative M^-1 p is linear and known without another
      * evaluation (a Gauss-Seidel sweep over the two blocks: the q error no
      * longer lags one sweep behind the p error, which about halves the
-     * sweeps). */
+     * sweeps). The degenerate form has no such split: both blocks come
+     * from F (a plain fixed-point sweep). */
+    const int degen = c->sys->type->degen != NULL;
     VI_REAL dq = 0, dp = 0;
     for (int i = 0; i < IRK_S; i++) {
-      for (int j = n; j < d; j++) {
+      for (int j = degen ? 0 : n; j < d; j++) {
         VI_REAL z = 0;
         for (int l = 0; l < IRK_S; l++) {
           z += w->A[i * IRK_S + l] * w->F[l * d + j];
         }
         z *= hs;
         VI_REAL e = vi_fabs(z - w->Z[i * d + j]);
-        dp = e > dp || e != e ? e : dp;
+        if (j < n) {
+          dq = e > dq || e != e ? e : dq;
+        } else {
+          dp = e > dp || e != e ? e : dp;
+        }
         w->Z[i * d + j] = z;
       }
     }
     const VI_REAL *Minv = c->sys->Minv;
-    for (int l = 0; l < IRK_S; l++) {
+    for (int l = 0; !degen && l < IRK_S; l++) {
       if (c->sys->config_mass) {
         /* M^-1 at the stage's current q (still a contracting sweep). */
         for (int j = 0; j < n; j++) {
@@ -500,7 +554,7 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
         w->V[l * n + j] = v;
       }
     }
-    for (int i = 0; i < IRK_S; i++) {
+    for (int i = 0; !degen && i < IRK_S; i++) {
       for (int j = 0; j < n; j++) {
         VI_REAL z = 0;
         for (int l = 0; l < IRK_S; l++) {
@@ -660,8 +714,8 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
     ref_scale(n, m, 0, Q, P, L, s0);
     info->accuracy = (double)(4 * VI_EPS * rmax(s0[0], rmax(s0[1], s0[2])));
     snprintf(info->method, sizeof info->method,
-             "Gauss-Legendre IRK s = %d, index-1 form (70): K = 0, the "
-             "initial data", IRK_S);
+             "Gauss-Legendre IRK s = %d, %s: K = 0, the "
+             "initial data", IRK_S, c->form);
     return VI_OK;
   }
   irk w;
@@ -795,9 +849,9 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
     snprintf(chk, sizeof chk, "2h");
   }
   snprintf(info->method, sizeof info->method,
-           "Gauss-Legendre IRK s = %d (order %d), index-1 form (70), "
+           "Gauss-Legendre IRK s = %d (order %d), %s, "
            "substep h/%ld; error from a %.20s run",
-           IRK_S, 2 * IRK_S, ksub % 100000, chk);
+           IRK_S, 2 * IRK_S, c->form, ksub % 100000, chk);
   return VI_OK;
 }
 
@@ -828,7 +882,7 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
   VI_REAL dummy[1];
   for (long k = 0; k <= K; k++) {
     VI_REAL t = (VI_REAL)k * h;
-    int rc = sys->type->exact(sys->state, t, Q + k * n, P + k * n,
+    int rc = sys->type->obs->exact(sys->state, t, Q + k * n, P + k * n,
                               m > 0 ? L + k * m : dummy);
     if (rc != 0) {
       if (k == 0 && rc == VI_EUNSUPPORTED) {
@@ -1123,8 +1177,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
             K);
     return VI_EINVAL;
   }
-  int exact = (sys->type->info->caps & VI_CAP_EXACT) != 0 &&
-              sys->type->exact != NULL;
+  int exact = VI_X(vi_type_has_exact)(sys->type);
 
   unsigned char *key = NULL;
   size_t keylen = 0;
@@ -1156,23 +1209,24 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     rc = exact_nodes(sys, h, K, Q, P, L, info, err, errlen);
   }
   if (rc == VI_EUNSUPPORTED) {
-    /* The index-1 form needs grad V, G and the contracted Hessian of g. */
+    /* The index-1 form needs grad V, G and the contracted Hessian of g;
+     * the degenerate form Dalpha and grad H (vi_system_alloc checked). */
     const VI_X(vi_system_type) *t = sys->type;
-    if (t->grad_potential == NULL ||
-        (m > 0 && (t->constraint_jac == NULL || t->constraint_hess == NULL))) {
+    if (t->mech != NULL && m > 0 && t->holo->constraint_hess == NULL) {
       vi_set_err(err, errlen,
               "no reference for system %s: it has no exact solution here "
-              "and lacks %s for the index-1 form (70)",
-              name, t->grad_potential == NULL ? "grad_potential"
-                    : t->constraint_jac == NULL ? "constraint_jac"
-                                                : "constraint_hess");
+              "and lacks constraint_hess for the index-1 form (70)",
+              name);
       rc = VI_EUNSUPPORTED;
       goto done;
     }
     size_t nw = integrate_work(n, m, K) + (size_t)n * (size_t)(m + 1) +
-                (size_t)m + (size_t)n * (size_t)(n + 2);
+                (size_t)m + (size_t)n * (size_t)(n + 2) + (size_t)n * (size_t)n;
     VI_REAL *W = malloc(nw * sizeof *W);
-    if (W == NULL) {
+    int *piv = malloc((size_t)n * sizeof *piv);
+    if (W == NULL || piv == NULL) {
+      free(W);
+      free(piv);
       vi_set_err(err, errlen, "out of memory for the reference of %s (%ld "
               "nodes)", name, K);
       rc = VI_ENOMEM;
@@ -1186,11 +1240,17 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     c.Minv = c.lam + m;
     c.v = c.Minv + (size_t)n * (size_t)n;
     c.dT = c.v + n;
+    c.Da = c.dT + n;
+    c.piv = piv;
+    c.form = t->degen != NULL
+                 ? "degenerate form (Dalpha' - Dalpha) qdot = grad H, pdot = Dalpha qdot"
+                 : "index-1 form (70)";
     c.status = VI_OK;
     c.msg[0] = '\0';
     VI_REAL dummy[1];
     rc = integrate(&c, h, K, Q, P, m > 0 ? L : dummy, W, info, err, errlen);
     free(W);
+    free(piv);
   }
   if (rc == VI_OK && cache_dir != NULL) {
     /* The reference itself is fine and stays in Q, P, L: a cache that

@@ -65,16 +65,25 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
                            const VI_X(vi_node) *nd, VI_REAL *work) {
   const int n = sys->n, m = sys->m;
   char buf[64];
-  VI_REAL E = 0;
+  /* The residual columns of the form: g and the hidden constraint
+   * (mechanical), the defect |p - alpha(q)| (degenerate). */
+  VI_REAL E = 0, res[2] = {0, 0};
+  int nres = sys->type->degen ? 1 : 2;
   int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
-  if (rc == 0) {
-    rc = sys->type->constraint(sys->state, nd->q, work);
+  if (sys->type->degen) {
+    if (rc == 0) {
+      rc = VI_X(vi_system_defect)(sys, nd->q, nd->p, &res[0]);
+    }
+  } else {
+    if (rc == 0 && m > 0) {
+      rc = sys->type->holo->constraint(sys->state, nd->q, work);
+    }
+    res[0] = VI_X(vi_norm_inf)(m, work);
+    if (rc == 0) {
+      rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
+    }
+    res[1] = VI_X(vi_norm_inf)(m, work);
   }
-  VI_REAL gn = VI_X(vi_norm_inf)(m, work);
-  if (rc == 0) {
-    rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
-  }
-  VI_REAL gvn = VI_X(vi_norm_inf)(m, work);
   if (rc != 0) {
     return rc;
   }
@@ -89,14 +98,14 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
       fputs(buf, f);
     }
   }
-  const VI_REAL tail[3] = {E, gn, gvn};
-  for (int i = 0; i < 3; i++) {
+  const VI_REAL tail[3] = {E, res[0], res[1]};
+  for (int i = 0; i < 1 + nres; i++) {
     VI_X(vi_format_real)(buf, sizeof buf, tail[i]);
     fputc(',', f);
     fputs(buf, f);
   }
-  if (sys->type->info->caps & VI_CAP_MOMENTUM) {
-    if ((rc = sys->type->momenta(sys->state, nd->q, nd->p, work)) != 0) {
+  if (VI_X(vi_type_has_momenta)(sys->type)) {
+    if ((rc = sys->type->obs->momenta(sys->state, nd->q, nd->p, work)) != 0) {
       return rc;
     }
     for (int i = 0; i < sys->type->info->n_momenta; i++) {
@@ -120,9 +129,9 @@ static void VI_X(write_header)(FILE *f, const VI_X(vi_system) *sys) {
   for (int i = 1; i <= sys->m; i++) {
     fprintf(f, ",lambda%d", i);
   }
-  fputs(",energy,g_norm,gv_norm", f);
+  fputs(sys->type->degen ? ",energy,alpha_defect" : ",energy,g_norm,gv_norm", f);
   const vi_system_info *info = sys->type->info;
-  if (info->caps & VI_CAP_MOMENTUM) {
+  if (VI_X(vi_type_has_momenta)(sys->type)) {
     for (int i = 0; i < info->n_momenta; i++) {
       fprintf(f, ",%s", info->momentum_names[i]);
     }
@@ -182,7 +191,47 @@ int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext
  * gv_norm, momenta). */
 static int VI_X(csv_columns)(const VI_X(vi_system) *sys) {
   const vi_system_info *info = sys->type->info;
-  return 1 + 2 * sys->n + sys->m + 3 + ((info->caps & VI_CAP_MOMENTUM) ? info->n_momenta : 0);
+  return 1 + 2 * sys->n + sys->m + (sys->type->degen ? 2 : 3) + (VI_X(vi_type_has_momenta)(sys->type) ? info->n_momenta : 0);
+}
+
+/* Nodes of a reference trajectory held in memory at once. */
+#define VI_RUN_MAX_REF_NODES 10000000L
+
+/* `run --method reference`: the reference solution of order studies
+ * (vi_reference: the exact solution, or the independent integration of
+ * the form's equations) at the nodes k h, in the layout of `run`. */
+static int VI_X(run_reference)(const VI_X(vi_system) *sys, VI_REAL h, long nsteps, long every,
+                               FILE *f, VI_REAL *work, int quiet, char *err, size_t errlen) {
+  const int n = sys->n, m = sys->m;
+  const size_t rows = (size_t)nsteps + 1;
+  VI_REAL *Q = malloc(rows * (size_t)(2 * n + m) * sizeof *Q);
+  if (!Q) {
+    snprintf(err, errlen, "out of memory for %ld reference nodes", nsteps + 1);
+    return VI_ENOMEM;
+  }
+  VI_REAL *P = Q + rows * (size_t)n, *L = P + rows * (size_t)n;
+  VI_X(vi_reference_info) info;
+  int rc = VI_X(vi_reference)(sys, h, nsteps, Q, P, L, NULL, &info, err, errlen);
+  if (rc == VI_OK) {
+    VI_X(write_header)(f, sys);
+    for (long k = 0; rc == VI_OK && k <= nsteps; k++) {
+      if (k % every != 0 && k != nsteps) {
+        continue;
+      }
+      VI_X(vi_node) nd = {(VI_REAL)k * h, Q + (size_t)k * (size_t)n, P + (size_t)k * (size_t)n,
+                          L + (size_t)k * (size_t)m};
+      rc = VI_X(write_row)(f, sys, &nd, work);
+    }
+    if (rc != VI_OK) {
+      snprintf(err, errlen, "%s evaluating the reference's energy or residuals",
+               vi_strerror(rc));
+    } else if (!quiet) {
+      fprintf(stderr, "vistudy run: reference of %s, %s precision: %s (estimated accuracy %.1e)\n",
+              sys->type->info->name, VI_PREC_NAME, info.method, info.accuracy);
+    }
+  }
+  free(Q);
+  return rc;
 }
 
 int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
@@ -233,7 +282,15 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
              bytes / 1e9, fname, rows, VI_RUN_MAX_BYTES / 1e9, k);
     goto fail;
   }
-  if (VI_X(vi_stepper_alloc)(a->method, sys, &st, err, errlen) != VI_OK) {
+  const int is_ref = a->method && strcmp(a->method, "reference") == 0;
+  if (is_ref && nsteps + 1 > VI_RUN_MAX_REF_NODES) {
+    snprintf(err, errlen,
+             "the reference is computed in memory: at most %ld nodes (T/h = %ld steps "
+             "give %ld); choose a larger h or a smaller T",
+             VI_RUN_MAX_REF_NODES, nsteps, nsteps + 1);
+    goto fail;
+  }
+  if (!is_ref && VI_X(vi_stepper_alloc)(a->method, sys, &st, err, errlen) != VI_OK) {
     goto fail;
   }
   const int n = sys->n, m = sys->m;
@@ -247,6 +304,12 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
   VI_X(vi_node) node = {0, buf, buf + n, buf + 2 * n};
   VI_REAL *work = buf + 2 * n + m;
   status = VI_EXIT_FAIL;
+  if (is_ref) {
+    if (VI_X(run_reference)(sys, h, nsteps, every, f, work, ra->quiet, err, errlen) == VI_OK) {
+      status = VI_EXIT_OK;
+    }
+    goto fail;
+  }
   double t_start = VI_X(now)();
   rc = VI_X(vi_stepper_init)(st, &so, h, 0, sys->q0, sys->p0, &node);
   long k = 0, written = 0;

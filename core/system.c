@@ -115,7 +115,7 @@ static int minv_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *work,
   }
   const int n = sys->n;
   VI_REAL *A = work, *Ainv = A + n * n, *col = Ainv + n * n;
-  int rc = vi_callback_status(sys->type->mass_q(sys->state, q, A));
+  int rc = vi_callback_status(sys->type->mech->mass_q(sys->state, q, A));
   if (rc == VI_OK) {
     rc = invert(n, A, Ainv, col, piv);
   }
@@ -166,9 +166,9 @@ static int VI_X(project_q)(VI_X(vi_system) *sys) {
   VI_REAL *mw = y + m;
   const VI_REAL *Minv = NULL;
   for (int it = 0; it < 4 && rc == VI_OK; it++) {
-    rc = sys->type->constraint(sys->state, sys->q0, y);
+    rc = sys->type->holo->constraint(sys->state, sys->q0, y);
     if (rc == 0) {
-      rc = sys->type->constraint_jac(sys->state, sys->q0, G);
+      rc = sys->type->holo->constraint_jac(sys->state, sys->q0, G);
     }
     if (rc == 0) {
       rc = minv_at(sys, sys->q0, mw, s.piv, &Minv);
@@ -372,21 +372,31 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
             n, m);
     return VI_EINVAL;
   }
-  /* Only the mechanical form is implemented so far: everything below needs
-   * M (constant, or M(q) with the kinetic derivatives), V and grad V, and
-   * g, G when there are constraints. */
-  int config_mass = (info->caps & VI_CAP_CONFIG_MASS) != 0;
-  if (!(info->caps & VI_CAP_MECHANICAL) ||
-      (config_mass ? type->mass_q == NULL || type->kinetic == NULL
-                   : type->mass == NULL) ||
-      type->potential == NULL || type->grad_potential == NULL ||
-      type->initial == NULL ||
-      (m > 0 && (type->constraint == NULL || type->constraint_jac == NULL))) {
-    vi_set_err(err, errlen,
-            "system %s lacks the mechanical form (%s, V, grad V, initial "
-            "data%s) that vi_system needs",
-            info->name, config_mass ? "M(q), kinetic derivatives" : "M",
-            m > 0 ? ", g, G" : "");
+  /* The tables a type must have (api_tmpl.h): exactly one Lagrangian
+   * form with its required callbacks, the holonomic table exactly when
+   * m > 0, and initial data. */
+  const VI_X(vi_mech_ops) *mech = type->mech;
+  const VI_X(vi_degen_ops) *dg = type->degen;
+  const int config_mass = VI_X(vi_type_config_mass)(type);
+  const char *missing =
+      (mech != NULL) == (dg != NULL) ? "exactly one Lagrangian form (mech or degen)"
+      : mech && !(config_mass ? mech->kinetic != NULL && mech->mass == NULL
+                              : mech->mass != NULL)
+          ? "either mass, or mass_q and kinetic"
+      : mech && (mech->potential == NULL || mech->grad_potential == NULL)
+          ? "potential and grad_potential"
+      : dg && (dg->alpha == NULL || dg->dalpha == NULL || dg->hamiltonian == NULL ||
+               dg->grad_hamiltonian == NULL)
+          ? "alpha, dalpha, hamiltonian and grad_hamiltonian"
+      : (m > 0) != (type->holo != NULL) ? "a holonomic table exactly when m > 0"
+      : m > 0 && (type->holo->constraint == NULL || type->holo->constraint_jac == NULL)
+          ? "constraint and constraint_jac"
+      : m > 0 && dg ? "holonomic constraints only with the mechanical form"
+      : type->initial == NULL ? "initial data"
+                              : NULL;
+  if (missing) {
+    vi_set_err(err, errlen, "system type %s is incomplete: it needs %s", info->name,
+               missing);
     return VI_EUNSUPPORTED;
   }
   int nval = 0;
@@ -394,9 +404,11 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     nval += p->count;
   }
 
-  /* One block: the header, the real arrays (par, M, Minv, q0, p0) and the
-   * private state of the type, each starting on a max_align_t boundary. */
-  size_t nreal = (size_t)nval + 2 * (size_t)n * (size_t)n + 2 * (size_t)n;
+  /* One block: the header, the real arrays (par, M, Minv, q0, p0; M and
+   * Minv for the mechanical form only) and the private state of the type,
+   * each starting on a max_align_t boundary. */
+  const size_t nmass = mech ? 2 * (size_t)n * (size_t)n : 0;
+  size_t nreal = (size_t)nval + nmass + 2 * (size_t)n;
   size_t off_real = round_up(sizeof(VI_X(vi_system)));
   size_t off_state = round_up(off_real + nreal * sizeof(VI_REAL));
   size_t total = off_state + round_up(type->state_size);
@@ -412,9 +424,9 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   sys->m = m;
   sys->config_mass = config_mass;
   sys->par = r;
-  sys->M = sys->par + nval;
-  sys->Minv = sys->M + n * n;
-  sys->q0 = sys->Minv + n * n;
+  sys->M = mech ? sys->par + nval : NULL;
+  sys->Minv = mech ? sys->M + n * n : NULL;
+  sys->q0 = sys->par + nval + nmass;
   sys->p0 = sys->q0 + n;
   sys->state = type->state_size > 0 ? block + off_state : NULL;
 
@@ -450,23 +462,37 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     }
   }
   /* Initial data, then the mass matrix (at q0 when it depends on q), then
-   * the consistency of the data. */
+   * the consistency of the data. The degenerate form has p0 = alpha(q0)
+   * and nothing else to check (tyranowski2014 §4: no special first step). */
   what = "initial";
-  crc = type->initial(sys->state, sys->q0, v0);
+  memset(v0, 0, (size_t)n * sizeof *v0);
+  crc = type->initial(sys->state, sys->q0, mech ? v0 : NULL);
   if (crc != 0) {
     goto callback_fail;
   }
+  if (dg) {
+    what = "alpha";
+    crc = dg->alpha(sys->state, sys->q0, sys->p0);
+    if (crc != 0) {
+      goto callback_fail;
+    }
+  }
   for (int i = 0; i < n; i++) {
-    if (!vi_isfinite(sys->q0[i]) || !vi_isfinite(v0[i])) {
+    if (!vi_isfinite(sys->q0[i]) || !vi_isfinite(v0[i]) || !vi_isfinite(sys->p0[i])) {
       vi_set_err(err, errlen, "initial data of system %s is not finite",
               info->name);
       rc = VI_EINVAL;
       goto fail;
     }
   }
+  if (dg) {
+    scratch_put(&w);
+    *out = sys;
+    return VI_OK;
+  }
   what = config_mass ? "mass_q" : "mass";
-  crc = config_mass ? type->mass_q(sys->state, sys->q0, sys->M)
-                    : type->mass(sys->state, sys->M);
+  crc = config_mass ? type->mech->mass_q(sys->state, sys->q0, sys->M)
+                    : type->mech->mass(sys->state, sys->M);
   if (crc != 0) {
     goto callback_fail;
   }
@@ -479,11 +505,11 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   }
   if (crc == 0 && m > 0) {
     what = "constraint";
-    crc = type->constraint(sys->state, sys->q0, g);
+    crc = type->holo->constraint(sys->state, sys->q0, g);
   }
   if (crc == 0 && m > 0) {
     what = "constraint_jac";
-    crc = type->constraint_jac(sys->state, sys->q0, G);
+    crc = type->holo->constraint_jac(sys->state, sys->q0, G);
   }
   if (crc != 0) {
     goto callback_fail;
@@ -522,7 +548,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     if (crc == 0 && config_mass) {
       /* sys->M documents M(q0) at the projected q0. */
       what = "mass_q";
-      crc = type->mass_q(sys->state, sys->q0, sys->M);
+      crc = type->mech->mass_q(sys->state, sys->q0, sys->M);
       memcpy(LU, sys->M, (size_t)n * (size_t)n * sizeof *LU);
       if (crc == 0 && invert(n, LU, sys->Minv, col, w.piv) != VI_OK) {
         vi_set_err(err, errlen, "mass matrix of system %s is singular at q0",
@@ -559,8 +585,11 @@ fail:
 int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *E) {
   int n = sys->n;
+  if (sys->type->degen) {
+    return vi_callback_status(sys->type->degen->hamiltonian(sys->state, q, E));
+  }
   VI_REAL V = 0;
-  int rc = sys->type->potential(sys->state, q, &V);
+  int rc = sys->type->mech->potential(sys->state, q, &V);
   if (rc != 0) {
     return vi_callback_status(rc);
   }
@@ -586,6 +615,26 @@ int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
   return rc;
 }
 
+int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                           const VI_REAL *p, VI_REAL *d) {
+  const VI_X(vi_degen_ops) *dg = sys->type->degen;
+  *d = 0;
+  if (dg == NULL) {
+    return VI_EUNSUPPORTED;
+  }
+  scratch s;
+  int rc = scratch_get(&s, (size_t)sys->n, 0);
+  if (rc == VI_OK) {
+    rc = vi_callback_status(dg->alpha(sys->state, q, s.w));
+  }
+  for (int i = 0; rc == VI_OK && i < sys->n; i++) {
+    VI_REAL e = vi_fabs(p[i] - s.w[i]);
+    *d = e > *d || e != e ? e : *d;
+  }
+  scratch_put(&s);
+  return rc;
+}
+
 int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *gv) {
   int n = sys->n, m = sys->m;
@@ -600,7 +649,7 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
   }
   VI_REAL *G = s.w, *v = G + m * n, *mw = v + n;
   const VI_REAL *Minv = NULL;
-  rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+  rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, G));
   if (rc == VI_OK) {
     rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
@@ -628,7 +677,7 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
   VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *y = S + m * m;
   VI_REAL *mw = y + m;
   const VI_REAL *Minv = NULL;
-  rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+  rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, G));
   if (rc == VI_OK) {
     rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
@@ -653,8 +702,11 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
 
 int VI_X(vi_system_mass)(const VI_X(vi_system) *sys, const VI_REAL *q,
                          VI_REAL *M) {
+  if (sys->type->mech == NULL) {
+    return VI_EUNSUPPORTED;
+  }
   if (sys->config_mass) {
-    return vi_callback_status(sys->type->mass_q(sys->state, q, M));
+    return vi_callback_status(sys->type->mech->mass_q(sys->state, q, M));
   }
   memcpy(M, sys->M, (size_t)sys->n * (size_t)sys->n * sizeof *M);
   return VI_OK;
@@ -663,10 +715,13 @@ int VI_X(vi_system_mass)(const VI_X(vi_system) *sys, const VI_REAL *q,
 int VI_X(vi_system_kinetic)(const VI_X(vi_system) *sys, const VI_REAL *q,
                             const VI_REAL *v, VI_REAL *dTdq, VI_REAL *DqMv,
                             VI_REAL *Tqq) {
+  if (sys->type->mech == NULL) {
+    return VI_EUNSUPPORTED;
+  }
   const size_t n = (size_t)sys->n;
   if (sys->config_mass) {
     return vi_callback_status(
-        sys->type->kinetic(sys->state, q, v, dTdq, DqMv, Tqq));
+        sys->type->mech->kinetic(sys->state, q, v, dTdq, DqMv, Tqq));
   }
   memset(dTdq, 0, n * sizeof *dTdq);
   if (DqMv != NULL) {
@@ -680,6 +735,9 @@ int VI_X(vi_system_kinetic)(const VI_X(vi_system) *sys, const VI_REAL *q,
 
 int VI_X(vi_system_mass_inv)(const VI_X(vi_system) *sys, const VI_REAL *q,
                              VI_REAL *Minv) {
+  if (sys->type->mech == NULL) {
+    return VI_EUNSUPPORTED;
+  }
   const size_t nn = (size_t)sys->n * (size_t)sys->n;
   scratch w;
   const VI_REAL *src = NULL;
@@ -698,11 +756,14 @@ int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
                          const VI_REAL *v, VI_REAL *mLq, VI_REAL *Lv,
                          VI_REAL *mLqq, VI_REAL *Mq, VI_REAL *Dq,
                          VI_REAL *work) {
+  if (sys->type->mech == NULL) {
+    return VI_EUNSUPPORTED;
+  }
   const VI_X(vi_system_type) *ty = sys->type;
   const int n = sys->n;
-  int rc = vi_callback_status(ty->grad_potential(sys->state, q, mLq));
+  int rc = vi_callback_status(ty->mech->grad_potential(sys->state, q, mLq));
   if (rc == VI_OK && mLqq != NULL) {
-    rc = vi_callback_status(ty->hess_potential(sys->state, q, mLqq));
+    rc = vi_callback_status(ty->mech->hess_potential(sys->state, q, mLqq));
   }
   if (rc != VI_OK) {
     return rc;
@@ -710,9 +771,9 @@ int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
   const VI_REAL *M = sys->M;
   if (sys->config_mass) {
     VI_REAL *Tqq = work, *dT = work + n * n;
-    rc = vi_callback_status(ty->mass_q(sys->state, q, Mq));
+    rc = vi_callback_status(ty->mech->mass_q(sys->state, q, Mq));
     if (rc == VI_OK) {
-      rc = vi_callback_status(ty->kinetic(sys->state, q, v, dT,
+      rc = vi_callback_status(ty->mech->kinetic(sys->state, q, v, dT,
                                           mLqq != NULL ? Dq : NULL,
                                           mLqq != NULL ? Tqq : NULL));
     }
@@ -746,7 +807,7 @@ static size_t force_work(const VI_X(vi_system) *sys) {
 static int force_at(const VI_X(vi_system) *sys, const VI_REAL *q,
                     const VI_REAL *v, VI_REAL *f, VI_REAL *work) {
   const int n = sys->n;
-  int rc = vi_callback_status(sys->type->grad_potential(sys->state, q, f));
+  int rc = vi_callback_status(sys->type->mech->grad_potential(sys->state, q, f));
   if (rc != VI_OK) {
     return rc;
   }
@@ -757,7 +818,7 @@ static int force_at(const VI_X(vi_system) *sys, const VI_REAL *q,
     return VI_OK;
   }
   VI_REAL *dT = work, *D = dT + n;
-  rc = vi_callback_status(sys->type->kinetic(sys->state, q, v, dT, D, NULL));
+  rc = vi_callback_status(sys->type->mech->kinetic(sys->state, q, v, dT, D, NULL));
   if (rc != VI_OK) {
     return rc;
   }
@@ -780,6 +841,9 @@ static int force_at(const VI_X(vi_system) *sys, const VI_REAL *q,
 int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
                           const VI_REAL *p, const VI_REAL *lambda, VI_REAL *v,
                           VI_REAL *a) {
+  if (sys->type->mech == NULL) {
+    return VI_EUNSUPPORTED;
+  }
   const int n = sys->n, m = sys->m;
   scratch s;
   int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n + minv_work(sys) +
@@ -797,7 +861,7 @@ int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
     rc = force_at(sys, q, v, force, fw);
   }
   if (rc == VI_OK && m > 0) {
-    rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+    rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, G));
   }
   if (rc == VI_OK) {
     for (int i = 0; i < n; i++) {
@@ -817,7 +881,7 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
   if (m == 0) {
     return VI_OK;
   }
-  if (sys->type->constraint_hess == NULL) {
+  if (sys->type->holo->constraint_hess == NULL) {
     return VI_EUNSUPPORTED;
   }
   scratch s;
@@ -832,7 +896,7 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
   VI_REAL *v = H + n * n, *f = v + n, *Hv = f + n, *mu = Hv + n;
   VI_REAL *mw = mu + m, *fw = mw + minv_work(sys);
   const VI_REAL *Minv = NULL;
-  rc = vi_callback_status(sys->type->constraint_jac(sys->state, q, G));
+  rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, G));
   if (rc == VI_OK) {
     rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
@@ -852,7 +916,7 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     for (int l = 0; l < m; l++) {
       mu[l] = l == k;
     }
-    int hrc = sys->type->constraint_hess(sys->state, q, mu, H);
+    int hrc = sys->type->holo->constraint_hess(sys->state, q, mu, H);
     if (hrc != 0) {
       rc = vi_callback_status(hrc);
       goto done;
@@ -875,8 +939,10 @@ done:
 /* The functions whose Jacobians are checked: f(x) with nf values. The
  * kinetic ones (configuration-dependent mass only) hold v = aux fixed:
  * dT/dq against T = 1/2 v'M(q)v, D_q(Mv) against M(q)v, d^2T/dq^2
- * against dT/dq. */
-enum { FD_V, FD_DV, FD_G, FD_GTMU, FD_T, FD_MV, FD_DT };
+ * against dT/dq. The degenerate ones: Dalpha against alpha, the contracted
+ * Hessian of alpha against Dalpha' w (w = aux), grad H against H, Hess H
+ * against grad H. */
+enum { FD_V, FD_DV, FD_G, FD_GTMU, FD_T, FD_MV, FD_DT, FD_ALPHA, FD_DAW, FD_H, FD_DH };
 
 static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *aux,
                    const VI_REAL *x, VI_REAL *f, VI_REAL *tmp) {
@@ -885,14 +951,14 @@ static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *aux,
   const VI_REAL *mu = aux;
   switch (which) {
   case FD_V:
-    return t->potential(sys->state, x, f);
+    return t->mech->potential(sys->state, x, f);
   case FD_DV:
-    return t->grad_potential(sys->state, x, f);
+    return t->mech->grad_potential(sys->state, x, f);
   case FD_G:
-    return t->constraint(sys->state, x, f);
+    return t->holo->constraint(sys->state, x, f);
   case FD_T:
   case FD_MV: {
-    int rc = t->mass_q(sys->state, x, tmp);
+    int rc = t->mech->mass_q(sys->state, x, tmp);
     if (rc != 0) {
       return rc;
     }
@@ -908,10 +974,27 @@ static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *aux,
     return 0;
   }
   case FD_DT:
-    return t->kinetic(sys->state, x, aux, f, NULL, NULL);
+    return t->mech->kinetic(sys->state, x, aux, f, NULL, NULL);
+  case FD_ALPHA:
+    return t->degen->alpha(sys->state, x, f);
+  case FD_DAW: {
+    int rc = t->degen->dalpha(sys->state, x, tmp);
+    for (int j = 0; rc == 0 && j < n; j++) {
+      VI_REAL s = 0;
+      for (int b = 0; b < n; b++) {
+        s += tmp[b * n + j] * aux[b];
+      }
+      f[j] = s;
+    }
+    return rc;
+  }
+  case FD_H:
+    return t->degen->hamiltonian(sys->state, x, f);
+  case FD_DH:
+    return t->degen->grad_hamiltonian(sys->state, x, f);
   default: {
     /* G' mu, whose Jacobian is sum_k mu_k Hess g_k. */
-    int rc = t->constraint_jac(sys->state, x, tmp);
+    int rc = t->holo->constraint_jac(sys->state, x, tmp);
     if (rc != 0) {
       return rc;
     }
@@ -1017,8 +1100,28 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
   qs = qs > 1 ? qs : 1;
   static const char *const names[] = {
       "grad_potential", "hess_potential", "constraint_jac", "constraint_hess",
-      "kinetic dT/dq",  "kinetic D_q(Mv)", "kinetic d2T/dq2"};
-  const int last = sys->config_mass ? FD_DT : FD_GTMU;
+      "kinetic dT/dq",  "kinetic D_q(Mv)", "kinetic d2T/dq2", "dalpha",
+      "d2alpha",        "grad_hamiltonian", "hess_hamiltonian"};
+  /* What this system's tables supply, in order. */
+  int list[16], nlist = 0;
+  if (t->mech) {
+    list[nlist++] = FD_V;
+    list[nlist++] = FD_DV;
+  } else {
+    list[nlist++] = FD_ALPHA;
+    list[nlist++] = FD_DAW;
+    list[nlist++] = FD_H;
+    list[nlist++] = FD_DH;
+  }
+  if (m > 0) {
+    list[nlist++] = FD_G;
+    list[nlist++] = FD_GTMU;
+  }
+  if (sys->config_mass) {
+    list[nlist++] = FD_T;
+    list[nlist++] = FD_MV;
+    list[nlist++] = FD_DT;
+  }
   for (int probe = 0; probe <= nprobe && status == 0; probe++) {
     /* Probe 0 is q0; the others perturb every coordinate by up to
      * 0.25 max(1, |q0|), which leaves the constraint manifold on purpose. */
@@ -1034,43 +1137,68 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
     for (int i = 0; i < n; i++) {
       v[i] = 2 * frac((probe * (n + m) + i + VI_C(0.5)) * golden * golden) - 1;
     }
-    for (int which = FD_V; which <= last; which++) {
+    for (int li = 0; li < nlist; li++) {
+      const int which = list[li];
       int nf = 0;
       int have = 0, need = 0;
       int rc = 0;
       switch (which) {
       case FD_V:
         need = 1;
-        have = t->grad_potential != NULL;
+        have = t->mech->grad_potential != NULL;
         nf = 1;
-        rc = have ? t->grad_potential(sys->state, q, J) : 0;
+        rc = have ? t->mech->grad_potential(sys->state, q, J) : 0;
         break;
       case FD_DV:
         need = 1;
-        have = t->hess_potential != NULL;
+        have = t->mech->hess_potential != NULL;
         nf = n;
-        rc = have ? t->hess_potential(sys->state, q, J) : 0;
+        rc = have ? t->mech->hess_potential(sys->state, q, J) : 0;
         break;
       case FD_G:
         need = m > 0;
-        have = t->constraint_jac != NULL && t->constraint != NULL;
+        have = t->holo->constraint_jac != NULL && t->holo->constraint != NULL;
         nf = m;
-        rc = have && need ? t->constraint_jac(sys->state, q, J) : 0;
+        rc = have && need ? t->holo->constraint_jac(sys->state, q, J) : 0;
         break;
       case FD_GTMU:
         need = m > 0;
-        have = t->constraint_hess != NULL && t->constraint_jac != NULL;
+        have = t->holo->constraint_hess != NULL && t->holo->constraint_jac != NULL;
         nf = n;
-        rc = have && need ? t->constraint_hess(sys->state, q, mu, J) : 0;
+        rc = have && need ? t->holo->constraint_hess(sys->state, q, mu, J) : 0;
+        break;
+      case FD_ALPHA:
+        need = 1;
+        have = t->degen->dalpha != NULL;
+        nf = n;
+        rc = have ? t->degen->dalpha(sys->state, q, J) : 0;
+        break;
+      case FD_DAW:
+        need = 1;
+        have = t->degen->d2alpha != NULL;
+        nf = n;
+        rc = have ? t->degen->d2alpha(sys->state, q, v, J) : 0;
+        break;
+      case FD_H:
+        need = 1;
+        have = 1;
+        nf = 1;
+        rc = t->degen->grad_hamiltonian(sys->state, q, J);
+        break;
+      case FD_DH:
+        need = 1;
+        have = t->degen->hess_hamiltonian != NULL;
+        nf = n;
+        rc = have ? t->degen->hess_hamiltonian(sys->state, q, J) : 0;
         break;
       default: /* kinetic derivatives of a configuration-dependent M */
         need = 1;
-        have = t->kinetic != NULL && t->mass_q != NULL;
+        have = t->mech->kinetic != NULL && t->mech->mass_q != NULL;
         nf = which == FD_T ? 1 : n;
         if (have) {
           VI_REAL *dT = which == FD_T ? J : fdw, *D = which == FD_MV ? J : NULL;
           VI_REAL *T2 = which == FD_DT ? J : NULL;
-          rc = t->kinetic(sys->state, q, v, dT, D, T2);
+          rc = t->mech->kinetic(sys->state, q, v, dT, D, T2);
         }
         break;
       }

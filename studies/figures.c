@@ -368,7 +368,7 @@ static int invariant(const vi_system_d *sys, int mom, const double *q, const dou
     return vi_system_energy_d(sys, q, p, val);
   }
   double J[16];
-  int rc = vi_callback_status(sys->type->momenta(sys->state, q, p, J));
+  int rc = vi_callback_status(sys->type->obs->momenta(sys->state, q, p, J));
   *val = J[mom];
   return rc;
 }
@@ -619,7 +619,7 @@ static int quad_invariant_error(const char *system, const char *method, double h
       if (rc == VI_OK && energy) {
         rc = vi_system_energy_q(sys, nd.q, nd.p, &I);
       } else if (rc == VI_OK) {
-        rc = vi_callback_status(type->momenta(sys->state, nd.q, nd.p, J));
+        rc = vi_callback_status(type->obs->momenta(sys->state, nd.q, nd.p, J));
         I = J[mom];
       }
       if (rc != VI_OK) {

@@ -80,14 +80,14 @@ static void list_systems(void) {
   printf("systems (override any parameter with --set name=v1,v2,...):\n");
   for (int i = 0; vi_system_types_d[i]; i++) {
     const vi_system_info *in = vi_system_types_d[i]->info;
-    printf("\n%s  (n = %d, m = %d; %s)\n  %s\n", in->name, in->n, in->m, in->cite,
-           in->summary);
+    printf("\n%s  (%s form, n = %d, m = %d; %s)\n  %s\n", in->name,
+           vi_type_form_d(vi_system_types_d[i]), in->n, in->m, in->cite, in->summary);
     printf("  invariants: energy");
     for (int k = 0; k < in->n_momenta; k++) {
       printf(", %s", in->momentum_names[k]);
     }
-    printf("%s%s\n", (in->caps & VI_CAP_EXACT) ? "; exact solution available" : "",
-           (in->caps & VI_CAP_CONFIG_MASS) ? "; mass matrix depends on q" : "");
+    printf("%s%s\n", vi_type_has_exact_d(vi_system_types_d[i]) ? "; exact solution available" : "",
+           vi_type_config_mass_d(vi_system_types_d[i]) ? "; mass matrix depends on q" : "");
     for (const vi_param *p = in->params; p->name; p++) {
       char dom[32] = "";
       if (p->domain != VI_PARAM_ANY) {
@@ -183,9 +183,12 @@ static int cmd_check(int argc, char **argv) {
       break;
     case 'h':
       puts("usage: vistudy check SYSTEM [--set name=v1,v2 ...] [--precision double|quad]\n"
-           "Checks grad V, Hess V, G and sum mu_k Hess g_k against central finite\n"
-           "differences at the initial data and at perturbed points; both\n"
-           "precisions unless --precision is given. Exit 1 if any check fails.");
+           "Checks every derivative the system's tables supply against central finite\n"
+           "differences at the initial data and at perturbed points: grad V, Hess V\n"
+           "and the kinetic terms of M(q) (mechanical form); Dalpha, the contracted\n"
+           "Hessian of alpha, grad H, Hess H (degenerate form); G and sum mu_k Hess g_k\n"
+           "(holonomic constraints). Both precisions unless --precision is given.\n"
+           "Exit 1 if any check fails.");
       return VI_EXIT_OK;
     default:
       return usage_error("check", "invalid option");
@@ -330,6 +333,9 @@ static int cmd_run(int argc, char **argv) {
            "\n"
            "Integrates from t = 0 to T (a whole multiple of H) and writes the CSV\n"
            "  t,q1..qn,p1..pn,lambda1..lambdam,energy,g_norm,gv_norm[,momenta]\n"
+           "(degenerate form: t,q1..qn,p1..pn,energy,alpha_defect with the defect\n"
+           "|p - alpha(q)|_inf). --method reference writes the reference solution of\n"
+           "order studies (exact, or an independent integration) in the same layout.\n"
            "with every value at full precision (17 digits double, 36 quad);\n"
            "g_norm = |g(q)|_inf, gv_norm = |G(q) M^-1 p|_inf (hidden constraint).\n"
            "Newton: converged when |dx_i| <= rtol (|x_i| + u_i), u_i = 1 for positions\n"

@@ -164,7 +164,7 @@ static void wp_error(const wp_study *S, long nk, long stride, wp_point *P) {
         e = d;
       }
     }
-    if (S->m > 16 || S->sys->type->constraint(S->sys->state, q, g) != 0) {
+    if (S->m > 16 || S->sys->type->holo->constraint(S->sys->state, q, g) != 0) {
       gd = NAN;
       continue;
     }
@@ -436,11 +436,11 @@ static int wp_dae_res(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void
   double *r = N_VGetArrayPointer(rr);
   const double *q = y, *p = y + n;
   const double *lam = c->form == WP_GGL ? y + 2 * n : c->lam;
-  int rc = sys->type->grad_potential(sys->state, q, c->dV);
+  int rc = sys->type->mech->grad_potential(sys->state, q, c->dV);
   if (rc != 0) {
     return wp_cb_fail(c, "grad_potential", rc);
   }
-  rc = sys->type->constraint_jac(sys->state, q, c->G);
+  rc = sys->type->holo->constraint_jac(sys->state, q, c->G);
   if (rc != 0) {
     return wp_cb_fail(c, "constraint_jac", rc);
   }
@@ -463,7 +463,7 @@ static int wp_dae_res(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void
     r[n + i] = rp;
   }
   if (c->form == WP_GGL) {
-    rc = sys->type->constraint(sys->state, q, c->g);
+    rc = sys->type->holo->constraint(sys->state, q, c->g);
     if (rc != 0) {
       return wp_cb_fail(c, "constraint", rc);
     }
@@ -501,7 +501,7 @@ static int wp_ggl_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
   const double *q = y, *p = y + n, *lam = y + 2 * n, *mu = y + 2 * n + m;
   SUNMatZero(J);
 #define JE(i, j) SM_ELEMENT_D(J, i, j)
-  int rc = ty->constraint_jac(sys->state, q, c->G);
+  int rc = ty->holo->constraint_jac(sys->state, q, c->G);
   if (rc != 0) {
     return wp_cb_fail(c, "constraint_jac", rc);
   }
@@ -509,12 +509,12 @@ static int wp_ggl_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
     for (int l = 0; l < m; l++) {
       c->e[l] = l == k;
     }
-    rc = ty->constraint_hess(sys->state, q, c->e, c->Hk + (size_t)k * n * n);
+    rc = ty->holo->constraint_hess(sys->state, q, c->e, c->Hk + (size_t)k * n * n);
     if (rc != 0) {
       return wp_cb_fail(c, "constraint_hess", rc);
     }
   }
-  rc = ty->hess_potential(sys->state, q, c->H);
+  rc = ty->mech->hess_potential(sys->state, q, c->H);
   if (rc != 0) {
     return wp_cb_fail(c, "hess_potential", rc);
   }
@@ -640,8 +640,8 @@ static int wp_ida_alloc(wp_study *S, int form, wp_ida *I, char *err, size_t errl
   memcpy(y, sys->q0, (size_t)n * sizeof *y);
   memcpy(y + n, sys->p0, (size_t)n * sizeof *y);
   int rc = vi_system_lambda_d(sys, sys->q0, sys->p0, c->lam);
-  rc = rc ? rc : sys->type->grad_potential(sys->state, sys->q0, c->dV);
-  rc = rc ? rc : sys->type->constraint_jac(sys->state, sys->q0, c->G);
+  rc = rc ? rc : sys->type->mech->grad_potential(sys->state, sys->q0, c->dV);
+  rc = rc ? rc : sys->type->holo->constraint_jac(sys->state, sys->q0, c->G);
   if (rc != 0) {
     vi_set_err(err, errlen, "initial multipliers: %s",
                vi_strerror(vi_callback_status(rc)));

@@ -63,7 +63,6 @@ static const vi_system_info dp_info = {
     .cite = "wenger2017 §4, (69), (71)",
     .n = DP_N,
     .m = DP_M,
-    .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC | VI_CAP_MOMENTUM,
     .n_momenta = 1,
     .momentum_names = dp_momentum_names,
     .params = dp_params,
@@ -185,18 +184,29 @@ static int dp_momenta(const void *state, const VI_REAL *q, const VI_REAL *p,
 #include "systems.def"
 #undef VI_SYSTEM
 
-const VI_X(vi_system_type) VI_X(vi_sys_double_pendulum_3d) = {
-    .info = &dp_info,
-    .state_size = sizeof(dp_state),
-    .setup = dp_setup,
+static const VI_X(vi_mech_ops) double_pendulum_3d_mech = {
     .mass = dp_mass,
     .potential = dp_potential,
     .grad_potential = dp_grad_potential,
     .hess_potential = dp_hess_potential,
+};
+
+static const VI_X(vi_holo_ops) double_pendulum_3d_holo = {
     .constraint = dp_constraint,
     .constraint_jac = dp_constraint_jac,
     .constraint_hess = dp_constraint_hess,
-    .initial = dp_initial,
+};
+
+static const VI_X(vi_obs_ops) double_pendulum_3d_obs = {
     .momenta = dp_momenta,
-    .exact = NULL,
+};
+
+const VI_X(vi_system_type) VI_X(vi_sys_double_pendulum_3d) = {
+    .info = &dp_info,
+    .state_size = sizeof(dp_state),
+    .setup = dp_setup,
+    .initial = dp_initial,
+    .mech = &double_pendulum_3d_mech,
+    .holo = &double_pendulum_3d_holo,
+    .obs = &double_pendulum_3d_obs,
 };

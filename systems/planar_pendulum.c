@@ -70,7 +70,6 @@ static const vi_system_info pp_info = {
     .n = PP_N,
     .m = PP_M,
     /* Exact in both precisions: GSL in double, A&S 16.4 in quad. */
-    .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC | VI_CAP_EXACT,
     .n_momenta = 0,
     .momentum_names = NULL,
     .params = pp_params,
@@ -371,18 +370,29 @@ static int pp_exact(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p,
 #include "systems.def"
 #undef VI_SYSTEM
 
-const VI_X(vi_system_type) VI_X(vi_sys_planar_pendulum) = {
-    .info = &pp_info,
-    .state_size = sizeof(pp_state),
-    .setup = pp_setup,
+static const VI_X(vi_mech_ops) planar_pendulum_mech = {
     .mass = pp_mass,
     .potential = pp_potential,
     .grad_potential = pp_grad_potential,
     .hess_potential = pp_hess_potential,
+};
+
+static const VI_X(vi_holo_ops) planar_pendulum_holo = {
     .constraint = pp_constraint,
     .constraint_jac = pp_constraint_jac,
     .constraint_hess = pp_constraint_hess,
-    .initial = pp_initial,
-    .momenta = NULL,
+};
+
+static const VI_X(vi_obs_ops) planar_pendulum_obs = {
     .exact = pp_exact,
+};
+
+const VI_X(vi_system_type) VI_X(vi_sys_planar_pendulum) = {
+    .info = &pp_info,
+    .state_size = sizeof(pp_state),
+    .setup = pp_setup,
+    .initial = pp_initial,
+    .mech = &planar_pendulum_mech,
+    .holo = &planar_pendulum_holo,
+    .obs = &planar_pendulum_obs,
 };

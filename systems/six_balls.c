@@ -68,7 +68,6 @@ static const vi_system_info sb_info = {
     .cite = "man2020 §4.4, (57)-(61)",
     .n = SB_N,
     .m = SB_M,
-    .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC | VI_CAP_MOMENTUM,
     .n_momenta = 3,
     .momentum_names = sb_momentum_names,
     .params = sb_params,
@@ -249,18 +248,29 @@ static int sb_momenta(const void *state, const VI_REAL *q, const VI_REAL *p,
 #include "systems.def"
 #undef VI_SYSTEM
 
-const VI_X(vi_system_type) VI_X(vi_sys_six_balls) = {
-    .info = &sb_info,
-    .state_size = sizeof(sb_state),
-    .setup = sb_setup,
+static const VI_X(vi_mech_ops) six_balls_mech = {
     .mass = sb_mass,
     .potential = sb_potential,
     .grad_potential = sb_grad_potential,
     .hess_potential = sb_hess_potential,
+};
+
+static const VI_X(vi_holo_ops) six_balls_holo = {
     .constraint = sb_constraint,
     .constraint_jac = sb_constraint_jac,
     .constraint_hess = sb_constraint_hess,
-    .initial = sb_initial,
+};
+
+static const VI_X(vi_obs_ops) six_balls_obs = {
     .momenta = sb_momenta,
-    .exact = NULL,
+};
+
+const VI_X(vi_system_type) VI_X(vi_sys_six_balls) = {
+    .info = &sb_info,
+    .state_size = sizeof(sb_state),
+    .setup = sb_setup,
+    .initial = sb_initial,
+    .mech = &six_balls_mech,
+    .holo = &six_balls_holo,
+    .obs = &six_balls_obs,
 };

@@ -50,7 +50,6 @@ static const vi_system_info sp_info = {
     .cite = "man2020 §4.2, (50)-(52)",
     .n = SP_N,
     .m = SP_M,
-    .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC,
     .n_momenta = 0,
     .momentum_names = NULL,
     .params = sp_params,
@@ -167,18 +166,24 @@ static int sp_initial(const void *state, VI_REAL *q0, VI_REAL *v0) {
 #include "systems.def"
 #undef VI_SYSTEM
 
-const VI_X(vi_system_type) VI_X(vi_sys_spring_pendulum) = {
-    .info = &sp_info,
-    .state_size = sizeof(sp_state),
-    .setup = sp_setup,
+static const VI_X(vi_mech_ops) spring_pendulum_mech = {
     .mass = sp_mass,
     .potential = sp_potential,
     .grad_potential = sp_grad_potential,
     .hess_potential = sp_hess_potential,
+};
+
+static const VI_X(vi_holo_ops) spring_pendulum_holo = {
     .constraint = sp_constraint,
     .constraint_jac = sp_constraint_jac,
     .constraint_hess = sp_constraint_hess,
+};
+
+const VI_X(vi_system_type) VI_X(vi_sys_spring_pendulum) = {
+    .info = &sp_info,
+    .state_size = sizeof(sp_state),
+    .setup = sp_setup,
     .initial = sp_initial,
-    .momenta = NULL,
-    .exact = NULL,
+    .mech = &spring_pendulum_mech,
+    .holo = &spring_pendulum_holo,
 };

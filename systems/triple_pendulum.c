@@ -55,7 +55,6 @@ static const vi_system_info tp_info = {
     .cite = "man2020 §4.3, (54)-(56)",
     .n = TP_N,
     .m = TP_M,
-    .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC | VI_CAP_CONFIG_MASS,
     .n_momenta = 0,
     .momentum_names = NULL,
     .params = tp_params,
@@ -232,20 +231,25 @@ static int tp_initial(const void *state, VI_REAL *q0, VI_REAL *v0) {
 #include "systems.def"
 #undef VI_SYSTEM
 
-const VI_X(vi_system_type) VI_X(vi_sys_triple_pendulum) = {
-    .info = &tp_info,
-    .state_size = sizeof(tp_state),
-    .setup = tp_setup,
-    .mass = NULL,
+static const VI_X(vi_mech_ops) triple_pendulum_mech = {
     .mass_q = tp_mass_q,
     .kinetic = tp_kinetic,
     .potential = tp_potential,
     .grad_potential = tp_grad_potential,
     .hess_potential = tp_hess_potential,
+};
+
+static const VI_X(vi_holo_ops) triple_pendulum_holo = {
     .constraint = tp_constraint,
     .constraint_jac = tp_constraint_jac,
     .constraint_hess = tp_constraint_hess,
+};
+
+const VI_X(vi_system_type) VI_X(vi_sys_triple_pendulum) = {
+    .info = &tp_info,
+    .state_size = sizeof(tp_state),
+    .setup = tp_setup,
     .initial = tp_initial,
-    .momenta = NULL,
-    .exact = NULL,
+    .mech = &triple_pendulum_mech,
+    .holo = &triple_pendulum_holo,
 };

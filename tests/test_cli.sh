@@ -119,5 +119,22 @@ fi
 "$V" list >"$tmp/l" 2>&1 && grep -q "planar-pendulum" "$tmp/l" && grep -q "double-pendulum-3d" "$tmp/l" \
   && grep -q "quadZ" "$tmp/l" && grep -q "phi0" "$tmp/l" && ok || bad "list lacks systems/keys"
 
+# The degenerate form (lotka-volterra): its reference in the layout of run,
+# its derivative check, methods that need the mechanical form refused.
+if run --system lotka-volterra --method reference --h 0.5 --T 2 --out "$tmp/lv.csv"; then
+  head -1 "$tmp/lv.csv" | grep -qx 't,q1,q2,p1,p2,energy,alpha_defect' && [ "$(wc -l <"$tmp/lv.csv")" = 6 ] \
+    && ok || bad "lotka-volterra reference layout: $(head -1 "$tmp/lv.csv")"
+else
+  bad "lotka-volterra reference failed"
+fi
+"$V" check lotka-volterra >"$tmp/c" 2>&1 && grep -q "d2alpha at q0" "$tmp/c" && ok || { bad "check lotka-volterra"; cat "$tmp/c" >&2; }
+expect 2 "method galerkin needs a system with the mechanical form.*lotka-volterra is degenerate" -- \
+  run --system lotka-volterra --method galerkin --h 0.1 --T 1 --out -
+expect 2 "method man2020 needs a system with the mechanical form" -- \
+  run --system lotka-volterra --method man2020 --h 0.1 --T 1 --out -
+expect 2 "parameter q0\[2\] of lotka-volterra must be > 0" -- \
+  run --system lotka-volterra --set q0=1,-0.5 --method reference --h 0.1 --T 1 --out -
+expect 2 "at most 10000000 nodes" -- run --system lotka-volterra --method reference --h 1e-7 --T 2 --out /dev/null
+
 echo "cli: $checks checks, $fails failed"
 [ "$fails" = 0 ]

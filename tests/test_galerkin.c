@@ -150,7 +150,7 @@ static void shake_res(void *c_, const double *lam, double *F) {
       c->q1[i] -= c->h2 * sys->Minv[i * n + j] * fj;
     }
   }
-  sys->type->constraint(sys->state, c->q1, F);
+  sys->type->holo->constraint(sys->state, c->q1, F);
 }
 
 static void direct_shake(const vi_system_d *sys, double h, int K, double *q) {
@@ -160,8 +160,8 @@ static void direct_shake(const vi_system_d *sys, double h, int K, double *q) {
   memcpy(q, sys->q0, (size_t)n * sizeof *q);
   for (int k = 0; k < K; k++) {
     const double *qk = q + (size_t)k * n;
-    sys->type->grad_potential(sys->state, qk, dV);
-    sys->type->constraint_jac(sys->state, qk, c.Gt);
+    sys->type->mech->grad_potential(sys->state, qk, dV);
+    sys->type->holo->constraint_jac(sys->state, qk, c.Gt);
     for (int i = 0; i < n; i++) {
       double a = 0, v = 0;
       for (int j = 0; j < n; j++) {
@@ -206,8 +206,8 @@ static void lob_res(void *c_, const double *x, double *F) {
     }
   }
   for (int j = 0; j < s; j++) {
-    sys->type->grad_potential(sys->state, Q[j], Fo[j]);
-    sys->type->constraint_jac(sys->state, Q[j], G);
+    sys->type->mech->grad_potential(sys->state, Q[j], Fo[j]);
+    sys->type->holo->constraint_jac(sys->state, Q[j], G);
     for (int a = 0; a < n; a++) {
       for (int k = 0; k < m; k++) {
         Fo[j][a] += G[k * n + a] * L[j * m + k];
@@ -228,7 +228,7 @@ static void lob_res(void *c_, const double *x, double *F) {
     }
   }
   for (int i = 1; i < s; i++) {
-    sys->type->constraint(sys->state, Q[i], g);
+    sys->type->holo->constraint(sys->state, Q[i], g);
     for (int k = 0; k < m; k++) {
       F[row++] = g[k];
     }
@@ -288,7 +288,7 @@ static int broken_grad_fatal(const void *state, const double *q, double *dV) {
     return -3;
   }
   char err[64];
-  return vi_system_find_d("planar-pendulum", err, sizeof err)->grad_potential(state, q, dV);
+  return vi_system_find_d("planar-pendulum", err, sizeof err)->mech->grad_potential(state, q, dV);
 }
 
 static int broken_grad_recoverable(const void *state, const double *q, double *dV) {
@@ -364,7 +364,7 @@ int main(void) {
       VI_CHECK(&ctx, rc == VI_OK, "convergence run failed");
       double e = 0, qe[2], pe[2], le[1];
       for (int k = 0; k <= K; k++) {
-        pend->type->exact(pend->state, k * h, qe, pe, le);
+        pend->type->obs->exact(pend->state, k * h, qe, pe, le);
         e = fmax(e, maxdiff(g.q + 2 * k, qe, 2));
       }
       err[i] = e;
@@ -430,7 +430,9 @@ int main(void) {
   /* A broken system is reported, not crashed on. */
   for (int variant = 0; variant < 2; variant++) {
     vi_system_type_d broken = *pend->type;
-    broken.grad_potential = variant ? broken_grad_recoverable : broken_grad_fatal;
+    vi_mech_ops_d bmech = *pend->type->mech;
+    bmech.grad_potential = variant ? broken_grad_recoverable : broken_grad_fatal;
+    broken.mech = &bmech;
     vi_system_d *bs = NULL;
     char err[512];
     int rc = vi_system_alloc_d(&broken, 0, NULL, &bs, err, sizeof err);

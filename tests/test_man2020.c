@@ -54,7 +54,7 @@ static int run(const vi_system_d *sys, const char *spec, double h, int K, double
   for (int k = 0; rc == VI_OK; k++) {
     memcpy(q + (size_t)k * n, nd.q, (size_t)n * sizeof *q);
     memcpy(p + (size_t)k * n, nd.p, (size_t)n * sizeof *p);
-    sys->type->constraint(sys->state, nd.q, g);
+    sys->type->holo->constraint(sys->state, nd.q, g);
     vi_system_hidden_d(sys, nd.q, nd.p, gv);
     for (int c = 0; c < m; c++) {
       *gmax = fmax(*gmax, fabs(g[c]));

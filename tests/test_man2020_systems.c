@@ -151,10 +151,10 @@ static void VI_X(chain_v0)(const VI_REAL *q0, int symmetric, VI_REAL *v) {
 static void VI_X(drift)(const VI_X(vi_system) *sys, int K, const VI_REAL *q,
                         const VI_REAL *p, VI_REAL *d) {
   VI_REAL J0[3], J[3];
-  sys->type->momenta(sys->state, q, p, J0);
+  sys->type->obs->momenta(sys->state, q, p, J0);
   d[0] = d[1] = d[2] = 0;
   for (int k = 0; k <= K; k++) {
-    sys->type->momenta(sys->state, q + (size_t)k * SBN, p + (size_t)k * SBN,
+    sys->type->obs->momenta(sys->state, q + (size_t)k * SBN, p + (size_t)k * SBN,
                        J);
     for (int i = 0; i < 3; i++) {
       VI_REAL e = vi_fabs(J[i] - J0[i]);
@@ -175,7 +175,7 @@ static void VI_X(test_six_balls)(vi_check_ctx *c, int with_reference) {
   }
   /* (61) is measured from the initial data: zero there. */
   VI_REAL J[3];
-  t->momenta(def->state, def->q0, def->p0, J);
+  t->obs->momenta(def->state, def->q0, def->p0, J);
   VI_CHECK(c, vi_fabs(J[1]) <= 10 * VI_EPS && vi_fabs(J[2]) <= 10 * VI_EPS,
            "six-balls %s: (61) at q0 = %.1e, %.1e", pn, (double)J[1],
            (double)J[2]);
@@ -200,7 +200,7 @@ static void VI_X(test_six_balls)(vi_check_ctx *c, int with_reference) {
     if (rc != VI_OK) {
       continue;
     }
-    t->momenta(sys->state, sys->q0, sys->p0, J);
+    t->obs->momenta(sys->state, sys->q0, sys->p0, J);
     VI_REAL ps = VI_X(vi_norm_inf)(SBN, sys->p0);
     /* Round-off of a sum of 12 products of size |q| |p| <= 3 |p|, a few
      * hundred steps each within the Newton tolerance (100 eps). */

@@ -258,17 +258,16 @@ static VI_X(vi_system) *VI_X(make_system)(const char *name, int nset,
 /* The same system type without its exact solution: vi_reference must
  * integrate (the approach of tests/test_galerkin.c's broken system). */
 typedef struct VI_X(no_exact) {
-  vi_system_info info;
+  VI_X(vi_mech_ops) mech; /* a copy a test may break */
   VI_X(vi_system_type) type;
 } VI_X(no_exact);
 
 static void VI_X(strip_exact)(VI_X(no_exact) *ne,
                               const VI_X(vi_system_type) *t) {
-  ne->info = *t->info;
-  ne->info.caps &= ~(unsigned)VI_CAP_EXACT;
+  ne->mech = *t->mech;
   ne->type = *t;
-  ne->type.info = &ne->info;
-  ne->type.exact = NULL;
+  ne->type.mech = &ne->mech;
+  ne->type.obs = NULL;
 }
 
 /* Max abs difference per block of two references. */
@@ -426,7 +425,7 @@ static void VI_X(test_double_pendulum)(vi_check_ctx *c) {
     const VI_X(vi_system_type) *t = sys->type;
     VI_REAL E0 = 0, J0 = 0;
     VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E0);
-    t->momenta(sys->state, sys->q0, sys->p0, &J0);
+    t->obs->momenta(sys->state, sys->q0, sys->p0, &J0);
     double eE = 0, eJ = 0, eg = 0, egv = 0;
     double tE = 0, tJ = 0, tg = 0, tgv = 0;
     double acc = r.info.accuracy;
@@ -434,10 +433,10 @@ static void VI_X(test_double_pendulum)(vi_check_ctx *c) {
       const VI_REAL *q = r.Q + k * n, *p = r.P + k * n;
       VI_REAL E = 0, J = 0, g[TN], gv[TN], dV[TN], G[TN * TN];
       VI_X(vi_system_energy)(sys, q, p, &E);
-      t->momenta(sys->state, q, p, &J);
-      t->constraint(sys->state, q, g);
-      t->grad_potential(sys->state, q, dV);
-      t->constraint_jac(sys->state, q, G);
+      t->obs->momenta(sys->state, q, p, &J);
+      t->holo->constraint(sys->state, q, g);
+      t->mech->grad_potential(sys->state, q, dV);
+      t->holo->constraint_jac(sys->state, q, G);
       VI_X(vi_system_hidden)(sys, q, p, gv);
       eE = fmax(eE, (double)vi_fabs(E - E0));
       eJ = fmax(eJ, (double)vi_fabs(J - J0));
@@ -592,7 +591,7 @@ static int VI_X(grad_fatal)(const void *state, const VI_REAL *q,
   }
   char err[64];
   return VI_X(vi_system_find)("planar-pendulum", err, sizeof err)
-      ->grad_potential(state, q, dV);
+      ->mech->grad_potential(state, q, dV);
 }
 
 static int VI_X(grad_recoverable)(const void *state, const VI_REAL *q,
@@ -639,7 +638,7 @@ static void VI_X(test_errors)(vi_check_ctx *c, const char *tmp) {
   rc = VI_X(vi_reference)(sys, VI_C(0.1), 10, r.Q, r.P, r.L, bad, &r.info,
                           err, sizeof err);
   VI_REAL q[2], p[2], l[1];
-  sys->type->exact(sys->state, 10 * VI_C(0.1), q, p, l);
+  sys->type->obs->exact(sys->state, 10 * VI_C(0.1), q, p, l);
   VI_CHECK(c, rc == VI_OK && contains(r.info.note, "not cached") &&
                   contains(r.info.note, bad) && r.Q[20] == q[0] && r.L[10] == l[0],
            "bad cache dir: %d '%s'", rc, r.info.note);
@@ -648,7 +647,7 @@ static void VI_X(test_errors)(vi_check_ctx *c, const char *tmp) {
   for (int variant = 0; variant < 2; variant++) {
     VI_X(no_exact) ne;
     VI_X(strip_exact)(&ne, sys->type);
-    ne.type.grad_potential =
+    ne.mech.grad_potential =
         variant ? VI_X(grad_recoverable) : VI_X(grad_fatal);
     VI_X(vi_system) *bs = NULL;
     rc = VI_X(vi_system_alloc)(&ne.type, 0, NULL, &bs, err, sizeof err);

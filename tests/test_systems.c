@@ -140,7 +140,7 @@ static void test_pendulum_reference(vi_check_ctx *c, int nset,
       break;
     }
     double q[TN], p[TN], lam[TN], lref[TN], v[TN], a[TN];
-    rc = sd->type->exact(sd->state, t1, q, p, lam);
+    rc = sd->type->obs->exact(sd->state, t1, q, p, lam);
     VI_CHECK(c, rc == VI_OK, "pendulum %s: exact failed", label);
     accel_d(sd, y, y + n, v, a, lref);
     double e = max_abs_diff(n, q, y);
@@ -186,7 +186,7 @@ static void test_pendulum_reference(vi_check_ctx *c, int nset,
     }
     double q[TN], p[TN], lam[TN];
     double t1 = T * (j + 1) / NOUT;
-    sd->type->exact(sd->state, t1, q, p, lam);
+    sd->type->obs->exact(sd->state, t1, q, p, lam);
     __float128 vq[TN], aq[TN], lq[TN];
     accel_q(sq, r2, r2 + n, vq, aq, lq);
     for (int i = 0; i < n; i++) {
@@ -225,7 +225,7 @@ static void test_pendulum_special(vi_check_ctx *c) {
   VI_CHECK(c, rc == VI_OK, "resting pendulum: %s", err);
   if (s != NULL) {
     double q[2], p[2], lam[1];
-    rc = s->type->exact(s->state, 2.7, q, p, lam);
+    rc = s->type->obs->exact(s->state, 2.7, q, p, lam);
     VI_CHECK(c, rc == VI_OK && q[0] == 0 && fabs(q[1] + 0.83) < 1e-15 &&
                     p[0] == 0 && p[1] == 0 &&
                     fabs(lam[0] - 1.37 * 9.81 / 0.83) < 1e-13,
@@ -241,15 +241,13 @@ static void test_pendulum_special(vi_check_ctx *c) {
   VI_CHECK(c, rc == VI_OK, "rotating pendulum: %s", err);
   if (s != NULL) {
     double q[2], p[2], lam[1];
-    rc = s->type->exact(s->state, 1.0, q, p, lam);
+    rc = s->type->obs->exact(s->state, 1.0, q, p, lam);
     VI_CHECK(c, rc == VI_EUNSUPPORTED, "rotating pendulum exact gave %d", rc);
     vi_system_free_d(s);
   }
   /* Both variants have the exact solution (GSL in double, A&S 16.4 in
    * quad). */
-  VI_CHECK(c, pendulum_q()->exact != NULL && pendulum_d()->exact != NULL &&
-                  (pendulum_q()->info->caps & VI_CAP_EXACT) &&
-                  (pendulum_d()->info->caps & VI_CAP_EXACT),
+  VI_CHECK(c, vi_type_has_exact_q(pendulum_q()) && vi_type_has_exact_d(pendulum_d()),
            "planar pendulum: exact advertised wrongly");
   /* The quad variant's resting and rotating cases. */
   vi_system_q *sq = NULL;
@@ -257,7 +255,7 @@ static void test_pendulum_special(vi_check_ctx *c) {
   VI_CHECK(c, rc == VI_OK, "resting pendulum (quad): %s", err);
   if (sq != NULL) {
     __float128 q[2], p[2], lam[1];
-    rc = sq->type->exact(sq->state, 2.7Q, q, p, lam);
+    rc = sq->type->obs->exact(sq->state, 2.7Q, q, p, lam);
     VI_CHECK(c, rc == VI_OK && q[0] == 0 && fabsq(q[1] + 0.83Q) < 1e-33Q &&
                     p[0] == 0 && p[1] == 0 &&
                     fabsq(lam[0] - 1.37Q * 9.81Q / 0.83Q) < 1e-31Q,
@@ -269,7 +267,7 @@ static void test_pendulum_special(vi_check_ctx *c) {
   rc = vi_system_alloc_q(pendulum_q(), 1, rot, &sq, err, sizeof err);
   if (sq != NULL) {
     __float128 q[2], p[2], lam[1];
-    rc = sq->type->exact(sq->state, 1.0Q, q, p, lam);
+    rc = sq->type->obs->exact(sq->state, 1.0Q, q, p, lam);
     VI_CHECK(c, rc == VI_EUNSUPPORTED,
              "rotating pendulum exact (quad) gave %d", rc);
     vi_system_free_q(sq);
@@ -288,11 +286,8 @@ static void test_pendulum_quad(vi_check_ctx *c, int nset,
   char err[512] = "";
   vi_system_d *sd = NULL;
   vi_system_q *sq = NULL, *sn = NULL;
-  vi_system_info ninfo = *pendulum_q()->info;
-  ninfo.caps &= ~(unsigned)VI_CAP_EXACT;
   vi_system_type_q ntype = *pendulum_q();
-  ntype.info = &ninfo;
-  ntype.exact = NULL;
+  ntype.obs = NULL; /* no exact solution: the reference integrates */
   enum { NK = 200 };
   const __float128 h = 0.05Q;
   __float128 *R = NULL;
@@ -322,13 +317,13 @@ static void test_pendulum_quad(vi_check_ctx *c, int nset,
     __float128 t = (__float128)k * h;
     __float128 *q = Q + 2 * k, *p = P + 2 * k, *lam = L + k;
     double qd[2], pd[2], ld[1];
-    int r1 = sq->type->exact(sq->state, t, q, p, lam);
-    int r2 = sd->type->exact(sd->state, (double)t, qd, pd, ld);
+    int r1 = sq->type->obs->exact(sq->state, t, q, p, lam);
+    int r2 = sd->type->obs->exact(sd->state, (double)t, qd, pd, ld);
     VI_CHECK(c, r1 == VI_OK && r2 == VI_OK, "pendulum %s: exact at %g",
              label, (double)t);
     __float128 E = 0, g = 0, gv = 0, lref = 0;
     vi_system_energy_q(sq, q, p, &E);
-    sq->type->constraint(sq->state, q, &g);
+    sq->type->holo->constraint(sq->state, q, &g);
     vi_system_hidden_q(sq, q, p, &gv);
     vi_system_lambda_q(sq, q, p, &lref);
     for (int i = 0; i < 2; i++) {
@@ -407,11 +402,18 @@ int main(void) {
     VI_CHECK(c, strcmp(vi_system_types_d[i]->info->name,
                        vi_system_types_q[i]->info->name) == 0,
              "registries not parallel at %d", i);
-    test_system_d(c, vi_system_types_d[i]);
-    test_system_q(c, vi_system_types_q[i]);
+    if (vi_system_types_d[i]->degen != NULL) {
+      test_degen_system_d(c, vi_system_types_d[i]);
+      test_degen_system_q(c, vi_system_types_q[i]);
+    } else {
+      test_system_d(c, vi_system_types_d[i]);
+      test_system_q(c, vi_system_types_q[i]);
+    }
   }
   test_broken_d(c);
   test_broken_q(c);
+  test_degen_toy_d(c);
+  test_degen_toy_q(c);
   test_big_d(c);
   test_big_q(c);
 
@@ -534,17 +536,17 @@ static int VI_X(flow)(const VI_X(vi_system) *sys, const VI_REAL *q,
   if (rc != VI_OK) {
     return rc;
   }
-  if (sys->type->grad_potential(sys->state, q, dV) != 0 ||
-      (m > 0 && sys->type->constraint_jac(sys->state, q, G) != 0)) {
+  if (sys->type->mech->grad_potential(sys->state, q, dV) != 0 ||
+      (m > 0 && sys->type->holo->constraint_jac(sys->state, q, G) != 0)) {
     return VI_ECALLBACK;
   }
   const int cm = sys->config_mass;
   if (cm) {
-    if (sys->type->mass_q(sys->state, q, M) != 0) {
+    if (sys->type->mech->mass_q(sys->state, q, M) != 0) {
       return VI_ECALLBACK;
     }
     VI_X(gauss_solve)(n, M, p, v);
-    if (sys->type->kinetic(sys->state, q, v, dT, D, NULL) != 0) {
+    if (sys->type->mech->kinetic(sys->state, q, v, dT, D, NULL) != 0) {
       return VI_ECALLBACK;
     }
   }
@@ -711,7 +713,7 @@ static void VI_X(test_bad_input)(vi_check_ctx *c,
    * stretch). */
   int cnt = 0;
   int n = sys->n;
-  if (VI_X(param_offset)(info, "q0", &cnt) >= 0 && cnt == n) {
+  if (sys->m > 0 && VI_X(param_offset)(info, "q0", &cnt) >= 0 && cnt == n) {
     size_t used = (size_t)snprintf(s, sizeof s, "q0=");
     for (int i = 0; i < n; i++) {
       used += (size_t)snprintf(s + used, sizeof s - used, "%s%.17g",
@@ -720,7 +722,7 @@ static void VI_X(test_bad_input)(vi_check_ctx *c,
     }
     VI_X(expect_fail)(c, t, s, VI_EINCONSISTENT, "|g(q0)| = ", "tolerance");
   }
-  if (VI_X(param_offset)(info, "v0", &cnt) >= 0 && cnt == n) {
+  if (sys->m > 0 && VI_X(param_offset)(info, "v0", &cnt) >= 0 && cnt == n) {
     size_t used = (size_t)snprintf(s, sizeof s, "v0=");
     for (int i = 0; i < n; i++) {
       used += (size_t)snprintf(s + used, sizeof s - used, "%s%.17g",
@@ -755,7 +757,7 @@ static void VI_X(test_exact)(vi_check_ctx *c, const VI_X(vi_system) *sys,
   const VI_X(vi_system_type) *t = sys->type;
   const char *name = t->info->name;
   int n = sys->n, m = sys->m;
-  if (t->exact == NULL) {
+  if (!VI_X(vi_type_has_exact)(t)) {
     return;
   }
   const VI_REAL eps = VI_EPS;
@@ -766,14 +768,14 @@ static void VI_X(test_exact)(vi_check_ctx *c, const VI_X(vi_system) *sys,
   VI_REAL eg = 0, ehid = 0, eE = 0, el = 0, e0 = 0;
   for (size_t k = 0; k < sizeof times / sizeof times[0]; k++) {
     VI_REAL q[TN], p[TN], lam[TN], lref[TN], g[TN], gv[TN], E = 0;
-    int rc = t->exact(sys->state, times[k], q, p, lam);
+    int rc = t->obs->exact(sys->state, times[k], q, p, lam);
     VI_CHECK(c, rc == VI_OK, "%s %s: exact at %g: %d", name, label,
              (double)times[k], rc);
     if (rc != VI_OK) {
       return;
     }
     VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, q)), ps = VI_X(max1)(VI_X(nrm)(n, p));
-    t->constraint(sys->state, q, g);
+    t->holo->constraint(sys->state, q, g);
     VI_X(vi_system_hidden)(sys, q, p, gv);
     VI_X(vi_system_energy)(sys, q, p, &E);
     VI_X(vi_system_lambda)(sys, q, p, lref);
@@ -809,6 +811,174 @@ static void VI_X(test_exact)(vi_check_ctx *c, const VI_X(vi_system) *sys,
 }
 
 /* The generic checks of one system type in this precision. */
+/* A toy degenerate system for the failure paths: alpha = (q1 q2, sin q1),
+ * H = q1^2 + q2^2 / 2, initial q0 = (0.7, 1.3); alpha fails (fatal) for
+ * q1 > 5. Sum_b w^b Hess alpha_b = w1 [[0, 1], [1, 0]] + w2 [[-sin q1, 0],
+ * [0, 0]]; the wrong variant flips the sign of the second term. */
+static int VI_X(toy_init)(const void *st, VI_REAL *q0, VI_REAL *v0) {
+  (void)st;
+  (void)v0;
+  q0[0] = VI_C(0.7);
+  q0[1] = VI_C(1.3);
+  return 0;
+}
+static int VI_X(toy_alpha)(const void *st, const VI_REAL *q, VI_REAL *a) {
+  (void)st;
+  a[0] = q[0] * q[1];
+  a[1] = vi_sin(q[0]);
+  return q[0] > 5 ? -4 : 0;
+}
+static int VI_X(toy_dalpha)(const void *st, const VI_REAL *q, VI_REAL *D) {
+  (void)st;
+  D[0] = q[1];
+  D[1] = q[0];
+  D[2] = vi_cos(q[0]);
+  D[3] = 0;
+  return 0;
+}
+static int VI_X(toy_d2alpha_sign)(const VI_REAL *q, const VI_REAL *w, VI_REAL *S,
+                                  VI_REAL sign) {
+  S[0] = -sign * w[1] * vi_sin(q[0]);
+  S[1] = w[0];
+  S[2] = w[0];
+  S[3] = 0;
+  return 0;
+}
+static int VI_X(toy_d2alpha)(const void *st, const VI_REAL *q, const VI_REAL *w, VI_REAL *S) {
+  (void)st;
+  return VI_X(toy_d2alpha_sign)(q, w, S, 1);
+}
+static int VI_X(toy_d2alpha_wrong)(const void *st, const VI_REAL *q, const VI_REAL *w,
+                                   VI_REAL *S) {
+  (void)st;
+  return VI_X(toy_d2alpha_sign)(q, w, S, -1);
+}
+static int VI_X(toy_H)(const void *st, const VI_REAL *q, VI_REAL *H) {
+  (void)st;
+  *H = q[0] * q[0] + q[1] * q[1] / 2;
+  return 0;
+}
+static int VI_X(toy_dH)(const void *st, const VI_REAL *q, VI_REAL *dH) {
+  (void)st;
+  dH[0] = 2 * q[0];
+  dH[1] = q[1];
+  return 0;
+}
+static int VI_X(toy_HH)(const void *st, const VI_REAL *q, VI_REAL *HH) {
+  (void)st;
+  (void)q;
+  HH[0] = 2;
+  HH[1] = HH[2] = 0;
+  HH[3] = 1;
+  return 0;
+}
+
+static void VI_X(test_degen_toy)(vi_check_ctx *c) {
+  static const vi_param params[] = {{NULL, 0, NULL, NULL, VI_PARAM_ANY}};
+  static const vi_system_info info = {
+      .name = "toy-degenerate", .summary = "", .cite = "", .n = 2, .m = 0, .params = params};
+  VI_X(vi_degen_ops) ops = {VI_X(toy_alpha), VI_X(toy_dalpha), VI_X(toy_d2alpha),
+                            VI_X(toy_H),     VI_X(toy_dH),     VI_X(toy_HH)};
+  VI_X(vi_system_type) t = {.info = &info, .initial = VI_X(toy_init), .degen = &ops};
+  char err[512] = "";
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK, "toy (%s): alloc %d %s", VI_PREC_NAME, rc, err);
+  report_ctx r = {0, 0};
+  if (sys != NULL) {
+    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r);
+    VI_CHECK(c, nf == 0 && r.lines == 3 * 4, "toy (%s): correct derivatives gave %d failures",
+             VI_PREC_NAME, nf);
+    VI_X(vi_system_free)(sys);
+  }
+  /* The check can fail: a wrong d2alpha at each of the 3 points. */
+  ops.d2alpha = VI_X(toy_d2alpha_wrong);
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
+  if (sys != NULL) {
+    report_ctx r2 = {0, 0};
+    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r2);
+    VI_CHECK(c, nf == 3 && r2.failed_lines == 3, "toy (%s): a wrong d2alpha gave %d failures",
+             VI_PREC_NAME, nf);
+    VI_X(vi_system_free)(sys);
+  }
+  /* Incomplete tables and a failing alpha are refused with a message. */
+  ops.d2alpha = VI_X(toy_d2alpha);
+  ops.grad_hamiltonian = NULL;
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_EUNSUPPORTED && sys == NULL && contains(err, "grad_hamiltonian"),
+           "toy (%s): missing grad H gave %d '%s'", VI_PREC_NAME, rc, err);
+  ops.grad_hamiltonian = VI_X(toy_dH);
+  VI_X(vi_mech_ops) mech = {0};
+  t.mech = &mech;
+  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_EUNSUPPORTED && contains(err, "exactly one Lagrangian form"),
+           "toy (%s): two forms gave %d '%s'", VI_PREC_NAME, rc, err);
+}
+
+/* A system in the degenerate form L = alpha(q).v - H(q) (tyranowski2014):
+ * p0 = alpha(q0) exactly, energy H(q0), every derivative against finite
+ * differences, H conserved and p = alpha(q) carried along by the reference
+ * in this precision, and the bad-input contract. (That the check catches
+ * a wrong derivative is test_degen_toy's.) */
+static void VI_X(test_degen_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
+  const vi_system_info *info = t->info;
+  const char *pn = VI_PREC_NAME;
+  char err[512] = "";
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(t, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK && sys != NULL && sys->M == NULL && sys->m == 0,
+           "%s %s: alloc: %d %s", info->name, pn, rc, err);
+  if (sys == NULL) {
+    return;
+  }
+  const int n = sys->n;
+  VI_REAL a[TN], d = 1, E = 0, H = 0;
+  rc = t->degen->alpha(sys->state, sys->q0, a);
+  VI_CHECK(c, rc == 0 && n <= TN && memcmp(a, sys->p0, (size_t)n * sizeof *a) == 0,
+           "%s %s: p0 is not alpha(q0)", info->name, pn);
+  rc = VI_X(vi_system_defect)(sys, sys->q0, sys->p0, &d);
+  VI_CHECK(c, rc == VI_OK && d == 0, "%s %s: defect at t = 0: %d %g", info->name, pn, rc,
+           (double)d);
+  rc = VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E);
+  t->degen->hamiltonian(sys->state, sys->q0, &H);
+  VI_CHECK(c, rc == VI_OK && E == H, "%s %s: energy is not H(q0)", info->name, pn);
+  VI_REAL M[TN * TN];
+  VI_CHECK(c, VI_X(vi_system_mass)(sys, sys->q0, M) == VI_EUNSUPPORTED,
+           "%s %s: a mass matrix of a degenerate system", info->name, pn);
+
+  printf("%s (%s):\n", info->name, pn);
+  report_ctx r = {0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  /* Six points x (dalpha, d2alpha, grad H, Hess H). */
+  VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * 4,
+           "%s %s: vi_system_check: %d failures, %d lines", info->name, pn, nf, r.lines);
+
+  /* The reference over a few nodes: H conserved and p = alpha(q) to its
+   * stated accuracy (both are properties of the exact flow). */
+  enum { K = 20 };
+  VI_REAL Q[(K + 1) * TN], P[(K + 1) * TN], L[1];
+  VI_X(vi_reference_info) ri;
+  rc = VI_X(vi_reference)(sys, VI_C(0.1), K, Q, P, L, NULL, &ri, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK, "%s %s: reference %d %s", info->name, pn, rc, err);
+  VI_REAL dmax = 0, hmax = 0;
+  for (int k = 0; rc == VI_OK && k <= K; k++) {
+    VI_REAL dk = 0, Hk = 0;
+    VI_X(vi_system_defect)(sys, Q + k * n, P + k * n, &dk);
+    VI_X(vi_system_energy)(sys, Q + k * n, P + k * n, &Hk);
+    dmax = dk > dmax ? dk : dmax;
+    hmax = vi_fabs(Hk - E) > hmax ? vi_fabs(Hk - E) : hmax;
+  }
+  VI_REAL scale = VI_X(max1)(VI_X(nrm)(n, sys->p0));
+  VI_CHECK(c, dmax <= 10 * (VI_REAL)ri.accuracy * scale && hmax <= 10 * (VI_REAL)ri.accuracy * scale,
+           "%s %s: reference defect %.1e, H drift %.1e (accuracy %.1e)", info->name, pn,
+           (double)dmax, (double)hmax, ri.accuracy);
+
+  VI_X(test_bad_input)(c, t, sys);
+  VI_X(vi_system_free)(sys);
+}
+
 static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
   const vi_system_info *info = t->info;
   const char *pn = VI_PREC_NAME;
@@ -876,12 +1046,12 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
   /* (70) by construction: G a + [v' Hess g_k v]_k = 0, the second time
    * derivative of g. */
   VI_REAL G[TN * TN], H[TN * TN], mu[TN];
-  sys->type->constraint_jac(sys->state, q0, G);
+  sys->type->holo->constraint_jac(sys->state, q0, G);
   for (int k = 0; k < m; k++) {
     for (int l = 0; l < m; l++) {
       mu[l] = l == k;
     }
-    sys->type->constraint_hess(sys->state, q0, mu, H);
+    sys->type->holo->constraint_hess(sys->state, q0, mu, H);
     VI_REAL s = 0;
     for (int i = 0; i < n; i++) {
       s += G[k * n + i] * a[i];
@@ -920,8 +1090,8 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
       }
       VI_X(vi_system_hidden)(sys, qq[sgn], pp[sgn], hh[sgn]);
       VI_X(vi_system_energy)(sys, qq[sgn], pp[sgn], &EE[sgn]);
-      if (t->momenta != NULL) {
-        t->momenta(sys->state, qq[sgn], pp[sgn], JJ[sgn]);
+      if (VI_X(vi_type_has_momenta)(t)) {
+        t->obs->momenta(sys->state, qq[sgn], pp[sgn], JJ[sgn]);
       }
     }
     VI_REAL tol = 1000 * vi_pow(eps, 2 / VI_C(3.0));
@@ -936,12 +1106,12 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
     VI_CHECK(c, vi_fabs(dE) <= tol * psc * (as + vs),
              "%s %s: dE/dt = %.1e along the flow", info->name, pn,
              (double)dE);
-    if (info->caps & VI_CAP_MOMENTUM) {
-      VI_CHECK(c, t->momenta != NULL && info->n_momenta > 0 &&
+    if (info->n_momenta > 0) {
+      VI_CHECK(c, VI_X(vi_type_has_momenta)(t) && info->n_momenta > 0 &&
                       info->n_momenta <= TN && info->momentum_names != NULL,
                "%s %s: momentum maps declared but not given", info->name, pn);
       VI_REAL J0[TN], Jg[TN];
-      if (t->momenta != NULL) {
+      if (VI_X(vi_type_has_momenta)(t)) {
         /* A map may vanish at the defaults (six-balls starts at rest and
          * reports (61) relative to q0); then "not a stub" is asked of its
          * value at a generic point (q0 + 0.37 i, p0 + 0.53 i). */
@@ -950,8 +1120,8 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
           qg[i] = q0[i] + VI_C(0.37) * (i + 1);
           pg[i] = p0[i] + VI_C(0.53) * (i + 1);
         }
-        int rg = t->momenta(sys->state, qg, pg, Jg);
-        rc = t->momenta(sys->state, q0, p0, J0);
+        int rg = t->obs->momenta(sys->state, qg, pg, Jg);
+        rc = t->obs->momenta(sys->state, q0, p0, J0);
         for (int k = 0; k < info->n_momenta; k++) {
           VI_REAL dJ = (JJ[0][k] - JJ[1][k]) / (2 * dt);
           VI_CHECK(c, rc == 0 && rg == 0 && vi_isfinite(J0[k]) &&
@@ -1010,12 +1180,12 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
     VI_REAL dE = vi_fabs(E1 - E) / VI_X(max1)(vi_fabs(E));
     VI_REAL dJ = 0, dg = 0;
     if (m > 0) {
-      t->constraint(sys->state, ys[0], g);
+      t->holo->constraint(sys->state, ys[0], g);
       dg = VI_X(nrm)(m, g) / (qs * qs);
     }
-    if (t->momenta != NULL && info->n_momenta <= TN) {
-      t->momenta(sys->state, q0, p0, J0);
-      t->momenta(sys->state, ys[0], ys[0] + n, J1);
+    if (VI_X(vi_type_has_momenta)(t) && info->n_momenta <= TN) {
+      t->obs->momenta(sys->state, q0, p0, J0);
+      t->obs->momenta(sys->state, ys[0], ys[0] + n, J1);
       for (int k = 0; k < info->n_momenta; k++) {
         VI_REAL d = vi_fabs(J1[k] - J0[k]) / VI_X(max1)(vi_fabs(J0[k]));
         dJ = d > dJ ? d : dJ;
@@ -1153,19 +1323,24 @@ static void VI_X(test_big)(vi_check_ctx *c) {
       .cite = "",
       .n = BIGN,
       .m = 1,
-      .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC,
       .params = params,
   };
-  const VI_X(vi_system_type) big = {
-      .info = &info,
+  const VI_X(vi_mech_ops) big_mech = {
       .mass = VI_X(big_mass),
       .potential = VI_X(big_V),
       .grad_potential = VI_X(big_dV),
       .hess_potential = VI_X(big_HV),
+  };
+  const VI_X(vi_holo_ops) big_holo = {
       .constraint = VI_X(big_g),
       .constraint_jac = VI_X(big_G),
       .constraint_hess = VI_X(big_Hg),
+  };
+  const VI_X(vi_system_type) big = {
+      .info = &info,
       .initial = VI_X(big_init),
+      .mech = &big_mech,
+      .holo = &big_holo,
   };
   char err[512] = "";
   VI_X(vi_system) *sys = NULL;
@@ -1208,18 +1383,23 @@ static void VI_X(test_broken)(vi_check_ctx *c) {
       .cite = "",
       .n = 1,
       .m = 1,
-      .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC,
       .params = params,
   };
-  const VI_X(vi_system_type) bad_g = {
-      .info = &info,
+  const VI_X(vi_mech_ops) bad_g_mech = {
       .mass = VI_X(brk_mass),
       .potential = VI_X(brk_V),
       .grad_potential = VI_X(brk_dV),
+  };
+  const VI_X(vi_holo_ops) bad_g_holo = {
       .constraint = VI_X(brk_g_fail),
       .constraint_jac = VI_X(brk_G),
       .constraint_hess = VI_X(brk_Hg_fail),
+  };
+  const VI_X(vi_system_type) bad_g = {
+      .info = &info,
       .initial = VI_X(brk_init),
+      .mech = &bad_g_mech,
+      .holo = &bad_g_holo,
   };
   char err[512] = "";
   VI_X(vi_system) *sys = NULL;
@@ -1230,7 +1410,9 @@ static void VI_X(test_broken)(vi_check_ctx *c) {
            err);
 
   VI_X(vi_system_type) bad_h = bad_g;
-  bad_h.constraint = VI_X(brk_g);
+  VI_X(vi_holo_ops) h_holo = bad_g_holo;
+  h_holo.constraint = VI_X(brk_g);
+  bad_h.holo = &h_holo;
   rc = VI_X(vi_system_alloc)(&bad_h, 0, NULL, &sys, err, sizeof err);
   VI_CHECK(c, rc == VI_OK, "broken (%s): alloc %d '%s'", VI_PREC_NAME, rc,
            err);
@@ -1251,8 +1433,12 @@ static void VI_X(test_broken)(vi_check_ctx *c) {
    * grad V (wrong), Hess V (missing) and sum mu_k Hess g_k (wrong) fail,
    * G passes. */
   VI_X(vi_system_type) wrong = bad_h;
-  wrong.grad_potential = VI_X(brk_dV_wrong);
-  wrong.constraint_hess = VI_X(brk_Hg_wrong);
+  VI_X(vi_mech_ops) w_mech = bad_g_mech;
+  VI_X(vi_holo_ops) w_holo = h_holo;
+  w_mech.grad_potential = VI_X(brk_dV_wrong);
+  w_holo.constraint_hess = VI_X(brk_Hg_wrong);
+  wrong.mech = &w_mech;
+  wrong.holo = &w_holo;
   sys = NULL;
   rc = VI_X(vi_system_alloc)(&wrong, 0, NULL, &sys, err, sizeof err);
   VI_CHECK(c, rc == VI_OK, "wrong (%s): alloc %d '%s'", VI_PREC_NAME, rc,
@@ -1268,7 +1454,9 @@ static void VI_X(test_broken)(vi_check_ctx *c) {
 
   /* A system without the mechanical form is refused, not crashed on. */
   VI_X(vi_system_type) no_mass = bad_h;
-  no_mass.mass = NULL;
+  VI_X(vi_mech_ops) nm_mech = bad_g_mech;
+  nm_mech.mass = NULL;
+  no_mass.mech = &nm_mech;
   sys = NULL;
   rc = VI_X(vi_system_alloc)(&no_mass, 0, NULL, &sys, err, sizeof err);
   VI_CHECK(c, rc == VI_EUNSUPPORTED && sys == NULL,

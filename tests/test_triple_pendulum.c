@@ -55,7 +55,6 @@ static const vi_system_info cart_info = {
     .cite = "test",
     .n = CN,
     .m = CM,
-    .caps = VI_CAP_MECHANICAL | VI_CAP_HOLONOMIC,
     .params = cart_params,
 };
 
@@ -159,18 +158,26 @@ static int cart_initial(const void *state, double *q0, double *v0) {
   return 0;
 }
 
-static const vi_system_type_d cart_type = {
-    .info = &cart_info,
-    .state_size = sizeof(cart),
-    .setup = cart_setup,
+static const vi_mech_ops_d cart_mech = {
     .mass = cart_mass,
     .potential = cart_V,
     .grad_potential = cart_dV,
     .hess_potential = cart_HV,
+};
+
+static const vi_holo_ops_d cart_holo = {
     .constraint = cart_g,
     .constraint_jac = cart_G,
     .constraint_hess = cart_H,
+};
+
+static const vi_system_type_d cart_type = {
+    .info = &cart_info,
+    .state_size = sizeof(cart),
+    .setup = cart_setup,
     .initial = cart_initial,
+    .mech = &cart_mech,
+    .holo = &cart_holo,
 };
 
 /* Bob positions (x1, y1, x2, y2, x3, y3) of the triple pendulum at q; with

@@ -375,7 +375,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
     VI_REAL *Z = st->Zq + (size_t)j * n;
     VI_REAL *GZ = st->Zg + (size_t)j * m * n;
     VI_X(eval_qd)(st, x, lz, NULL, Z, NULL);
-    if ((rc = vi_callback_status(ty->constraint_jac(sys->state, Z, GZ))) != 0) {
+    if ((rc = vi_callback_status(ty->holo->constraint_jac(sys->state, Z, GZ))) != 0) {
       return rc;
     }
     if (unknown) {
@@ -396,7 +396,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
         }
       }
       if (J) {
-        if ((rc = vi_callback_status(ty->constraint_hess(sys->state, Z, Lj, st->HG))) != 0) {
+        if ((rc = vi_callback_status(ty->holo->constraint_hess(sys->state, Z, Lj, st->HG))) != 0) {
           return rc;
         }
         for (int nu = 0; nu < s; nu++) {
@@ -423,7 +423,7 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
     }
     if (constrained) {
       if (F) {
-        if ((rc = vi_callback_status(ty->constraint(sys->state, Z, st->g))) != 0) {
+        if ((rc = vi_callback_status(ty->holo->constraint(sys->state, Z, st->g))) != 0) {
           return rc;
         }
         for (int k = 0; k < m; k++) {
@@ -529,7 +529,7 @@ static int VI_X(finish_interval)(VI_X(gal_state) *st) {
   for (int j = 0; j < st->nlam; j++) {
     VI_REAL *Z = st->Zq + (size_t)j * n;
     VI_X(eval_qd)(st, st->x, st->lZ + j * (s + 1), NULL, Z, NULL);
-    if ((rc = vi_callback_status(sys->type->constraint_jac(sys->state, Z, st->Zg + (size_t)j * m * n))) != 0) {
+    if ((rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, Z, st->Zg + (size_t)j * m * n))) != 0) {
       return rc;
     }
   }
@@ -635,8 +635,7 @@ static int VI_X(galerkin_init)(void *state, const void *opts_,
   const galerkin_opts *o = opts_;
   const int n = sys->n, m = sys->m;
   int rc;
-  if (!(sys->type->info->caps & VI_CAP_MECHANICAL) ||
-      !(sys->type->info->caps & VI_CAP_HOLONOMIC) || m < 1) {
+  if (sys->type->mech == NULL || sys->type->holo == NULL || m < 1) {
     return VI_EUNSUPPORTED;
   }
   memset(st, 0, sizeof *st);
@@ -757,6 +756,7 @@ const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
                "lambda_d degree w, separate quadratures for L and g.lambda",
     .cite = "wenger2017 (11)-(22), (4), (70)",
     .keys = galerkin_keys,
+    .needs = VI_NEED_MECH | VI_NEED_HOLO,
     .opts_size = sizeof(galerkin_opts),
     .parse = VI_X(galerkin_parse),
     .format = VI_X(galerkin_format),

@@ -285,7 +285,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       }
       st->L[k] = acc;
     }
-    if ((rc = vi_callback_status(ty->constraint_jac(sys->state, st->Q, st->G))) != 0) {
+    if ((rc = vi_callback_status(ty->holo->constraint_jac(sys->state, st->Q, st->G))) != 0) {
       return rc;
     }
     const VI_REAL he = h * st->e[j];
@@ -301,7 +301,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       }
     }
     if (J) {
-      if ((rc = vi_callback_status(ty->constraint_hess(sys->state, st->Q, st->L, st->HG))) != 0) {
+      if ((rc = vi_callback_status(ty->holo->constraint_hess(sys->state, st->Q, st->L, st->HG))) != 0) {
         return rc;
       }
       for (int i = 0; i <= deg; i++) {
@@ -331,7 +331,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
   for (int mu = 1; mu <= deg; mu++) {
     const VI_REAL *qm = x + (size_t)(mu - 1) * n;
     if (F) {
-      if ((rc = vi_callback_status(ty->constraint(sys->state, qm, st->g))) != 0) {
+      if ((rc = vi_callback_status(ty->holo->constraint(sys->state, qm, st->g))) != 0) {
         return rc;
       }
       for (int k = 0; k < m; k++) {
@@ -339,7 +339,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       }
     }
     if (J) {
-      if ((rc = vi_callback_status(ty->constraint_jac(sys->state, qm, st->G))) != 0) {
+      if ((rc = vi_callback_status(ty->holo->constraint_jac(sys->state, qm, st->G))) != 0) {
         return rc;
       }
       for (int k = 0; k < m; k++) {
@@ -369,7 +369,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
     }
     st->v[a] = acc;
   }
-  if ((rc = vi_callback_status(ty->constraint_jac(sys->state, qn, st->G))) != 0) {
+  if ((rc = vi_callback_status(ty->holo->constraint_jac(sys->state, qn, st->G))) != 0) {
     return rc;
   }
   if (J && sys->config_mass) {
@@ -407,7 +407,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       for (int i = 0; i < m; i++) {
         st->mu[i] = i == k ? 1 : 0;
       }
-      if ((rc = vi_callback_status(ty->constraint_hess(sys->state, qn, st->mu, st->HG))) != 0) {
+      if ((rc = vi_callback_status(ty->holo->constraint_hess(sys->state, qn, st->mu, st->HG))) != 0) {
         return rc;
       }
       for (int c = 0; c < n; c++) {
@@ -538,8 +538,7 @@ static int VI_X(man_init)(void *state, const void *opts_, const VI_X(vi_system) 
   const man_opts *o = opts_;
   const int n = sys->n, m = sys->m;
   int rc;
-  if (!(sys->type->info->caps & VI_CAP_MECHANICAL) ||
-      !(sys->type->info->caps & VI_CAP_HOLONOMIC) || m < 1) {
+  if (sys->type->mech == NULL || sys->type->holo == NULL || m < 1) {
     return VI_EUNSUPPORTED;
   }
   memset(st, 0, sizeof *st);
@@ -659,6 +658,7 @@ const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
                "the step end; algorithms ELL..LGG",
     .cite = "man2020 (20)-(45), Table 2",
     .keys = man_keys,
+    .needs = VI_NEED_MECH | VI_NEED_HOLO,
     .opts_size = sizeof(man_opts),
     .parse = VI_X(man_parse),
     .format = VI_X(man_format),

@@ -1,0 +1,836 @@
+#!/usr/bin/python3
+"""Independent reference trajectories for three vistudy systems (Python, sympy + scipy).
+
+This file is a second derivation, written without reading the C sources: the
+equations of motion are derived symbolically (sympy) from the Lagrangian and the
+constraint, then integrated with scipy's DOP853 at tight tolerances.
+
+Systems
+  lotka-volterra         tyranowski2014 (5.7)-(5.10): degenerate L = alpha(q).qdot - H(q)
+  nonholonomic-particle  demartin2018 sec. 7.1: L = m|v|^2/2 - k(x^2+y^2)/2, Phi = v_z - y v_x
+  vertical-disc          demartin2018 sec. 7.4: knife-edge disc with a spring, coordinates
+                         (x, y, theta), Phi = v_y cos(theta) - v_x sin(theta) (no rolling angle)
+
+Sign of the nonholonomic multiplier (the harness's convention, NOT the paper's):
+      d/dt(dL/dv) - dL/dq = -A(q)^T lambda     i.e.  M qdd = -grad V - A^T lambda
+  demartin2018 eq. (2) uses +A^T lambda, so lambda_here = -lambda_paper.
+
+Usage
+  python3 tests/ref_systems.py list
+  python3 tests/ref_systems.py equations SYSTEM
+  python3 tests/ref_systems.py SYSTEM [--set name=v1,v2,... ...] --h H --T T [--exact]
+                               [--rtol R] [--atol A] [--extra] [--no-estimate] [--out FILE|-]
+  python3 tests/ref_systems.py selftest
+
+Values: "%.17g" (17 significant digits, round-trips exactly). A value in --set may
+also be a sympy expression such as 3*sqrt(10)/5 or pi/10.
+"""
+
+import os
+import sys
+import warnings
+
+try:
+    import numpy as np
+    import scipy  # noqa: F401
+    import sympy as sp
+except ImportError:  # e.g. a pyenv python3 without numpy: retry with Debian's interpreter
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3") \
+            and not os.environ.get("REF_SYSTEMS_REEXEC"):
+        os.environ["REF_SYSTEMS_REEXEC"] = "1"
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+
+from scipy.integrate import solve_ivp, quad
+from scipy.special import ellipkinc
+from sympy.calculus.euler import euler_equations
+
+RTOL_DEFAULT = 2.3e-14   # just above scipy's floor 100*eps; verified against exact solutions
+ATOL_DEFAULT = 1e-15
+RESIDUAL_MAX = 1e-10
+
+
+class RefError(Exception):
+    pass
+
+
+def fmt(x):
+    return "%.17g" % x
+
+
+# ----------------------------------------------------------------------------------------------
+# parameters
+# ----------------------------------------------------------------------------------------------
+
+class Param:
+    def __init__(self, name, default, count, meaning):
+        self.name, self.default, self.count, self.meaning = name, default, count, meaning
+
+
+def parse_value(s):
+    s = s.strip()
+    try:
+        return float(s)
+    except ValueError:
+        pass
+    try:
+        val = float(sp.sympify(s).evalf(30))
+    except Exception as e:  # noqa: BLE001
+        raise RefError("cannot parse value %r (%s)" % (s, e))
+    return val
+
+
+def parse_sets(items):
+    """['a1=2,q0=1.5,0.7', ...] -> [('a1',[2.0]), ('q0',[1.5,0.7])]"""
+    out = []
+    for item in items:
+        cur = None
+        for tok in item.split(","):
+            if "=" in tok:
+                name, val = tok.split("=", 1)
+                name = name.strip()
+                if not name:
+                    raise RefError("empty parameter name in --set %r" % item)
+                cur = (name, [])
+                out.append(cur)
+                if val.strip() != "":
+                    cur[1].append(parse_value(val))
+            else:
+                if cur is None:
+                    raise RefError("--set %r: a value before any name=" % item)
+                if tok.strip() == "":
+                    raise RefError("--set %r: empty value" % item)
+                cur[1].append(parse_value(tok))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# common integration driver
+# ----------------------------------------------------------------------------------------------
+
+def node_times(h, T):
+    if not (h > 0 and T >= 0 and np.isfinite(h) and np.isfinite(T)):
+        raise RefError("need h > 0 and T >= 0")
+    N = int(round(T / h))
+    if abs(N * h - T) > 1e-9 * max(1.0, abs(T)):
+        raise RefError("T = %r is not a whole multiple of h = %r" % (T, h))
+    return np.arange(N + 1) * h, N
+
+
+def integrate(rhs, y0, tk, rtol, atol):
+    if tk[-1] == 0.0:
+        return np.array(y0, dtype=float)[None, :].copy()
+    sol = solve_ivp(rhs, (0.0, tk[-1]), np.array(y0, dtype=float), method="DOP853",
+                    rtol=rtol, atol=atol, dense_output=True)
+    if sol.status != 0:
+        raise RefError("DOP853 failed: %s" % sol.message)
+    Y = sol.sol(tk).T.copy()
+    Y[0] = y0  # the node t_0 is the initial datum exactly
+    return Y
+
+
+# ----------------------------------------------------------------------------------------------
+# base class
+# ----------------------------------------------------------------------------------------------
+
+class System:
+    name = ""
+    title = ""
+    params = []
+    columns = []
+    extra_columns = []
+    coord_doc = ""
+    has_exact = False
+
+    def defaults(self):
+        return {p.name: (None if p.default is None else list(p.default)) for p in self.params}
+
+    def resolve(self, sets):
+        vals = self.defaults()
+        spec = {p.name: p for p in self.params}
+        given = set()
+        for name, v in sets:
+            if name not in spec:
+                raise RefError("%s: unknown parameter %r (known: %s)"
+                               % (self.name, name, ", ".join(spec)))
+            if len(v) != spec[name].count:
+                raise RefError("%s: parameter %s takes %d value(s), got %d"
+                               % (self.name, name, spec[name].count, len(v)))
+            vals[name] = list(v)
+            given.add(name)
+        self.check_params(vals, given)
+        return vals
+
+    def check_params(self, vals, given):
+        pass
+
+    def table(self, vals, tk, rtol, atol, extra):
+        raise NotImplementedError
+
+    def exact_table(self, vals, tk, extra):
+        raise RefError("%s: no closed-form solution" % self.name)
+
+
+# ----------------------------------------------------------------------------------------------
+# 1. Lotka-Volterra as a degenerate Lagrangian (tyranowski2014 (5.10))
+# ----------------------------------------------------------------------------------------------
+
+class LotkaVolterra(System):
+    name = "lotka-volterra"
+    title = "Lotka-Volterra, degenerate Lagrangian L = alpha(q).qdot - H(q) (tyranowski2014 (5.10))"
+    params = [
+        Param("a1", [1.0], 1, "H coefficient of u"),
+        Param("a2", [1.0], 1, "H coefficient of v"),
+        Param("b1", [-1.0], 1, "H coefficient of log u"),
+        Param("b2", [-2.0], 1, "H coefficient of log v"),
+        Param("H0", [2.0], 1, "constant subtracted from H (H = 0 on the default orbit)"),
+        Param("q0", [1.0, 1.0], 2, "initial (u, v), u, v > 0"),
+    ]
+    columns = ["t", "q1", "q2", "p1", "p2"]
+    extra_columns = ["H"]
+    coord_doc = ("q = (u, v); p = alpha(q) = (log(v)/u + v, u); "
+                 "H = a1 u + a2 v + b1 log u + b2 log v - H0")
+
+    def __init__(self):
+        t = sp.Symbol("t")
+        a1, a2, b1, b2, H0 = sp.symbols("a1 a2 b1 b2 H0", real=True)
+        uf, vf = sp.Function("u")(t), sp.Function("v")(t)
+        alpha = [sp.log(vf) / uf + vf, uf]
+        H = a1 * uf + a2 * vf + b1 * sp.log(uf) + b2 * sp.log(vf) - H0
+        L = alpha[0] * uf.diff(t) + alpha[1] * vf.diff(t) - H
+        el = euler_equations(L, [uf, vf], t)  # dL/dq - d/dt dL/dqdot = 0
+        ud, vd = uf.diff(t), vf.diff(t)
+        sol = sp.solve([e.lhs for e in el], [ud, vd], dict=True)
+        if len(sol) != 1:
+            raise RefError("LV: Euler-Lagrange equations not uniquely solvable for qdot")
+        u, v = sp.symbols("u v", positive=True)
+        sub = {uf: u, vf: v}
+        self.L = L
+        self.el = [sp.simplify(e.lhs.subs({ud: sp.Symbol("udot"), vd: sp.Symbol("vdot")}).subs(sub))
+                   for e in el]
+        self.f = [sp.factor(sp.simplify(sol[0][ud].subs(sub))),
+                  sp.factor(sp.simplify(sol[0][vd].subs(sub)))]
+        self.alpha = [a.subs(sub) for a in alpha]
+        self.H = H.subs(sub)
+        # M = Dalpha^T - Dalpha (tyranowski2014 (2.8)), printed for the record
+        Da = sp.Matrix(self.alpha).jacobian([u, v])
+        self.M = sp.simplify(Da.T - Da)
+        args = (u, v, a1, a2, b1, b2, H0)
+        self._f = sp.lambdify(args, self.f, "numpy")
+        self._alpha = sp.lambdify(args, self.alpha, "numpy")
+        self._H = sp.lambdify(args, self.H, "numpy")
+        self.syms = args
+
+    def equations(self):
+        u, v = self.syms[:2]
+        return ["L = %s" % self.L,
+                "Euler-Lagrange (dL/dq - d/dt dL/dqdot = 0): %s = 0,  %s = 0" % tuple(self.el),
+                "M = Dalpha^T - Dalpha = %s ;  M qdot = grad H" % self.M.tolist(),
+                "u' = %s" % self.f[0], "v' = %s" % self.f[1],
+                "p = alpha(q) = (%s, %s)" % tuple(self.alpha),
+                "H = %s" % self.H]
+
+    def check_params(self, vals, given):
+        u0, v0 = vals["q0"]
+        if not (u0 > 0 and v0 > 0):
+            raise RefError("lotka-volterra: need u0, v0 > 0 (log), got q0 = %r" % (vals["q0"],))
+
+    def _pv(self, vals):
+        return [vals[k][0] for k in ("a1", "a2", "b1", "b2", "H0")]
+
+    def table(self, vals, tk, rtol, atol, extra):
+        pv = self._pv(vals)
+
+        def rhs(t, y):
+            return self._f(y[0], y[1], *pv)
+        Y = integrate(rhs, vals["q0"], tk, rtol, atol)
+        if np.any(Y <= 0):
+            raise RefError("lotka-volterra: the solution left u, v > 0")
+        return self._assemble(tk, Y, pv, extra)
+
+    def _assemble(self, tk, Y, pv, extra):
+        P = np.array(self._alpha(Y[:, 0], Y[:, 1], *pv), dtype=float).T
+        cols = [tk, Y[:, 0], Y[:, 1], P[:, 0], P[:, 1]]
+        if extra:
+            cols.append(np.broadcast_to(self._H(Y[:, 0], Y[:, 1], *pv), tk.shape))
+        return np.column_stack(cols), {"q": [1, 2], "p": [3, 4]}
+
+
+# ----------------------------------------------------------------------------------------------
+# nonholonomic mechanical systems: L(q, v), Phi(q, v) = A(q) v + c(q)
+# ----------------------------------------------------------------------------------------------
+
+class Nonholonomic(System):
+    """Lagrange-d'Alembert equations, index-1 form, derived with sympy.
+
+    d/dt(dL/dv) - dL/dq = -A^T lambda,  A = dPhi/dv   (harness sign)
+    => L_vv qdd + A^T lambda = L_q - L_vq v
+       A qdd                 = -Phi_q v          (d/dt Phi = 0)
+    """
+
+    def setup(self, q, v, prm, L, Phi):
+        n, m = len(q), len(Phi)
+        self.n, self.m = n, m
+        qv, vv = sp.Matrix(q), sp.Matrix(v)
+        Phi = sp.Matrix(Phi)
+        self.Lsym, self.Phisym = L, Phi
+        Lv = sp.Matrix([sp.diff(L, vi) for vi in v])
+        Lq = sp.Matrix([sp.diff(L, qi) for qi in q])
+        Mm = Lv.jacobian(vv)
+        Lvq = Lv.jacobian(qv)
+        A = Phi.jacobian(vv)
+        c = sp.simplify(Phi - A * vv)
+        if any(ci.has(*v) for ci in c):
+            raise RefError("%s: constraint not affine in v" % self.name)
+        if any(a.has(*v) for a in A):
+            raise RefError("%s: constraint not affine in v" % self.name)
+        K = sp.zeros(n + m, n + m)
+        K[:n, :n] = Mm
+        K[:n, n:] = A.T
+        K[n:, :n] = A
+        rhs = sp.zeros(n + m, 1)
+        rhs[:n, 0] = Lq - Lvq * vv
+        rhs[n:, 0] = -(Phi.jacobian(qv) * vv)
+        sol = K.LUsolve(rhs)
+        qdd = [sp.simplify(sol[i]) for i in range(n)]
+        lam = [sp.simplify(sol[n + a]) for a in range(m)]
+        E = sp.simplify((vv.T * Lv)[0] - L)
+        self.M, self.A, self.c = Mm, A, c
+        self.qdd, self.lam, self.p, self.E = qdd, lam, list(Lv), E
+        self.q, self.v, self.prm = q, v, prm
+        args = list(q) + list(v) + list(prm)
+        self._qdd = sp.lambdify(args, qdd, "numpy")
+        self._lam = sp.lambdify(args, lam, "numpy")
+        self._p = sp.lambdify(args, list(Lv), "numpy")
+        self._Phi = sp.lambdify(args, list(Phi), "numpy")
+        self._E = sp.lambdify(args, E, "numpy")
+        self._A = sp.lambdify(args, A, "numpy")
+        self._M = sp.lambdify(args, Mm, "numpy")
+
+    def equations(self):
+        out = ["q = %s, v = qdot = %s, parameters %s" % (self.q, self.v, self.prm),
+               "L = %s" % self.Lsym, "Phi = %s = A(q) v + c(q)" % list(self.Phisym),
+               "M = L_vv = %s" % self.M.tolist(), "A = %s, c = %s" % (self.A.tolist(), list(self.c)),
+               "sign: d/dt(dL/dv) - dL/dq = -A^T lambda"]
+        for qi, e in zip(self.q, self.qdd):
+            out.append("%s'' = %s" % (qi, e))
+        for a, e in enumerate(self.lam):
+            out.append("lambda%d = %s" % (a + 1, e))
+        out.append("p = dL/dv = %s" % self.p)
+        out.append("E = %s" % self.E)
+        return out
+
+    # numerical pieces -------------------------------------------------------------------------
+    def pvals(self, vals):
+        return [vals[str(s)][0] for s in self.prm]
+
+    def initial(self, vals):
+        """(q0, v0) as arrays"""
+        return np.array(vals["q0"], float), np.array(vals["v0"], float)
+
+    def check_consistent(self, vals):
+        q0, v0 = self.initial(vals)
+        r = np.array(self._Phi(*q0, *v0, *self.pvals(vals)), float)
+        if np.max(np.abs(r)) > RESIDUAL_MAX:
+            raise RefError("%s: inconsistent initial data, |Phi(q0, v0)| = %.3g > %g "
+                           "(Phi = %s)" % (self.name, np.max(np.abs(r)), RESIDUAL_MAX,
+                                           list(self.Phisym)))
+
+    def check_params(self, vals, given):
+        self.check_consistent(vals)
+
+    def table(self, vals, tk, rtol, atol, extra):
+        self.check_consistent(vals)
+        pv = self.pvals(vals)
+        n = self.n
+        q0, v0 = self.initial(vals)
+
+        def rhs(t, y):
+            return np.concatenate([y[n:], np.array(self._qdd(*y, *pv), float)])
+        Y = integrate(rhs, np.concatenate([q0, v0]), tk, rtol, atol)
+        return self.assemble(tk, Y[:, :n], Y[:, n:], pv, extra)
+
+    def assemble(self, tk, Q, V, pv, extra):
+        args = [Q[:, i] for i in range(self.n)] + [V[:, i] for i in range(self.n)] + pv
+        bc = lambda a: np.broadcast_to(np.asarray(a, float), tk.shape)  # noqa: E731
+        P = [bc(x) for x in self._p(*args)]
+        lam = [bc(x) for x in self._lam(*args)]
+        res = [bc(x) for x in self._Phi(*args)]
+        cols = [tk] + [Q[:, i] for i in range(self.n)] + P + lam + res
+        n, m = self.n, self.m
+        idx = {"q": list(range(1, 1 + n)), "p": list(range(1 + n, 1 + 2 * n)),
+               "lambda": list(range(1 + 2 * n, 1 + 2 * n + m)),
+               "residual": list(range(1 + 2 * n + m, 1 + 2 * n + 2 * m))}
+        if extra:
+            cols.append(bc(self._E(*args)))
+            cols += self.extra_cols(tk, Q, V, pv)
+        return np.column_stack(cols), idx
+
+    def extra_cols(self, tk, Q, V, pv):
+        return []
+
+
+class Particle(Nonholonomic):
+    name = "nonholonomic-particle"
+    title = ("nonholonomic particle in a harmonic potential (demartin2018 sec. 7.1): "
+             "L = m|v|^2/2 - k(x^2+y^2)/2, Phi = v_z - y v_x")
+    params = [
+        Param("m", [1.0], 1, "mass (paper: 1)"),
+        Param("k", [1.0], 1, "spring constant of the potential k(x^2+y^2)/2 (paper: 1)"),
+        Param("q0", [1.0, 0.5, 0.0], 3, "initial (x, y, z) (paper gives none; notes' choice)"),
+        Param("v0", [0.3, 0.8, 0.15], 3, "initial (v_x, v_y, v_z); must satisfy v_z = y0 v_x "
+              "(paper gives none; notes' choice)"),
+    ]
+    columns = ["t", "q1", "q2", "q3", "p1", "p2", "p3", "lambda1", "residual1"]
+    extra_columns = ["E"]
+    coord_doc = ("q = (x, y, z), p = m v, lambda: M qdd = -grad V - A^T lambda with "
+                 "A = (-y, 0, 1), residual = Phi = v_z - y v_x")
+    has_exact = True
+
+    def __init__(self):
+        x, y, z = sp.symbols("x y z", real=True)
+        vx, vy, vz = sp.symbols("v_x v_y v_z", real=True)
+        m, k = sp.symbols("m k", positive=True)
+        L = m * (vx**2 + vy**2 + vz**2) / 2 - k * (x**2 + y**2) / 2
+        self.setup([x, y, z], [vx, vy, vz], [m, k], L, [vz - y * vx])
+
+    def exact_table(self, vals, tk, extra):
+        """Semi-analytic solution (own derivation, not in the paper).
+
+        y = Y cos(w t - phi), w = sqrt(k/m).  With the time change dtau/dt = 1/sqrt(1+y^2) the
+        x equation m(1+y^2) x'' + m y y' x' + k x = 0 becomes d^2x/dtau^2 + w^2 x = 0, and
+        tau(t) = [F(w t - phi | mu) - F(-phi | mu)] / (w sqrt(1+Y^2)), mu = Y^2/(1+Y^2),
+        F the incomplete elliptic integral of the first kind.  z = z0 + int_0^t y x' dt by
+        adaptive quadrature (the only non-closed-form piece).
+        """
+        mm, kk = vals["m"][0], vals["k"][0]
+        (x0, y0, z0), (vx0, vy0, vz0) = vals["q0"], vals["v0"]
+        w = np.sqrt(kk / mm)
+        Y = np.hypot(y0, vy0 / w)
+        ph = np.arctan2(vy0 / w, y0)
+        mu = Y * Y / (1 + Y * Y)
+        sq = np.sqrt(1 + Y * Y)
+        c = vx0 * np.sqrt(1 + y0 * y0)  # dx/dtau at 0
+
+        def ys(t):
+            return Y * np.cos(w * t - ph), -Y * w * np.sin(w * t - ph)
+
+        def tau(t):
+            return (ellipkinc(w * t - ph, mu) - ellipkinc(-ph, mu)) / (w * sq)
+
+        def xs(t):
+            ta = tau(t)
+            yy, _ = ys(t)
+            x = x0 * np.cos(w * ta) + c / w * np.sin(w * ta)
+            xd = (-x0 * w * np.sin(w * ta) + c * np.cos(w * ta)) / np.sqrt(1 + yy * yy)
+            return x, xd
+
+        X, XD = xs(tk)
+        Yv, YD = ys(tk)
+        Z = np.empty_like(tk)
+        Z[0] = z0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # quad's round-off notice at this tolerance
+            for i in range(1, len(tk)):
+                val, err = quad(lambda s: ys(s)[0] * xs(s)[1], tk[i - 1], tk[i],
+                                epsabs=1e-16, epsrel=1e-15, limit=200)
+                if not err <= 1e-13:
+                    raise RefError("particle exact: quadrature of z failed (error estimate %g)"
+                                   % err)
+                Z[i] = Z[i - 1] + val
+        VZ = Yv * XD
+        X[0], Yv[0], XD[0], YD[0], VZ[0] = x0, y0, vx0, vy0, vz0
+        Q = np.column_stack([X, Yv, Z])
+        V = np.column_stack([XD, YD, VZ])
+        return self.assemble(tk, Q, V, self.pvals(vals), extra)
+
+
+class Disc(Nonholonomic):
+    name = "vertical-disc"
+    title = ("vertical disc (knife edge, no rolling angle) with an elastic spring on SE(2) "
+             "(demartin2018 sec. 7.4): L = [m(v_x^2+v_y^2) + Iz v_theta^2]/2 - k(x^2+y^2)/2, "
+             "Phi = v_y cos(theta) - v_x sin(theta)")
+    params = [
+        Param("m", [1.0], 1, "mass (paper symbol m; value not given, notes: 1)"),
+        Param("Iz", [1.0], 1, "moment of inertia about the vertical axis (paper I_z; notes: 1)"),
+        Param("k", [1.0], 1, "spring constant, V = k(x^2+y^2)/2 (paper: 1)"),
+        Param("q0", [1.0, 0.5, 0.3], 3, "initial (x, y, theta) (notes' choice)"),
+        Param("eta0", [0.2, 0.0, 0.7], 3, "initial body velocity (v1, v2, omega) = paper's "
+              "trivialised (v_1, v_2, omega); v1 forward, v2 lateral (must be 0)"),
+        Param("v0", None, 3, "alternative to eta0: initial (v_x, v_y, v_theta) in coordinates; "
+              "if set, eta0 must not be set"),
+    ]
+    columns = ["t", "q1", "q2", "q3", "p1", "p2", "p3", "lambda1", "residual1"]
+    extra_columns = ["E", "mu1", "mu2", "mu3"]
+    coord_doc = ("q = (x, y, theta) (paper's order; q3 = theta unwrapped), p = dL/dv = "
+                 "(m v_x, m v_y, Iz v_theta), lambda: M qdd = -grad V - A^T lambda with "
+                 "A = (-sin theta, cos theta, 0), residual = Phi; --extra adds E and the "
+                 "body momentum mu = (m v1, m v2, Iz omega)")
+    has_exact = True
+
+    def __init__(self):
+        x, y, th = sp.symbols("x y theta", real=True)
+        vx, vy, vth = sp.symbols("v_x v_y v_theta", real=True)
+        m, Iz, k = sp.symbols("m Iz k", positive=True)
+        L = (m * (vx**2 + vy**2) + Iz * vth**2) / 2 - k * (x**2 + y**2) / 2
+        self.setup([x, y, th], [vx, vy, vth], [m, Iz, k], L,
+                   [vy * sp.cos(th) - vx * sp.sin(th)])
+
+    def check_params(self, vals, given):
+        if "v0" in given and "eta0" in given:
+            raise RefError("vertical-disc: set either eta0 or v0, not both")
+        self.check_consistent(vals)
+
+    def initial(self, vals):
+        q0 = np.array(vals["q0"], float)
+        if vals.get("v0") is not None:
+            return q0, np.array(vals["v0"], float)
+        v1, v2, om = vals["eta0"]
+        th = q0[2]
+        return q0, np.array([v1 * np.cos(th) - v2 * np.sin(th),
+                             v1 * np.sin(th) + v2 * np.cos(th), om])
+
+    def extra_cols(self, tk, Q, V, pv):
+        m, Iz, _ = pv
+        th = Q[:, 2]
+        v1 = V[:, 0] * np.cos(th) + V[:, 1] * np.sin(th)
+        v2 = -V[:, 0] * np.sin(th) + V[:, 1] * np.cos(th)
+        return [m * v1, m * v2, Iz * V[:, 2]]
+
+    def exact_table(self, vals, tk, extra):
+        """Closed form (body-frame position s, r; omega constant):
+        s = x cos th + y sin th, r = -x sin th + y cos th, v2 = 0:
+        s' = v1 + w r, r' = -w s, m v1' = -k s  =>  s'' = -Om^2 s, Om^2 = k/m + w^2.
+        """
+        mm, Iz, kk = self.pvals(vals)
+        q0, v0 = self.initial(vals)
+        x0, y0, th0 = q0
+        om = v0[2]
+        v10 = v0[0] * np.cos(th0) + v0[1] * np.sin(th0)
+        s0 = x0 * np.cos(th0) + y0 * np.sin(th0)
+        r0 = -x0 * np.sin(th0) + y0 * np.cos(th0)
+        sd0 = v10 + om * r0
+        Om = np.sqrt(kk / mm + om * om)
+        t = tk
+        if Om > 0:
+            S = s0 * np.cos(Om * t) + sd0 / Om * np.sin(Om * t)
+            SD = -s0 * Om * np.sin(Om * t) + sd0 * np.cos(Om * t)
+            IS = s0 * np.sin(Om * t) / Om + sd0 * (1 - np.cos(Om * t)) / Om**2
+        else:
+            S, SD, IS = s0 + sd0 * t, sd0 + 0 * t, s0 * t + sd0 * t * t / 2
+        R = r0 - om * IS
+        V1 = SD - om * R
+        TH = th0 + om * t
+        X = S * np.cos(TH) - R * np.sin(TH)
+        Yc = S * np.sin(TH) + R * np.cos(TH)
+        Q = np.column_stack([X, Yc, TH])
+        V = np.column_stack([V1 * np.cos(TH), V1 * np.sin(TH), om + 0 * t])
+        Q[0], V[0] = q0, v0
+        return self.assemble(tk, Q, V, [mm, Iz, kk], extra)
+
+
+SYSTEMS = {}
+
+
+def get_system(name):
+    cls = {"lotka-volterra": LotkaVolterra, "nonholonomic-particle": Particle,
+           "vertical-disc": Disc}.get(name)
+    if cls is None:
+        raise RefError("unknown system %r (known: lotka-volterra, nonholonomic-particle, "
+                       "vertical-disc)" % name)
+    if name not in SYSTEMS:
+        SYSTEMS[name] = cls()
+    return SYSTEMS[name]
+
+
+ALL = ["lotka-volterra", "nonholonomic-particle", "vertical-disc"]
+
+
+# ----------------------------------------------------------------------------------------------
+# running, output, accuracy estimate
+# ----------------------------------------------------------------------------------------------
+
+def header(sysm, extra):
+    return sysm.columns + (sysm.extra_columns if extra else [])
+
+
+def write_csv(path, cols, data):
+    lines = [",".join(cols)]
+    for row in data:
+        lines.append(",".join(fmt(x) for x in row))
+    text = "\n".join(lines) + "\n"
+    if path in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def group_diff(a, b, idx):
+    return {g: float(np.max(np.abs(a[:, c] - b[:, c]))) for g, c in idx.items()}
+
+
+def run(argv):
+    sysname = argv[0]
+    sets, h, T, exact, out = [], None, None, False, "-"
+    rtol, atol, extra, estimate = RTOL_DEFAULT, ATOL_DEFAULT, False, True
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+
+        def nxt():
+            if i + 1 >= len(argv):
+                raise RefError("%s needs a value" % a)
+            return argv[i + 1]
+        if a == "--set":
+            sets.append(nxt()); i += 2
+        elif a == "--h":
+            h = parse_value(nxt()); i += 2
+        elif a == "--T":
+            T = parse_value(nxt()); i += 2
+        elif a == "--out":
+            out = nxt(); i += 2
+        elif a == "--rtol":
+            rtol = float(nxt()); i += 2
+        elif a == "--atol":
+            atol = float(nxt()); i += 2
+        elif a == "--exact":
+            exact = True; i += 1
+        elif a == "--extra":
+            extra = True; i += 1
+        elif a == "--no-estimate":
+            estimate = False; i += 1
+        else:
+            raise RefError("unknown option %r" % a)
+    if h is None or T is None:
+        raise RefError("--h and --T are required")
+    sysm = get_system(sysname)
+    vals = sysm.resolve(parse_sets(sets))
+    tk, N = node_times(h, T)
+    cols = header(sysm, extra)
+    if exact:
+        if not sysm.has_exact:
+            raise RefError("%s: no closed-form solution; run without --exact" % sysname)
+        data, idx = sysm.exact_table(vals, tk, extra)
+        num, _ = sysm.table(vals, tk, rtol, atol, extra)
+        d = group_diff(data, num, idx)
+        sys.stderr.write("%s: exact solution written; DOP853 (rtol %g, atol %g) vs exact, max abs "
+                         "diff over %d nodes: %s\n"
+                         % (sysname, rtol, atol, N + 1,
+                            ", ".join("%s %.2e" % kv for kv in d.items())))
+    else:
+        data, idx = sysm.table(vals, tk, rtol, atol, extra)
+        if estimate and N > 0:
+            r2, a2 = rtol * 100, atol * 100
+            loose, _ = sysm.table(vals, tk, r2, a2, extra)
+            d = group_diff(data, loose, idx)
+            sys.stderr.write("%s: DOP853 rtol %g atol %g; max over %d nodes of |y - y(rtol %g, "
+                             "atol %g)|: %s (a bound: the looser run dominates; with error ~ tol "
+                             "the error of this run is about 1/100 of it)\n"
+                             % (sysname, rtol, atol, N + 1, r2, a2,
+                                ", ".join("%s %.2e" % kv for kv in d.items())))
+    if "residual" in idx:
+        res = float(np.max(np.abs(data[:, idx["residual"]])))
+        sys.stderr.write("%s: max |constraint residual A(q)v| = %.2e\n" % (sysname, res))
+        if "lambda" in idx:
+            sys.stderr.write("%s: lambda(0) = %s (harness sign: force -A^T lambda)\n"
+                             % (sysname, ", ".join(fmt(x) for x in data[0, idx["lambda"]])))
+    write_csv(out, cols, data)
+
+
+def cmd_list():
+    for name in ALL:
+        s = get_system(name)
+        print("%s: %s" % (name, s.title))
+        for p in s.params:
+            d = "(unset)" if p.default is None else ",".join(repr(x) for x in p.default)
+            print("  %-5s [%d] = %-18s %s" % (p.name, p.count, d, p.meaning))
+        print("  columns: %s" % ",".join(s.columns))
+        print("  --extra adds: %s" % ",".join(s.extra_columns))
+        print("  %s" % s.coord_doc)
+        print("  exact solution (--exact): %s" % ("yes" if s.has_exact else "no"))
+        print()
+
+
+def cmd_equations(name):
+    for line in get_system(name).equations():
+        print(line)
+
+
+# ----------------------------------------------------------------------------------------------
+# selftest
+# ----------------------------------------------------------------------------------------------
+
+def selftest():
+    fails = []
+
+    def check(label, value, limit):
+        ok = value <= limit
+        print("%-4s %-72s %.3e (limit %.0e)" % ("ok" if ok else "FAIL", label, value, limit))
+        if not ok:
+            fails.append(label)
+
+    def check_true(label, cond):
+        print("%-4s %s" % ("ok" if cond else "FAIL", label))
+        if not cond:
+            fails.append(label)
+
+    # --- Lotka-Volterra --------------------------------------------------------------------
+    lv = get_system("lotka-volterra")
+    u, v, a1, a2, b1, b2, H0 = lv.syms
+    defaults = {a1: 1, a2: 1, b1: -1, b2: -2, H0: 2}
+    check_true("LV: sympy EL gives u' = u(v-2), v' = v(1-u) with the defaults",
+               sp.simplify(lv.f[0].subs(defaults) - u * (v - 2)) == 0
+               and sp.simplify(lv.f[1].subs(defaults) - v * (1 - u)) == 0)
+    check_true("LV: general u' = u(a2 v + b2), v' = -v(a1 u + b1)",
+               sp.simplify(lv.f[0] - u * (a2 * v + b2)) == 0
+               and sp.simplify(lv.f[1] + v * (a1 * u + b1)) == 0)
+    vals = lv.resolve([])
+    tk, _ = node_times(0.5, 5.0)
+    ref5 = np.array([0.71604379261669363052, 1.0527457406914715686])
+    for rtol in (1e-13, RTOL_DEFAULT):
+        data, _ = lv.table(vals, tk, rtol, ATOL_DEFAULT, True)
+        check("LV: |q(5) - mpmath reference|_inf, DOP853 rtol %g" % rtol,
+              float(np.max(np.abs(data[-1, 1:3] - ref5))), 1e-12)
+    data, _ = lv.table(vals, node_times(0.01, 5.0)[0], RTOL_DEFAULT, ATOL_DEFAULT, True)
+    check("LV: q(5) at h = 0.01 nodes (dense output) vs reference",
+          float(np.max(np.abs(data[-1, 1:3] - ref5))), 1e-12)
+    check("LV: max |H(t_k)| (H = 0 on the orbit), h = 0.01, T = 5",
+          float(np.max(np.abs(data[:, 5]))), 3e-12)
+    check("LV: p = alpha(q) at t = 0: |p0 - (1, 1)|", float(np.max(np.abs(data[0, 3:5] - 1))), 0)
+
+    # --- particle ----------------------------------------------------------------------------
+    pt = get_system("nonholonomic-particle")
+    x, y, z = pt.q
+    vx, vy, vz = pt.v
+    m, k = pt.prm
+    paper_lam = (vx * vy - x * y) / (1 + y**2)  # notes sec. 2.1, paper sign (+A^T lambda)
+    check_true("particle: sympy lambda = -(v_x v_y - x y)/(1+y^2) (m=k=1; = -lambda_paper)",
+               sp.simplify(pt.lam[0].subs({m: 1, k: 1}) + paper_lam) == 0)
+    check_true("particle: x'' = -(k x + m y v_y v_x)/(m(1+y^2)), y'' = -k y/m",
+               sp.simplify(pt.qdd[0] + (k * x + m * y * vy * vx) / (m * (1 + y**2))) == 0
+               and sp.simplify(pt.qdd[1] + k * y / m) == 0)
+    cases = [("defaults", []),
+             ("m=2,k=3,q0=-0.4,1.2,0.3,v0=0.7,-0.5,0.84",
+              [("m", [2.0]), ("k", [3.0]), ("q0", [-0.4, 1.2, 0.3]), ("v0", [0.7, -0.5, 0.84])])]
+    for label, sets in cases:
+        vals = pt.resolve(sets)
+        tk, _ = node_times(0.05, 20.0)
+        num, idx = pt.table(vals, tk, RTOL_DEFAULT, ATOL_DEFAULT, True)
+        ex, _ = pt.exact_table(vals, tk, True)
+        for g in ("q", "p", "lambda"):
+            check("particle %s: max |numerical - exact| %s, h = 0.05, T = 20" % (label, g),
+                  float(np.max(np.abs(num[:, idx[g]] - ex[:, idx[g]]))), 1e-11)
+        check("particle %s: max |Phi| along the numerical reference" % label,
+              float(np.max(np.abs(num[:, idx["residual"]]))), RESIDUAL_MAX)
+        check("particle %s: max |Phi| along the exact solution" % label,
+              float(np.max(np.abs(ex[:, idx["residual"]]))), 1e-13)
+        E = num[:, -1]
+        check("particle %s: energy drift max |E - E0|" % label, float(np.max(np.abs(E - E[0]))),
+              1e-12)
+    vals = pt.resolve([])
+    num, idx = pt.table(vals, np.array([0.0]), RTOL_DEFAULT, ATOL_DEFAULT, False)
+    check("particle: lambda(0) = +0.208 at the defaults (paper sign: -0.208)",
+          abs(num[0, idx["lambda"][0]] - 0.208), 1e-15)
+    tk, _ = node_times(0.1, 2.0)
+    num, idx = pt.table(vals, tk, RTOL_DEFAULT, ATOL_DEFAULT, False)
+    check("particle: lambda(2) = -0.41117805684 (notes' value, paper sign +)",
+          abs(num[-1, idx["lambda"][0]] + 0.41117805684), 1e-10)
+    try:
+        pt.resolve([("v0", [0.3, 0.8, 0.0])])
+        check_true("particle: inconsistent v0 refused", False)
+    except RefError as e:
+        check_true("particle: inconsistent v0 refused (%s)" % str(e)[:60], True)
+
+    # --- vertical disc -------------------------------------------------------------------------
+    dc = get_system("vertical-disc")
+    x, y, th = dc.q
+    vx, vy, vth = dc.v
+    m, Iz, k = dc.prm
+    check_true("disc: theta'' = 0", sp.simplify(dc.qdd[2]) == 0)
+    cases = [("defaults", []),
+             ("m=2.5,Iz=0.3,k=1.7,q0=-0.8,1.1,2.0,eta0=-0.6,0,-1.3",
+              [("m", [2.5]), ("Iz", [0.3]), ("k", [1.7]), ("q0", [-0.8, 1.1, 2.0]),
+               ("eta0", [-0.6, 0.0, -1.3])]),
+             ("k=0,omega=0 (free straight line)", [("k", [0.0]), ("eta0", [0.4, 0.0, 0.0])])]
+    for label, sets in cases:
+        vals = dc.resolve(sets)
+        tk, _ = node_times(0.05, 20.0)
+        num, idx = dc.table(vals, tk, RTOL_DEFAULT, ATOL_DEFAULT, True)
+        ex, _ = dc.exact_table(vals, tk, True)
+        for g in ("q", "p", "lambda"):
+            check("disc %s: max |numerical - exact| %s, h = 0.05, T = 20" % (label[:30], g),
+                  float(np.max(np.abs(num[:, idx[g]] - ex[:, idx[g]]))), 1e-11)
+        check("disc %s: max |Phi| along the numerical reference" % label[:30],
+              float(np.max(np.abs(num[:, idx["residual"]]))), RESIDUAL_MAX)
+        check("disc %s: max |Phi| along the exact solution" % label[:30],
+              float(np.max(np.abs(ex[:, idx["residual"]]))), 1e-13)
+        E = num[:, idx["residual"][-1] + 1]
+        check("disc %s: energy drift max |E - E0|" % label[:30], float(np.max(np.abs(E - E[0]))),
+              1e-12)
+        # notes' closed form for lambda (paper sign): lambda_paper = m omega v1 + k r
+        mm, Iz_, kk = dc.pvals(vals)
+        Q, V = num[:, 1:4], num[:, 4:7] / np.array([mm, mm, Iz_])
+        v1 = V[:, 0] * np.cos(Q[:, 2]) + V[:, 1] * np.sin(Q[:, 2])
+        r = -Q[:, 0] * np.sin(Q[:, 2]) + Q[:, 1] * np.cos(Q[:, 2])
+        check("disc %s: lambda = -(m omega v1 + k r) along the reference" % label[:30],
+              float(np.max(np.abs(num[:, idx["lambda"][0]] + mm * V[:, 2] * v1 + kk * r))), 1e-12)
+    vals = dc.resolve([])
+    num, idx = dc.table(vals, np.array([0.0]), RTOL_DEFAULT, ATOL_DEFAULT, False)
+    check("disc: lambda(0) = -0.3221480379014634 (notes, paper sign +)",
+          abs(num[0, idx["lambda"][0]] + 0.3221480379014634), 1e-15)
+    vals2 = dc.resolve([("v0", list(dc.initial(vals)[1]))])
+    check("disc: v0 given in coordinates reproduces eta0", float(np.max(np.abs(
+        dc.table(vals2, node_times(0.5, 5.0)[0], RTOL_DEFAULT, ATOL_DEFAULT, False)[0]
+        - dc.table(vals, node_times(0.5, 5.0)[0], RTOL_DEFAULT, ATOL_DEFAULT, False)[0]))), 0)
+    try:
+        dc.resolve([("eta0", [0.2, 0.1, 0.7])])
+        check_true("disc: lateral velocity refused", False)
+    except RefError as e:
+        check_true("disc: lateral velocity v2 != 0 refused (%s)" % str(e)[:60], True)
+
+    # --- long-time constraint drift of the index-1 reference -----------------------------
+    for name in ("nonholonomic-particle", "vertical-disc"):
+        sm = get_system(name)
+        num, idx = sm.table(sm.resolve([]), node_times(0.1, 200.0)[0], RTOL_DEFAULT,
+                            ATOL_DEFAULT, True)
+        check("%s: max |Phi| along the reference, T = 200" % name,
+              float(np.max(np.abs(num[:, idx["residual"]]))), RESIDUAL_MAX)
+        check("%s: energy drift max |E - E0|, T = 200" % name,
+              float(np.max(np.abs(num[:, idx["residual"][-1] + 1] - num[0, idx["residual"][-1] + 1]))),
+              1e-11)
+
+    # --- command-line parsing -----------------------------------------------------------------
+    check_true("--set parsing: 'a1=2,q0=1.5,0.7' + 'b2=-3'",
+               parse_sets(["a1=2,q0=1.5,0.7", "b2=-3"]) == [("a1", [2.0]), ("q0", [1.5, 0.7]),
+                                                             ("b2", [-3.0])])
+    check_true("--set parsing: expression 3*sqrt(10)/5",
+               parse_sets(["v0=0,3*sqrt(10)/5,0"])[0][1][1] == 3 * np.sqrt(10) / 5)
+    print("selftest: %s" % ("PASS" if not fails else "FAIL (%d): %s" % (len(fails), fails)))
+    return 0 if not fails else 1
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(__doc__)
+        return 0
+    try:
+        if argv[0] == "list":
+            cmd_list()
+            return 0
+        if argv[0] == "equations":
+            for name in (argv[1:] or ALL):
+                print("== %s" % name)
+                cmd_equations(name)
+            return 0
+        if argv[0] == "selftest":
+            return selftest()
+        run(argv)
+        return 0
+    except RefError as e:
+        sys.stderr.write("ref_systems: error: %s\n" % e)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# test_references.sh: `vistudy run --method reference` (the reference of
+# order studies) against an independent derivation and integration
+# (tests/ref_systems.py: the equations of motion derived by sympy from the
+# Lagrangian, integrated by scipy's DOP853), at the nodes, in both
+# precisions, on the paper's data and on held-out parameters and initial
+# data (e2e suite). The reference's energy column must stay constant (H is
+# a first integral) and, for the degenerate form, its defect |p - alpha(q)|
+# at the reference's accuracy. Usage: test_references.sh PATH/TO/vistudy
+set -u
+V="$1"
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checks=0
+# system | --set (empty: defaults) | T | h
+cases=(
+  "lotka-volterra||5|0.5"
+  "lotka-volterra|a1=0.8,a2=1.3,b1=-1.7,b2=-0.9,H0=0.3,q0=1.4,0.6|3|0.25"
+  "lotka-volterra|a1=2.3,a2=0.45,b1=-0.6,b2=-1.9,H0=-1.1,q0=0.35,3.2|2|0.1"
+)
+for c in "${cases[@]}"; do
+  IFS='|' read -r sys set T h <<<"$c"
+  args=()
+  [ -n "$set" ] && args=(--set "$set")
+  if ! python3 "$here/ref_systems.py" "$sys" "${args[@]}" --h "$h" --T "$T" --out "$tmp/py.csv" 2>"$tmp/py.err"; then
+    cat "$tmp/py.err"; echo "FAIL: independent reference of $sys ${set:-defaults}"; fails=$((fails + 1)); continue
+  fi
+  for prec in double quad; do
+    checks=$((checks + 1))
+    if ! "$V" run --system "$sys" "${args[@]}" --method reference --h "$h" --T "$T" \
+        --precision "$prec" --out "$tmp/c.csv" 2>"$tmp/c.err"; then
+      cat "$tmp/c.err"; echo "FAIL: vistudy reference of $sys ($prec)"; fails=$((fails + 1)); continue
+    fi
+    python3 - "$tmp/py.csv" "$tmp/c.csv" "$tmp/c.err" "$sys" "${set:-defaults}" "$prec" <<'PY' || fails=$((fails + 1))
+import csv, re, sys
+py = list(csv.DictReader(open(sys.argv[1])))
+cv = list(csv.DictReader(open(sys.argv[2])))
+acc = float(re.search(r"estimated accuracy ([0-9.e+-]+)", open(sys.argv[3]).read()).group(1))
+name, sset, prec = sys.argv[4:7]
+bad = []
+if len(py) != len(cv):
+    bad.append(f"{len(cv)} nodes, independent {len(py)}")
+cols = [k for k in py[0] if re.fullmatch(r"(q|p|lambda)\d+", k)]
+missing = [k for k in cols if k not in cv[0]]
+if missing:
+    bad.append(f"columns {missing} missing")
+scale = max(1.0, max(abs(float(r[k])) for r in py for k in cols))
+err = max(abs(float(a[k]) - float(b[k])) for a, b in zip(py, cv) for k in cols if k not in missing)
+# The independent reference is good to about 1e-13 (DOP853 at rtol 2.3e-14);
+# vistudy's own stated accuracy adds to it.
+tol = 1e-12 * scale + 10 * acc
+if not err <= tol:
+    bad.append(f"max |difference| {err:.2e} > {tol:.1e}")
+E = [float(r["energy"]) for r in cv]
+dE = max(abs(e - E[0]) for e in E)
+if not dE <= 1e-12 * max(1.0, abs(E[0])) + 100 * acc:
+    bad.append(f"energy drift {dE:.2e}")
+if "alpha_defect" in cv[0]:
+    d = max(float(r["alpha_defect"]) for r in cv)
+    if not d <= 1e-12 * scale + 100 * acc:
+        bad.append(f"defect |p - alpha(q)| {d:.2e}")
+print(f"{name} ({sset}, {prec}): max difference {err:.1e} (tolerance {tol:.1e}), "
+      f"stated accuracy {acc:.1e}, energy drift {dE:.1e}{'' if not bad else '  FAIL: ' + '; '.join(bad)}")
+sys.exit(1 if bad else 0)
+PY
+  done
+done
+echo "references: $checks checks, $fails failed"
+[ "$fails" = 0 ]
