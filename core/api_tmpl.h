@@ -72,6 +72,19 @@ typedef struct VI_X(vi_holo_ops) {
                          const VI_REAL *mu, VI_REAL *H);
 } VI_X(vi_holo_ops);
 
+/* Nonholonomic constraints Phi(q, v) = A(q) v + a(q) = 0, info->m_nh of
+ * them (demartin2018 (1)-(2); affine in v): A(q) (m_nh x n), a(q) (m_nh;
+ * NULL when a = 0), D_q Phi(q, w) (m_nh x n, the q-derivative at fixed
+ * w, including D_q a), and D_q(A(q)' mu) (n x n) for given mu (m_nh).
+ * Sign convention, as for g: the constraint force is -A(q)' mu, i.e.
+ * M qdd = -grad V - A' mu (the paper's lambda is -mu). */
+typedef struct VI_X(vi_nh_ops) {
+  int (*matrix)(const void *state, const VI_REAL *q, VI_REAL *A);
+  int (*affine)(const void *state, const VI_REAL *q, VI_REAL *a);
+  int (*dphi_dq)(const void *state, const VI_REAL *q, const VI_REAL *w, VI_REAL *D);
+  int (*datmu)(const void *state, const VI_REAL *q, const VI_REAL *mu, VI_REAL *D);
+} VI_X(vi_nh_ops);
+
 /* Observables: momentum maps I(q, p) (info->n_momenta values, named in
  * info->momentum_names), and the exact solution at time t for the initial
  * data of the parameters: q (n), p (n), lambda (m). exact may return
@@ -97,6 +110,7 @@ typedef struct VI_X(vi_system_type) {
   const VI_X(vi_mech_ops) *mech;   /* exactly one form is non-NULL */
   const VI_X(vi_degen_ops) *degen;
   const VI_X(vi_holo_ops) *holo;   /* NULL: no holonomic constraints (m = 0) */
+  const VI_X(vi_nh_ops) *nh;       /* NULL: no nonholonomic constraints (m_nh = 0) */
   const VI_X(vi_obs_ops) *obs;     /* NULL: none */
 } VI_X(vi_system_type);
 
@@ -124,6 +138,8 @@ extern const VI_X(vi_system_type) *const VI_X(vi_system_types)[];
 typedef struct VI_X(vi_system) {
   const VI_X(vi_system_type) *type;
   int n, m;
+  int m_nh;      /* nonholonomic constraints */
+  int ml;        /* multipliers of a node: m holonomic, then m_nh nonholonomic */
   VI_REAL *par;  /* flattened parameter values */
   void *state;   /* type->state_size bytes */
   VI_REAL *M;    /* n x n mass matrix (at q0 when it depends on q) */
@@ -184,6 +200,12 @@ int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
  * (tyranowski2014 §4: zero for the exact flow); VI_EUNSUPPORTED otherwise. */
 int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *d);
+/* Nonholonomic constraints (m_nh > 0): the residual A(q) M^-1 p + a(q)
+ * (m_nh values), and the M-orthogonal projection of p onto it,
+ * p <- p - A'(A M^-1 A')^-1 (A M^-1 p + a) (in place). */
+int VI_X(vi_system_nh_residual)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                                const VI_REAL *p, VI_REAL *r);
+int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p);
 /* Hidden-constraint residual G(q) M^-1 p (m values). */
 int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *gv);
@@ -191,15 +213,17 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
  * p <- p - G'(G M^-1 G')^-1 G M^-1 p (in place). */
 int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
                               VI_REAL *p);
-/* Velocity and acceleration of the equations of motion at (q, p) for a
- * given multiplier: v = M^-1 p, a = M^-1 (f - G(q)' lambda) with
+/* Velocity and acceleration of the equations of motion at (q, p) for
+ * given multipliers (ml): v = M^-1 p, a = M^-1 (f - G(q)' lambda - A(q)' mu) with
  * f = -grad V + dT/dq - D_q(Mv) v (wenger2017 (3); f = -grad V for a
  * constant M); with lambda from vi_system_lambda this is the index-1 form.
  * Used for Taylor starting guesses and by the reference integrator. */
 int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
                           const VI_REAL *p, const VI_REAL *lambda, VI_REAL *v,
                           VI_REAL *a);
-/* Lagrange multiplier of the index-1 form, wenger2017 (70) for the
+/* Multipliers of the index-1 form (all ml of them: with nonholonomic
+ * constraints mu from (A M^-1 A') mu = A M^-1 f + D_q Phi(q, v) v,
+ * demartin2018 (4)); holonomic: wenger2017 (70) for the
  * mechanical Hamiltonian: lambda = (G M^-1 G')^-1 (sum v'Hess g_k v +
  * G M^-1 f), v = M^-1 p, f as in vi_system_accel. */
 int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
@@ -280,7 +304,8 @@ static inline void VI_X(vi_stats_add_solve)(VI_X(vi_stats) *stats, long iters,
   stats->jevals += jevals;
 }
 
-/* The state at a time node: t, q (n), p (n), lambda (m). */
+/* The state at a time node: t, q (n), p (n), lambda (ml: the m holonomic
+ * multipliers, then the m_nh nonholonomic ones). */
 typedef struct VI_X(vi_node) {
   VI_REAL t;
   VI_REAL *q, *p, *lambda;

@@ -95,6 +95,7 @@ typedef struct vi_system_info {
   const char *cite;    /* paper key and equations, e.g. "wenger2017 (69)" */
   int n;               /* coordinates */
   int m;               /* holonomic constraints */
+  int m_nh;            /* nonholonomic constraints A(q) v + a(q) = 0 */
   int n_momenta;       /* number of momentum maps (obs->momenta) */
   const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
   const vi_param *params; /* terminated by an entry with name == NULL */

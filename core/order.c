@@ -28,7 +28,7 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
                            const VI_X(vi_solver_opts) *so, VI_REAL T, long N,
                            vi_order_result *res, int i, VI_REAL *scale,
                            char *err, size_t errlen) {
-  const int n = sys->n, m = sys->m;
+  const int n = sys->n, m = sys->ml;
   const VI_REAL h = T / (VI_REAL)N;
   /* The energy error needs no reference: H_0 is exact (man2020 (46)). */
   const int state = !a->energy_only;

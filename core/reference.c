@@ -123,7 +123,7 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   if (sys->type->degen != NULL) {
     return rhs_degen(c, y, dy);
   }
-  const int n = sys->n, m = sys->m;
+  const int n = sys->n, m = sys->m, k = sys->m_nh;
   const VI_REAL *q = y, *p = y + n;
   const char *name = sys->type->info->name;
   int rc = sys->type->mech->grad_potential(sys->state, q, c->dV);
@@ -159,6 +159,21 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
       return rc;
     }
   }
+  if (k > 0) {
+    /* Nonholonomic (never together with g): mu of demartin2018 (4) in
+     * lam[m..], and A(q) in G for the force -A' mu. */
+    rc = VI_X(vi_system_lambda)(sys, q, p, c->lam);
+    if (rc == VI_OK) {
+      rc = vi_callback_status(sys->type->nh->matrix(sys->state, q, c->G));
+    }
+    if (rc != VI_OK) {
+      rhs_fail(c, rc,
+               "the nonholonomic multiplier of system %s failed (%s): a callback, or A M^-1 A' "
+               "singular along the reference",
+               name, vi_strerror(rc));
+      return rc;
+    }
+  }
   /* v = M^-1 p, once: it is qdot and, with M(q), the argument of dT/dq. */
   const VI_REAL *Minv = sys->Minv;
   if (sys->config_mass) {
@@ -186,8 +201,11 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
     if (sys->config_mass) {
       f += c->dT[i];
     }
-    for (int k = 0; k < m; k++) {
-      f -= c->G[k * n + i] * c->lam[k];
+    for (int r = 0; r < m; r++) {
+      f -= c->G[r * n + i] * c->lam[r];
+    }
+    for (int r = 0; r < k; r++) {
+      f -= c->G[r * n + i] * c->lam[m + r];
     }
     dy[n + i] = f;
   }
@@ -197,7 +215,7 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
 /* The multipliers (70) at the nodes 0..K of a reference (Q, P). */
 static int node_lambdas(rhs_ctx *c, long K, const VI_REAL *Q,
                         const VI_REAL *P, VI_REAL *L) {
-  const int n = c->sys->n, m = c->sys->m;
+  const int n = c->sys->n, m = c->sys->ml;
   if (m == 0) {
     return VI_OK;
   }
@@ -384,7 +402,7 @@ done:
 static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
                      VI_REAL *L, VI_REAL *W, VI_X(vi_reference_info) *info,
                      char *err, size_t errlen) {
-  const int n = c->sys->n, m = c->sys->m;
+  const int n = c->sys->n, m = c->sys->ml;
   VI_REAL *Q2 = W, *P2 = Q2 + (K + 1) * n, *L2 = P2 + (K + 1) * n;
   VI_REAL *y = L2 + (K + 1) * m;
   int rc = run_rk8pd(c, h, K, REF_TOL, Q, P, y, err, errlen);
@@ -646,7 +664,7 @@ static int irk_run(irk *w, rhs_ctx *c, VI_REAL hs, long nsub, long nout,
 static int irk_pair(irk *w, rhs_ctx *c, VI_REAL h, long ksub, long nodes,
                     int reuse, VI_REAL *Q, VI_REAL *P, VI_REAL *L,
                     VI_REAL *Q2, VI_REAL *P2, VI_REAL *L2, VI_REAL d[3]) {
-  const int n = c->sys->n, m = c->sys->m;
+  const int n = c->sys->n, m = c->sys->ml;
   long stride = 1, nk = nodes;
   int rc = VI_OK;
   if (reuse && ksub % 2 == 0) {
@@ -699,7 +717,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
                      VI_REAL *L, VI_REAL *W, VI_X(vi_reference_info) *info,
                      char *err, size_t errlen) {
   const VI_X(vi_system) *sys = c->sys;
-  const int n = sys->n, m = sys->m, d = 2 * n;
+  const int n = sys->n, m = sys->ml, d = 2 * n;
   const char *name = sys->type->info->name;
   VI_REAL *Q2 = W, *P2 = Q2 + (K + 1) * n, *L2 = P2 + (K + 1) * n;
   if (K == 0) {
@@ -878,7 +896,7 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
                        VI_REAL *Q, VI_REAL *P, VI_REAL *L,
                        VI_X(vi_reference_info) *info, char *err,
                        size_t errlen) {
-  const int n = sys->n, m = sys->m;
+  const int n = sys->n, m = sys->ml;
   VI_REAL dummy[1];
   for (long k = 0; k <= K; k++) {
     VI_REAL t = (VI_REAL)k * h;
@@ -956,7 +974,7 @@ static size_t ref_key(const VI_X(vi_system) *sys, VI_REAL h, long K,
 #ifdef VI_PREC_Q
   u[3] = 1;
 #endif
-  int32_t nn[3] = {(int32_t)sys->n, (int32_t)sys->m,
+  int32_t nn[3] = {(int32_t)sys->n, (int32_t)sys->ml,
                    (int32_t)vi_system_info_nvalues(inf)};
   int64_t kk = (int64_t)K;
   uint32_t namelen = (uint32_t)strlen(inf->name);
@@ -1158,7 +1176,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     vi_set_err(err, errlen, "vi_reference: no system");
     return VI_EINVAL;
   }
-  const int n = sys->n, m = sys->m;
+  const int n = sys->n, m = sys->ml;
   const char *name = sys->type->info->name;
   if (Q == NULL || P == NULL || (m > 0 && L == NULL)) {
     vi_set_err(err, errlen, "vi_reference: output array %s is NULL",
@@ -1212,7 +1230,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     /* The index-1 form needs grad V, G and the contracted Hessian of g;
      * the degenerate form Dalpha and grad H (vi_system_alloc checked). */
     const VI_X(vi_system_type) *t = sys->type;
-    if (t->mech != NULL && m > 0 && t->holo->constraint_hess == NULL) {
+    if (t->mech != NULL && sys->m > 0 && t->holo->constraint_hess == NULL) {
       vi_set_err(err, errlen,
               "no reference for system %s: it has no exact solution here "
               "and lacks constraint_hess for the index-1 form (70)",
@@ -1244,7 +1262,8 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     c.piv = piv;
     c.form = t->degen != NULL
                  ? "degenerate form (Dalpha' - Dalpha) qdot = grad H, pdot = Dalpha qdot"
-                 : "index-1 form (70)";
+             : sys->m_nh > 0 ? "index-1 form with the nonholonomic multiplier, demartin2018 (4)"
+                             : "index-1 form (70)";
     c.status = VI_OK;
     c.msg[0] = '\0';
     VI_REAL dummy[1];

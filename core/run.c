@@ -66,9 +66,10 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
   const int n = sys->n, m = sys->m;
   char buf[64];
   /* The residual columns of the form: g and the hidden constraint
-   * (mechanical), the defect |p - alpha(q)| (degenerate). */
-  VI_REAL E = 0, res[2] = {0, 0};
-  int nres = sys->type->degen ? 1 : 2;
+   * (mechanical), |A M^-1 p + a| with nonholonomic constraints, the defect
+   * |p - alpha(q)| (degenerate). */
+  VI_REAL E = 0, res[3] = {0, 0, 0};
+  int nres = sys->type->degen ? 1 : sys->m_nh > 0 ? 3 : 2;
   int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
   if (sys->type->degen) {
     if (rc == 0) {
@@ -83,6 +84,10 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
       rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
     }
     res[1] = VI_X(vi_norm_inf)(m, work);
+    if (rc == 0 && sys->m_nh > 0) {
+      rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
+      res[2] = VI_X(vi_norm_inf)(sys->m_nh, work);
+    }
   }
   if (rc != 0) {
     return rc;
@@ -90,7 +95,7 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
   VI_X(vi_format_real)(buf, sizeof buf, nd->t);
   fputs(buf, f);
   const VI_REAL *cols[3] = {nd->q, nd->p, nd->lambda};
-  const int cnt[3] = {n, n, m};
+  const int cnt[3] = {n, n, sys->ml};
   for (int c = 0; c < 3; c++) {
     for (int i = 0; i < cnt[c]; i++) {
       VI_X(vi_format_real)(buf, sizeof buf, cols[c][i]);
@@ -98,7 +103,7 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
       fputs(buf, f);
     }
   }
-  const VI_REAL tail[3] = {E, res[0], res[1]};
+  const VI_REAL tail[4] = {E, res[0], res[1], res[2]};
   for (int i = 0; i < 1 + nres; i++) {
     VI_X(vi_format_real)(buf, sizeof buf, tail[i]);
     fputc(',', f);
@@ -129,7 +134,13 @@ static void VI_X(write_header)(FILE *f, const VI_X(vi_system) *sys) {
   for (int i = 1; i <= sys->m; i++) {
     fprintf(f, ",lambda%d", i);
   }
+  for (int i = 1; i <= sys->m_nh; i++) {
+    fprintf(f, ",mu%d", i);
+  }
   fputs(sys->type->degen ? ",energy,alpha_defect" : ",energy,g_norm,gv_norm", f);
+  if (sys->m_nh > 0) {
+    fputs(",phi_norm", f);
+  }
   const vi_system_info *info = sys->type->info;
   if (VI_X(vi_type_has_momenta)(sys->type)) {
     for (int i = 0; i < info->n_momenta; i++) {
@@ -191,7 +202,7 @@ int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext
  * gv_norm, momenta). */
 static int VI_X(csv_columns)(const VI_X(vi_system) *sys) {
   const vi_system_info *info = sys->type->info;
-  return 1 + 2 * sys->n + sys->m + (sys->type->degen ? 2 : 3) + (VI_X(vi_type_has_momenta)(sys->type) ? info->n_momenta : 0);
+  return 1 + 2 * sys->n + sys->ml + (sys->type->degen ? 2 : sys->m_nh > 0 ? 4 : 3) + (VI_X(vi_type_has_momenta)(sys->type) ? info->n_momenta : 0);
 }
 
 /* Nodes of a reference trajectory held in memory at once. */
@@ -202,7 +213,7 @@ static int VI_X(csv_columns)(const VI_X(vi_system) *sys) {
  * the form's equations) at the nodes k h, in the layout of `run`. */
 static int VI_X(run_reference)(const VI_X(vi_system) *sys, VI_REAL h, long nsteps, long every,
                                FILE *f, VI_REAL *work, int quiet, char *err, size_t errlen) {
-  const int n = sys->n, m = sys->m;
+  const int n = sys->n, m = sys->ml;
   const size_t rows = (size_t)nsteps + 1;
   VI_REAL *Q = malloc(rows * (size_t)(2 * n + m) * sizeof *Q);
   if (!Q) {
@@ -293,7 +304,7 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
   if (!is_ref && VI_X(vi_stepper_alloc)(a->method, sys, &st, err, errlen) != VI_OK) {
     goto fail;
   }
-  const int n = sys->n, m = sys->m;
+  const int n = sys->n, m = sys->ml;
   const int nwork = n + 8 + (m > n ? m : n);
   buf = calloc((size_t)(2 * n + m + nwork), sizeof *buf);
   if (!buf) {

@@ -123,12 +123,12 @@ static int minv_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *work,
   return rc;
 }
 
-/* B = G M^-1 (m x n) and S = G M^-1 G' = B G' (m x m), factored in place.
+/* B = G M^-1 (m x n) and S = G M^-1 G' = B G' (m x m), factored in place,
+ * for the m rows of G (the holonomic G, or the nonholonomic A).
  * M^-1 is symmetric, so S is symmetric positive definite whenever G has
  * full rank; a singular S means the constraints are dependent at q. */
-static int schur(const VI_X(vi_system) *sys, const VI_REAL *Minv,
-                 const VI_REAL *G, VI_REAL *B, VI_REAL *S, int *piv) {
-  int n = sys->n, m = sys->m;
+static int schur_rows(int n, int m, const VI_REAL *Minv, const VI_REAL *G, VI_REAL *B,
+                      VI_REAL *S, int *piv) {
   for (int k = 0; k < m; k++) {
     for (int j = 0; j < n; j++) {
       VI_REAL s = 0;
@@ -174,7 +174,7 @@ static int VI_X(project_q)(VI_X(vi_system) *sys) {
       rc = minv_at(sys, sys->q0, mw, s.piv, &Minv);
     }
     if (rc == 0) {
-      rc = schur(sys, Minv, G, B, S, s.piv);
+      rc = schur_rows(n, m, Minv, G, B, S, s.piv);
     }
     if (rc == VI_OK) {
       VI_X(vi_lu_solve)(m, S, s.piv, y);
@@ -367,7 +367,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   }
   const vi_system_info *info = type->info;
   int n = info->n, m = info->m;
-  if (n <= 0 || m < 0 || m > n) {
+  if (n <= 0 || m < 0 || m > n || info->m_nh < 0 || m + info->m_nh > n) {
     vi_set_err(err, errlen, "system %s has bad sizes n = %d, m = %d", info->name,
             n, m);
     return VI_EINVAL;
@@ -392,6 +392,12 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       : m > 0 && (type->holo->constraint == NULL || type->holo->constraint_jac == NULL)
           ? "constraint and constraint_jac"
       : m > 0 && dg ? "holonomic constraints only with the mechanical form"
+      : (info->m_nh > 0) != (type->nh != NULL) ? "a nonholonomic table exactly when m_nh > 0"
+      : type->nh && (type->nh->matrix == NULL || type->nh->dphi_dq == NULL)
+          ? "matrix and dphi_dq of the nonholonomic table"
+      : type->nh && dg ? "nonholonomic constraints only with the mechanical form"
+      : type->nh && m > 0
+          ? "holonomic or nonholonomic constraints (both together are not supported yet)"
       : type->initial == NULL ? "initial data"
                               : NULL;
   if (missing) {
@@ -422,6 +428,8 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   sys->type = type;
   sys->n = n;
   sys->m = m;
+  sys->m_nh = info->m_nh;
+  sys->ml = m + info->m_nh;
   sys->config_mass = config_mass;
   sys->par = r;
   sys->M = mech ? sys->par + nval : NULL;
@@ -539,6 +547,32 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     }
   }
   matvec(n, n, sys->M, v0, sys->p0);
+  if (sys->m_nh > 0) {
+    /* Nonholonomic: |A(q0) v0 + a(q0)| within the tolerance (scaled like
+     * G v0), then v0 projected M-orthogonally onto the constraint. */
+    VI_REAL res[64];
+    what = "nonholonomic constraint";
+    crc = sys->m_nh <= 64 ? VI_X(vi_system_nh_residual)(sys, sys->q0, sys->p0, res) : VI_ENOMEM;
+    if (crc != 0) {
+      goto callback_fail;
+    }
+    VI_REAL qs = VI_X(vi_norm_inf)(n, sys->q0), vs = VI_X(vi_norm_inf)(n, v0);
+    qs = qs > 1 ? qs : 1;
+    vs = vs > 1 ? vs : 1;
+    VI_REAL tol = (VI_REAL)VI_CONSISTENCY_TOL * qs * vs, rr = VI_X(vi_norm_inf)(sys->m_nh, res);
+    if (!(rr <= tol)) {
+      vi_set_err(err, errlen,
+                 "inconsistent initial data for system %s: |A(q0) v0 + a(q0)| = %.1e "
+                 "(tolerance %.1e)",
+                 info->name, (double)rr, (double)tol);
+      rc = VI_EINCONSISTENT;
+      goto fail;
+    }
+    crc = VI_X(vi_system_project_nh)(sys, sys->q0, sys->p0);
+    if (crc != 0) {
+      goto callback_fail;
+    }
+  }
   /* Data within the tolerance is made consistent in the working precision:
    * a quad run from 17-digit data must not carry a 1e-17 constraint
    * residual at t = 0. */
@@ -682,7 +716,7 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
     rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
   if (rc == VI_OK) {
-    rc = schur(sys, Minv, G, B, S, s.piv);
+    rc = schur_rows(n, m, Minv, G, B, S, s.piv);
   }
   if (rc == VI_OK) {
     /* wenger2017 (4): p <- p - G'(G M^-1 G')^-1 G M^-1 p. */
@@ -832,6 +866,10 @@ static int force_at(const VI_X(vi_system) *sys, const VI_REAL *q,
   return VI_OK;
 }
 
+static int VI_X(nh_mu)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *p,
+                       VI_REAL *mu);
+static int nh_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *A, VI_REAL *a);
+
 /* Differentiating g(q) = 0 twice along M qdd = f - G' lambda:
  *   G v = 0,  G qdd + [v' Hess g_k v]_k = 0,
  *   G M^-1 (f - G' lambda) + [v' Hess g_k v]_k = 0,
@@ -844,15 +882,17 @@ int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
   if (sys->type->mech == NULL) {
     return VI_EUNSUPPORTED;
   }
-  const int n = sys->n, m = sys->m;
+  const int n = sys->n, m = sys->m, k = sys->m_nh;
   scratch s;
-  int rc = scratch_get(&s, (size_t)m * (size_t)n + (size_t)n + minv_work(sys) +
+  /* G, or A (the kinds are never both present), then the force. */
+  const int rows = m > k ? m : k;
+  int rc = scratch_get(&s, (size_t)rows * (size_t)n + (size_t)n + minv_work(sys) +
                                force_work(sys),
                        (size_t)n);
   if (rc != VI_OK) {
     return rc;
   }
-  VI_REAL *G = s.w, *force = G + (size_t)m * n, *mw = force + n;
+  VI_REAL *G = s.w, *force = G + (size_t)rows * n, *mw = force + n;
   VI_REAL *fw = mw + minv_work(sys);
   const VI_REAL *Minv = NULL;
   rc = minv_at(sys, q, mw, s.piv, &Minv);
@@ -865,10 +905,20 @@ int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
   }
   if (rc == VI_OK) {
     for (int i = 0; i < n; i++) {
-      for (int k = 0; k < m; k++) {
-        force[i] -= G[k * n + i] * lambda[k];
+      for (int r = 0; r < m; r++) {
+        force[i] -= G[r * n + i] * lambda[r];
       }
     }
+  }
+  if (rc == VI_OK && k > 0) {
+    rc = nh_at(sys, q, G, NULL);
+    for (int i = 0; rc == VI_OK && i < n; i++) {
+      for (int r = 0; r < k; r++) {
+        force[i] -= G[r * n + i] * lambda[m + r];
+      }
+    }
+  }
+  if (rc == VI_OK) {
     matvec(n, n, Minv, force, a);
   }
   scratch_put(&s);
@@ -878,6 +928,11 @@ int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
 int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *lambda) {
   int n = sys->n, m = sys->m;
+  if (sys->m_nh > 0) {
+    /* Only nonholonomic constraints (vi_system_alloc refuses both kinds
+     * together): the multipliers after the (empty) holonomic block. */
+    return sys->type->mech != NULL ? VI_X(nh_mu)(sys, q, p, lambda + m) : VI_EUNSUPPORTED;
+  }
   if (m == 0) {
     return VI_OK;
   }
@@ -905,7 +960,7 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     rc = force_at(sys, q, v, f, fw);
   }
   if (rc == VI_OK) {
-    rc = schur(sys, Minv, G, B, S, s.piv);
+    rc = schur_rows(n, m, Minv, G, B, S, s.piv);
   }
   if (rc != VI_OK) {
     goto done;
@@ -934,6 +989,145 @@ done:
   return rc;
 }
 
+/* ---- nonholonomic constraints --------------------------------------------- */
+
+/* A(q) (m_nh x n) and, with a non-NULL, a(q) (zeros when the type has
+ * none). */
+static int nh_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *A, VI_REAL *a) {
+  const VI_X(vi_nh_ops) *nh = sys->type->nh;
+  int rc = vi_callback_status(nh->matrix(sys->state, q, A));
+  if (rc == VI_OK && a != NULL) {
+    if (nh->affine != NULL) {
+      rc = vi_callback_status(nh->affine(sys->state, q, a));
+    } else {
+      memset(a, 0, (size_t)sys->m_nh * sizeof *a);
+    }
+  }
+  return rc;
+}
+
+int VI_X(vi_system_nh_residual)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                                const VI_REAL *p, VI_REAL *r) {
+  const int n = sys->n, k = sys->m_nh;
+  if (k == 0) {
+    return VI_OK;
+  }
+  scratch s;
+  int rc = scratch_get(&s, (size_t)k * (size_t)n + (size_t)n + minv_work(sys), (size_t)n);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *A = s.w, *v = A + (size_t)k * n, *mw = v + n;
+  const VI_REAL *Minv = NULL;
+  rc = nh_at(sys, q, A, r);
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, mw, s.piv, &Minv);
+  }
+  if (rc == VI_OK) {
+    matvec(n, n, Minv, p, v);
+    for (int i = 0; i < k; i++) {
+      VI_REAL t = r[i];
+      for (int j = 0; j < n; j++) {
+        t += A[i * n + j] * v[j];
+      }
+      r[i] = t;
+    }
+  }
+  scratch_put(&s);
+  return rc;
+}
+
+int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p) {
+  const int n = sys->n, k = sys->m_nh;
+  if (k == 0) {
+    return VI_OK;
+  }
+  scratch s;
+  int rc = scratch_get(&s, 2 * (size_t)k * (size_t)n + (size_t)k * (size_t)k + (size_t)k +
+                               minv_work(sys),
+                       (size_t)(k + n));
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *A = s.w, *B = A + (size_t)k * n, *S = B + (size_t)k * n, *y = S + k * k;
+  VI_REAL *mw = y + k;
+  const VI_REAL *Minv = NULL;
+  rc = nh_at(sys, q, A, y);
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, mw, s.piv, &Minv);
+  }
+  if (rc == VI_OK) {
+    rc = schur_rows(n, k, Minv, A, B, S, s.piv);
+  }
+  if (rc == VI_OK) {
+    /* The M-orthogonal projection onto A M^-1 p + a = 0:
+     * p <- p - A'(A M^-1 A')^-1 (A M^-1 p + a). */
+    for (int i = 0; i < k; i++) {
+      VI_REAL t = y[i];
+      for (int j = 0; j < n; j++) {
+        t += B[i * n + j] * p[j];
+      }
+      y[i] = t;
+    }
+    VI_X(vi_lu_solve)(k, S, s.piv, y);
+    for (int j = 0; j < n; j++) {
+      VI_REAL t = 0;
+      for (int i = 0; i < k; i++) {
+        t += A[i * n + j] * y[i];
+      }
+      p[j] -= t;
+    }
+  }
+  scratch_put(&s);
+  return rc;
+}
+
+/* The nonholonomic multipliers of the index-1 form: differentiating
+ * Phi = A(q) v + a(q) = 0 along M vdot = f - A' mu gives
+ *   A M^-1 (f - A' mu) + D_q Phi(q, v) v = 0,
+ * hence (A M^-1 A') mu = A M^-1 f + D_q Phi(q, v) v (demartin2018 (4), in
+ * the sign convention of vi_nh_ops). */
+static int VI_X(nh_mu)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *p,
+                       VI_REAL *mu) {
+  const int n = sys->n, k = sys->m_nh;
+  scratch s;
+  int rc = scratch_get(&s, 3 * (size_t)k * (size_t)n + (size_t)k * (size_t)k + 2 * (size_t)n +
+                               minv_work(sys) + force_work(sys),
+                       (size_t)(k + n));
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *A = s.w, *B = A + (size_t)k * n, *D = B + (size_t)k * n, *S = D + (size_t)k * n;
+  VI_REAL *v = S + k * k, *f = v + n, *mw = f + n, *fw = mw + minv_work(sys);
+  const VI_REAL *Minv = NULL;
+  rc = nh_at(sys, q, A, NULL);
+  if (rc == VI_OK) {
+    rc = minv_at(sys, q, mw, s.piv, &Minv);
+  }
+  if (rc == VI_OK) {
+    matvec(n, n, Minv, p, v);
+    rc = force_at(sys, q, v, f, fw);
+  }
+  if (rc == VI_OK) {
+    rc = vi_callback_status(sys->type->nh->dphi_dq(sys->state, q, v, D));
+  }
+  if (rc == VI_OK) {
+    rc = schur_rows(n, k, Minv, A, B, S, s.piv);
+  }
+  if (rc == VI_OK) {
+    for (int i = 0; i < k; i++) {
+      VI_REAL t = 0;
+      for (int j = 0; j < n; j++) {
+        t += B[i * n + j] * f[j] + D[i * n + j] * v[j];
+      }
+      mu[i] = t;
+    }
+    VI_X(vi_lu_solve)(k, S, s.piv, mu);
+  }
+  scratch_put(&s);
+  return rc;
+}
+
 /* ---- derivative check --------------------------------------------------------- */
 
 /* The functions whose Jacobians are checked: f(x) with nf values. The
@@ -942,7 +1136,8 @@ done:
  * against dT/dq. The degenerate ones: Dalpha against alpha, the contracted
  * Hessian of alpha against Dalpha' w (w = aux), grad H against H, Hess H
  * against grad H. */
-enum { FD_V, FD_DV, FD_G, FD_GTMU, FD_T, FD_MV, FD_DT, FD_ALPHA, FD_DAW, FD_H, FD_DH };
+enum { FD_V, FD_DV, FD_G, FD_GTMU, FD_ATMU, FD_T, FD_MV, FD_DT, FD_ALPHA, FD_DAW, FD_H, FD_DH,
+       FD_PHI };
 
 static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *aux,
                    const VI_REAL *x, VI_REAL *f, VI_REAL *tmp) {
@@ -990,6 +1185,30 @@ static int fd_eval(const VI_X(vi_system) *sys, int which, const VI_REAL *aux,
   }
   case FD_H:
     return t->degen->hamiltonian(sys->state, x, f);
+  case FD_PHI: {
+    /* Phi(q, w) = A(q) w + a(q) at fixed w = aux. */
+    const int k = sys->m_nh;
+    int rc = nh_at(sys, x, tmp, f);
+    for (int i = 0; rc == 0 && i < k; i++) {
+      for (int j = 0; j < n; j++) {
+        f[i] += tmp[i * n + j] * aux[j];
+      }
+    }
+    return rc;
+  }
+  case FD_ATMU: {
+    /* A(q)' mu at fixed mu = aux. */
+    const int k = sys->m_nh;
+    int rc = nh_at(sys, x, tmp, NULL);
+    for (int j = 0; rc == 0 && j < n; j++) {
+      VI_REAL s = 0;
+      for (int i = 0; i < k; i++) {
+        s += tmp[i * n + j] * aux[i];
+      }
+      f[j] = s;
+    }
+    return rc;
+  }
   case FD_DH:
     return t->degen->grad_hamiltonian(sys->state, x, f);
   default: {
@@ -1079,7 +1298,8 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
   }
   const VI_X(vi_system_type) *t = sys->type;
   const char *name = t->info->name;
-  int n = sys->n, m = sys->m;
+  /* m counts every multiplier (the probes' mu serve G and A alike). */
+  int n = sys->n, m = sys->ml;
   /* The golden ratio's fractional parts k*phi mod 1 are a fixed,
    * well-spread sequence: deterministic probes without rand(). */
   const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
@@ -1100,8 +1320,8 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
   qs = qs > 1 ? qs : 1;
   static const char *const names[] = {
       "grad_potential", "hess_potential", "constraint_jac", "constraint_hess",
-      "kinetic dT/dq",  "kinetic D_q(Mv)", "kinetic d2T/dq2", "dalpha",
-      "d2alpha",        "grad_hamiltonian", "hess_hamiltonian"};
+      "nonholonomic datmu", "kinetic dT/dq",  "kinetic D_q(Mv)", "kinetic d2T/dq2",
+      "dalpha", "d2alpha", "grad_hamiltonian", "hess_hamiltonian", "nonholonomic dphi_dq"};
   /* What this system's tables supply, in order. */
   int list[16], nlist = 0;
   if (t->mech) {
@@ -1113,9 +1333,13 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
     list[nlist++] = FD_H;
     list[nlist++] = FD_DH;
   }
-  if (m > 0) {
+  if (sys->m > 0) {
     list[nlist++] = FD_G;
     list[nlist++] = FD_GTMU;
+  }
+  if (sys->m_nh > 0) {
+    list[nlist++] = FD_PHI;
+    list[nlist++] = FD_ATMU;
   }
   if (sys->config_mass) {
     list[nlist++] = FD_T;
@@ -1158,7 +1382,7 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
       case FD_G:
         need = m > 0;
         have = t->holo->constraint_jac != NULL && t->holo->constraint != NULL;
-        nf = m;
+        nf = sys->m;
         rc = have && need ? t->holo->constraint_jac(sys->state, q, J) : 0;
         break;
       case FD_GTMU:
@@ -1184,6 +1408,18 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
         have = 1;
         nf = 1;
         rc = t->degen->grad_hamiltonian(sys->state, q, J);
+        break;
+      case FD_PHI:
+        need = 1;
+        have = 1;
+        nf = sys->m_nh;
+        rc = t->nh->dphi_dq(sys->state, q, v, J);
+        break;
+      case FD_ATMU:
+        need = 1;
+        have = t->nh->datmu != NULL;
+        nf = n;
+        rc = have ? t->nh->datmu(sys->state, q, mu, J) : 0;
         break;
       case FD_DH:
         need = 1;
@@ -1223,7 +1459,8 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
       }
       VI_REAL e = 0;
       if (rc == 0) {
-        rc = fd_compare(sys, which, which >= FD_T ? v : mu, q, nf, J, fdw, &e);
+        rc = fd_compare(sys, which, which >= FD_T && which != FD_ATMU ? v : mu, q, nf, J, fdw,
+                        &e);
       }
       if (rc != 0) {
         snprintf(line, sizeof line,

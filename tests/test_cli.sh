@@ -136,5 +136,17 @@ expect 2 "parameter q0\[2\] of lotka-volterra must be > 0" -- \
   run --system lotka-volterra --set q0=1,-0.5 --method reference --h 0.1 --T 1 --out -
 expect 2 "at most 10000000 nodes" -- run --system lotka-volterra --method reference --h 1e-7 --T 2 --out /dev/null
 
+# Nonholonomic constraints: mu and phi_norm columns, inconsistent v0 refused.
+if run --system nonholonomic-particle --method reference --h 0.5 --T 1 --out "$tmp/np.csv"; then
+  head -1 "$tmp/np.csv" | grep -qx 't,q1,q2,q3,p1,p2,p3,mu1,energy,g_norm,gv_norm,phi_norm,E_y' \
+    && ok || bad "nonholonomic-particle reference layout: $(head -1 "$tmp/np.csv")"
+else
+  bad "nonholonomic-particle reference failed"
+fi
+"$V" check nonholonomic-particle >"$tmp/c" 2>&1 && grep -q "nonholonomic dphi_dq at q0" "$tmp/c" && ok \
+  || { bad "check nonholonomic-particle"; cat "$tmp/c" >&2; }
+expect 2 "inconsistent initial data.*A\\(q0\\) v0" -- run --system nonholonomic-particle \
+  --set v0=1,0,0 --method reference --h 0.1 --T 1 --out -
+
 echo "cli: $checks checks, $fails failed"
 [ "$fails" = 0 ]

@@ -19,6 +19,9 @@ cases=(
   "lotka-volterra||5|0.5"
   "lotka-volterra|a1=0.8,a2=1.3,b1=-1.7,b2=-0.9,H0=0.3,q0=1.4,0.6|3|0.25"
   "lotka-volterra|a1=2.3,a2=0.45,b1=-0.6,b2=-1.9,H0=-1.1,q0=0.35,3.2|2|0.1"
+  "nonholonomic-particle||4|0.25"
+  "nonholonomic-particle|m=1.7,k=0.6,q0=-0.4,1.2,0.3,v0=0.9,-0.5,1.08|3|0.2"
+  "nonholonomic-particle|m=0.45,k=2.2,q0=0.7,-0.9,-1.3,v0=-0.6,0.35,0.54|2|0.1"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r sys set T h <<<"$c"
@@ -43,6 +46,12 @@ bad = []
 if len(py) != len(cv):
     bad.append(f"{len(cv)} nodes, independent {len(py)}")
 cols = [k for k in py[0] if re.fullmatch(r"(q|p|lambda)\d+", k)]
+# vistudy names the nonholonomic multipliers mu1.. (same sign convention).
+if "lambda1" in py[0] and "lambda1" not in cv[0] and "mu1" in cv[0]:
+    for r in py:
+        for k in [c for c in cols if c.startswith("lambda")]:
+            r["mu" + k[6:]] = r[k]
+    cols = ["mu" + k[6:] if k.startswith("lambda") else k for k in cols]
 missing = [k for k in cols if k not in cv[0]]
 if missing:
     bad.append(f"columns {missing} missing")
@@ -57,6 +66,10 @@ E = [float(r["energy"]) for r in cv]
 dE = max(abs(e - E[0]) for e in E)
 if not dE <= 1e-12 * max(1.0, abs(E[0])) + 100 * acc:
     bad.append(f"energy drift {dE:.2e}")
+if "phi_norm" in cv[0]:
+    d = max(float(r["phi_norm"]) for r in cv)
+    if not d <= 1e-12 * scale + 100 * acc:
+        bad.append(f"nonholonomic residual {d:.2e}")
 if "alpha_defect" in cv[0]:
     d = max(float(r["alpha_defect"]) for r in cv)
     if not d <= 1e-12 * scale + 100 * acc:

@@ -414,6 +414,8 @@ int main(void) {
   test_broken_q(c);
   test_degen_toy_d(c);
   test_degen_toy_q(c);
+  test_nh_wrong_d(c);
+  test_nh_wrong_q(c);
   test_big_d(c);
   test_big_q(c);
 
@@ -550,10 +552,18 @@ static int VI_X(flow)(const VI_X(vi_system) *sys, const VI_REAL *q,
       return VI_ECALLBACK;
     }
   }
+  /* Nonholonomic constraints: the force -A(q)' mu, mu after lambda. */
+  VI_REAL A[TN * TN];
+  if (sys->m_nh > 0 && sys->type->nh->matrix(sys->state, q, A) != 0) {
+    return VI_ECALLBACK;
+  }
   for (int i = 0; i < n; i++) {
     VI_REAL s = -dV[i] + (cm ? dT[i] : 0);
     for (int k = 0; k < m; k++) {
       s -= G[k * n + i] * lambda[k];
+    }
+    for (int k = 0; k < sys->m_nh; k++) {
+      s -= A[k * n + i] * lambda[m + k];
     }
     if (pd != NULL) {
       pd[i] = s;
@@ -722,14 +732,15 @@ static void VI_X(test_bad_input)(vi_check_ctx *c,
     }
     VI_X(expect_fail)(c, t, s, VI_EINCONSISTENT, "|g(q0)| = ", "tolerance");
   }
-  if (sys->m > 0 && VI_X(param_offset)(info, "v0", &cnt) >= 0 && cnt == n) {
+  if ((sys->m > 0 || sys->m_nh > 0) && VI_X(param_offset)(info, "v0", &cnt) >= 0 &&
+      cnt == n) {
     size_t used = (size_t)snprintf(s, sizeof s, "v0=");
     for (int i = 0; i < n; i++) {
       used += (size_t)snprintf(s + used, sizeof s - used, "%s%.17g",
                                i ? "," : "", (double)sys->q0[i]);
     }
-    VI_X(expect_fail)(c, t, s, VI_EINCONSISTENT, "|G(q0) v0| = ",
-                      info->name);
+    VI_X(expect_fail)(c, t, s, VI_EINCONSISTENT,
+                      sys->m > 0 ? "|G(q0) v0| = " : "|A(q0) v0 + a(q0)| = ", info->name);
   }
   /* A parameter set twice is refused, naming it (issue 10: the last one
    * used to win silently). */
@@ -871,6 +882,44 @@ static int VI_X(toy_HH)(const void *st, const VI_REAL *q, VI_REAL *HH) {
   HH[1] = HH[2] = 0;
   HH[3] = 1;
   return 0;
+}
+
+/* A D_q(A'mu) that forgets its only entry: the nonholonomic particle's is
+ * -mu at (x, y), so this stub is wrong at every probe. */
+static int VI_X(np_datmu_zero)(const void *st, const VI_REAL *q, const VI_REAL *mu,
+                               VI_REAL *D) {
+  (void)st;
+  (void)q;
+  (void)mu;
+  for (int i = 0; i < 9; i++) {
+    D[i] = 0;
+  }
+  return 0;
+}
+
+/* The nonholonomic table's derivatives are checked: a wrong datmu on a
+ * copy of nonholonomic-particle fails at each of the 3 points. */
+static void VI_X(test_nh_wrong)(vi_check_ctx *c) {
+  char err[512] = "";
+  const VI_X(vi_system_type) *t = VI_X(vi_system_find)("nonholonomic-particle", err, sizeof err);
+  VI_CHECK(c, t != NULL && t->nh != NULL, "nonholonomic-particle not registered: %s", err);
+  if (t == NULL || t->nh == NULL) {
+    return;
+  }
+  VI_X(vi_nh_ops) nh = *t->nh;
+  VI_X(vi_system_type) wt = *t;
+  nh.datmu = VI_X(np_datmu_zero);
+  wt.nh = &nh;
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(&wt, 0, NULL, &sys, err, sizeof err);
+  if (sys != NULL) {
+    report_ctx r = {0, 0};
+    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r);
+    VI_CHECK(c, nf == 3 && r.failed_lines == 3, "nh (%s): a wrong datmu gave %d failures",
+             VI_PREC_NAME, nf);
+    VI_X(vi_system_free)(sys);
+  }
+  VI_CHECK(c, rc == VI_OK, "nh (%s): alloc %d %s", VI_PREC_NAME, rc, err);
 }
 
 static void VI_X(test_degen_toy)(vi_check_ctx *c) {
@@ -1019,9 +1068,11 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
   printf("%s (%s):\n", info->name, pn);
   report_ctx r = {0, 0};
   int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
-  /* Six points x (grad V, Hess V[, G, Hess g][, three kinetic terms]). */
+  /* Six points x (grad V, Hess V[, G, Hess g][, D_q Phi, D_q A'mu][, three
+   * kinetic terms]). */
   VI_CHECK(c, nf == 0 && r.failed_lines == 0 &&
-                  r.lines == 6 * ((m > 0 ? 4 : 2) + (sys->config_mass ? 3 : 0)),
+                  r.lines == 6 * ((m > 0 ? 4 : 2) + (sys->m_nh > 0 ? 2 : 0) +
+                                  (sys->config_mass ? 3 : 0)),
            "%s %s: vi_system_check: %d failures, %d lines", info->name, pn,
            nf, r.lines);
 
@@ -1046,7 +1097,9 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
   /* (70) by construction: G a + [v' Hess g_k v]_k = 0, the second time
    * derivative of g. */
   VI_REAL G[TN * TN], H[TN * TN], mu[TN];
-  sys->type->holo->constraint_jac(sys->state, q0, G);
+  if (m > 0) {
+    sys->type->holo->constraint_jac(sys->state, q0, G);
+  }
   for (int k = 0; k < m; k++) {
     for (int l = 0; l < m; l++) {
       mu[l] = l == k;
@@ -1071,7 +1124,7 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
    * integrals of the flow. */
   {
     VI_REAL dt = vi_pow(eps, 1 / VI_C(3.0)) / vs;
-    VI_REAL qq[2][TN], pp[2][TN], hh[2][TN], EE[2], JJ[2][TN];
+    VI_REAL qq[2][TN], pp[2][TN], hh[2][TN], EE[2], JJ[2][TN], ph[2][TN];
     for (int sgn = 0; sgn < 2; sgn++) {
       VI_REAL tt = sgn ? -dt : dt;
       VI_REAL vv[TN];
@@ -1089,6 +1142,7 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
         pp[sgn][i] = s;
       }
       VI_X(vi_system_hidden)(sys, qq[sgn], pp[sgn], hh[sgn]);
+      VI_X(vi_system_nh_residual)(sys, qq[sgn], pp[sgn], ph[sgn]);
       VI_X(vi_system_energy)(sys, qq[sgn], pp[sgn], &EE[sgn]);
       if (VI_X(vi_type_has_momenta)(t)) {
         t->obs->momenta(sys->state, qq[sgn], pp[sgn], JJ[sgn]);
@@ -1100,6 +1154,14 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
       VI_CHECK(c, vi_fabs(d) <= tol * qs * (as + vs * vs),
                "%s %s: d/dt G v = %.1e != 0 (constraint %d): lambda wrong",
                info->name, pn, (double)d, k);
+    }
+    /* The nonholonomic multipliers of vi_system_lambda keep Phi = 0:
+     * d/dt (A(q) v + a) = 0 along the flow (whatever the sign inside). */
+    for (int k = 0; k < sys->m_nh; k++) {
+      VI_REAL d = (ph[0][k] - ph[1][k]) / (2 * dt);
+      VI_CHECK(c, vi_fabs(d) <= tol * qs * (as + vs * vs),
+               "%s %s: d/dt Phi = %.1e != 0 (constraint %d): mu wrong", info->name, pn,
+               (double)d, k);
     }
     VI_REAL psc = VI_X(max1)(VI_X(nrm)(n, p0));
     VI_REAL dE = (EE[0] - EE[1]) / (2 * dt);
