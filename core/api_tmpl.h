@@ -62,6 +62,47 @@ typedef struct VI_X(vi_degen_ops) {
   int (*hess_hamiltonian)(const void *state, const VI_REAL *q, VI_REAL *HH);
 } VI_X(vi_degen_ops);
 
+/* A configuration space that is a Lie group G of dimension d = info->n
+ * (demartin2018 §5-6; formulas in ../shared/papers/notes/demartin2018.md
+ * §1.6). Elements g are stored in info->n reals (SE(2): (x, y, theta));
+ * algebra elements xi in R^d in the system's basis. Left trivialisation
+ * throughout; tau = cay is the retraction:
+ *   compose: g h;  inverse: g^-1;  cay: cay(xi) (cay(0) is the identity);
+ *   local: the chart xi = cay^-1(g^-1 h) (errors, finite differences);
+ *   dcay, dcayinv: d x d, the left-trivialised tangent of cay at xi and its
+ *   inverse (T_xi cay . y = cay(xi) dcay_xi(y));
+ *   ad: d x d matrix of ad_xi = [xi, .] (ad*_xi = ad_xi');
+ *   Ad: d x d matrix of Ad_g;
+ *   tangent: d/dt of the stored coordinates of g along gdot = g xi. */
+typedef struct VI_X(vi_space_ops) {
+  int (*compose)(const void *state, const VI_REAL *g, const VI_REAL *h, VI_REAL *gh);
+  int (*inverse)(const void *state, const VI_REAL *g, VI_REAL *ginv);
+  int (*cay)(const void *state, const VI_REAL *xi, VI_REAL *g);
+  int (*local)(const void *state, const VI_REAL *g, const VI_REAL *h, VI_REAL *xi);
+  int (*dcay)(const void *state, const VI_REAL *xi, VI_REAL *D);
+  int (*dcayinv)(const void *state, const VI_REAL *xi, VI_REAL *D);
+  int (*ad)(const void *state, const VI_REAL *xi, VI_REAL *A);
+  int (*Ad)(const void *state, const VI_REAL *g, VI_REAL *A);
+  int (*tangent)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *gdot);
+} VI_X(vi_space_ops);
+
+/* Lie-group form: a trivialised Lagrangian l(g, xi) on G x g (demartin2018
+ * §5.1). Derivatives along the group are left-trivialised, i.e. taken along
+ * g cay(eps e_b): lagrangian l; dxi = D2 l (d); force = L*_g D1 l, the
+ * trivialised group force, (F)_a = d/deps l(g cay(eps e_a), xi) (d);
+ * dxi2 = D2 D2 l (d x d, invertible: a regular Lagrangian); dxi_dg[a][b] =
+ * d/deps (D2 l)_a (g cay(eps e_b), xi); dforce_dg[a][b] likewise of F;
+ * dforce_dxi[a][b] = dF_a / dxi_b. The momentum is mu = D2 l. */
+typedef struct VI_X(vi_lie_ops) {
+  int (*lagrangian)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *l);
+  int (*dxi)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *mu);
+  int (*force)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *F);
+  int (*dxi2)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *H);
+  int (*dxi_dg)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *D);
+  int (*dforce_dg)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *D);
+  int (*dforce_dxi)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *D);
+} VI_X(vi_lie_ops);
+
 /* Holonomic constraints g(q) = 0, info->m of them: g (m), G = Dg (m x n),
  * and H = sum_k mu_k Hess g_k (n x n) for given mu (m). Sign convention of
  * the multipliers: the augmented Lagrangian is L - g(q) . lambda. */
@@ -109,6 +150,8 @@ typedef struct VI_X(vi_system_type) {
   int (*initial)(const void *state, VI_REAL *q0, VI_REAL *v0);
   const VI_X(vi_mech_ops) *mech;   /* exactly one form is non-NULL */
   const VI_X(vi_degen_ops) *degen;
+  const VI_X(vi_lie_ops) *lie;     /* needs space */
+  const VI_X(vi_space_ops) *space; /* NULL: R^n; a Lie group for the lie form */
   const VI_X(vi_holo_ops) *holo;   /* NULL: no holonomic constraints (m = 0) */
   const VI_X(vi_nh_ops) *nh;       /* NULL: no nonholonomic constraints (m_nh = 0) */
   const VI_X(vi_obs_ops) *obs;     /* NULL: none */
@@ -126,7 +169,10 @@ static inline int VI_X(vi_type_has_exact)(const VI_X(vi_system_type) *t) {
 }
 /* The Lagrangian form's name ("mechanical", "degenerate"). */
 static inline const char *VI_X(vi_type_form)(const VI_X(vi_system_type) *t) {
-  return t->mech != NULL ? "mechanical" : t->degen != NULL ? "degenerate" : "none";
+  return t->mech != NULL    ? "mechanical"
+         : t->degen != NULL ? "degenerate"
+         : t->lie != NULL   ? "Lie-group"
+                            : "none";
 }
 
 /* The registry (systems/registry.c, from systems/systems.def), NULL
@@ -145,7 +191,9 @@ typedef struct VI_X(vi_system) {
   VI_REAL *M;    /* n x n mass matrix (at q0 when it depends on q) */
   VI_REAL *Minv; /* its inverse */
   int config_mass; /* M depends on q: use vi_system_mass/kinetic */
-  VI_REAL *q0, *p0; /* initial data (p0 = M v0) */
+  VI_REAL *q0, *p0; /* initial data (p0 = M v0; Lie form: p0 = D2 l(q0, xi0)) */
+  VI_REAL *v0;      /* initial velocity (mechanical v0, Lie form xi0; zeros for
+                       the degenerate form), consistent with p0 */
 } VI_X(vi_system);
 
 /* Allocate a system from its defaults with nset overrides "name=v1,v2,..".
@@ -206,6 +254,15 @@ int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q,
 int VI_X(vi_system_nh_residual)(const VI_X(vi_system) *sys, const VI_REAL *q,
                                 const VI_REAL *p, VI_REAL *r);
 int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p);
+/* Lie-group form: xi with D2 l(g, xi) = mu (the inverse Legendre map), and
+ * the continuous equations along gdot = g xi (demartin2018 §5-6, left
+ * trivialised, Euler-Poincare with the constraint force -A' lambda):
+ * gdot (the stored coordinates' derivative), xidot, and the m_nh
+ * nonholonomic multipliers (lambda may be NULL without them). */
+int VI_X(vi_system_lie_xi)(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *mu,
+                           VI_REAL *xi);
+int VI_X(vi_system_lie_rhs)(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
+                            VI_REAL *gdot, VI_REAL *xidot, VI_REAL *lambda);
 /* Hidden-constraint residual G(q) M^-1 p (m values). */
 int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *gv);

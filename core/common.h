@@ -85,7 +85,9 @@ const char *vi_param_domain_text(int domain);
 enum {
   VI_NEED_MECH = 1u << 0,  /* the mechanical form 1/2 v'M(q)v - V(q) */
   VI_NEED_DEGEN = 1u << 1, /* the degenerate form alpha(q).v - H(q) */
-  VI_NEED_HOLO = 1u << 2   /* holonomic constraints g(q) = 0 (m >= 1) */
+  VI_NEED_HOLO = 1u << 2,  /* holonomic constraints g(q) = 0 (m >= 1) */
+  VI_NEED_LIE = 1u << 3,   /* the Lie-group form l(g, xi) */
+  VI_NEED_NH = 1u << 4     /* nonholonomic constraints (m_nh >= 1) */
 };
 
 /* Metadata of a system type, shared by its double and quad variants. */

@@ -39,13 +39,19 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
                           ? "the mechanical form L = 1/2 v'M(q)v - V(q)"
                       : (type->needs & VI_NEED_DEGEN) && sty->degen == NULL
                           ? "the degenerate form L = alpha(q).v - H(q)"
+                      : (type->needs & VI_NEED_LIE) && sty->lie == NULL
+                          ? "the Lie-group form l(g, xi)"
                       : (type->needs & VI_NEED_HOLO) && (sty->holo == NULL || sty->info->m < 1)
                           ? "holonomic constraints g(q) = 0"
+                      : (type->needs & VI_NEED_NH) && (sty->nh == NULL || sty->info->m_nh < 1)
+                          ? "nonholonomic constraints A(q) v + a(q) = 0"
                           : NULL;
   if (lacks && why) {
     snprintf(why, len, "method %s needs a system with %s; %s is %s%s", type->name, lacks,
              sty->info->name, VI_X(vi_type_form)(sty),
-             sty->holo != NULL ? " with holonomic constraints" : " without constraints");
+             sty->holo != NULL ? " with holonomic constraints"
+             : sty->nh != NULL ? " with nonholonomic constraints"
+                               : " without constraints");
   }
   return lacks == NULL;
 }

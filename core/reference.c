@@ -55,6 +55,7 @@ typedef struct rhs_ctx {
   VI_REAL *Da;  /* degenerate form: Dalpha (n x n); Minv holds Dalpha' - Dalpha */
   int *piv;     /* n pivots (degenerate form) */
   const char *form; /* the equations integrated, for the method text */
+  const VI_REAL *y0p; /* second half of the initial state: p0, or xi0 (Lie form) */
   int status;
   char msg[200];
 } rhs_ctx;
@@ -118,10 +119,46 @@ static int rhs_degen(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   return VI_OK;
 }
 
+/* The Lie-group form integrates y = (g, xi) (demartin2018 §5-6):
+ * gdot from the group's tangent map, xidot from the Euler-Poincare(-d'Alembert)
+ * equations; its nodes' xi are turned into mu = D2 l(g, xi) by lie_to_mu. */
+static int rhs_lie(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
+  const VI_X(vi_system) *sys = c->sys;
+  const int n = sys->n;
+  int rc = VI_X(vi_system_lie_rhs)(sys, y, y + n, dy, dy + n, c->lam);
+  if (rc != VI_OK) {
+    rhs_fail(c, rc, "the Lie-group equations of system %s failed (%s)",
+             sys->type->info->name, vi_strerror(rc));
+  }
+  return rc;
+}
+
+/* Rows 0..K of P hold xi (Lie form): replace each by mu = D2 l(g, xi). */
+static int lie_to_mu(rhs_ctx *c, long K, const VI_REAL *Q, VI_REAL *P) {
+  const VI_X(vi_system) *sys = c->sys;
+  const int n = sys->n;
+  if (sys->type->lie == NULL) {
+    return VI_OK;
+  }
+  for (long k = 0; k <= K; k++) {
+    memcpy(c->v, P + k * n, (size_t)n * sizeof *c->v);
+    int rc = vi_callback_status(sys->type->lie->dxi(sys->state, Q + k * n, c->v, P + k * n));
+    if (rc != VI_OK) {
+      rhs_fail(c, rc, "callback dxi of system %s failed at node %ld", sys->type->info->name,
+               k);
+      return rc;
+    }
+  }
+  return VI_OK;
+}
+
 static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   const VI_X(vi_system) *sys = c->sys;
   if (sys->type->degen != NULL) {
     return rhs_degen(c, y, dy);
+  }
+  if (sys->type->lie != NULL) {
+    return rhs_lie(c, y, dy);
   }
   const int n = sys->n, m = sys->m, k = sys->m_nh;
   const VI_REAL *q = y, *p = y + n;
@@ -327,9 +364,9 @@ static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
     goto done;
   }
   memcpy(Q, sys->q0, (size_t)n * sizeof *Q);
-  memcpy(P, sys->p0, (size_t)n * sizeof *P);
+  memcpy(P, c->y0p, (size_t)n * sizeof *P);
   memcpy(y, sys->q0, (size_t)n * sizeof *y);
-  memcpy(y + n, sys->p0, (size_t)n * sizeof *y);
+  memcpy(y + n, c->y0p, (size_t)n * sizeof *y);
   const double T = (double)K * h;
   double t = 0;
   /* A modest first trial step: the control grows it by up to 5x per step,
@@ -380,6 +417,9 @@ static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
       }
       break;
     }
+  }
+  if (rc == VI_OK && (rc = lie_to_mu(c, K, Q, P)) != VI_OK) {
+    vi_set_err(err, errlen, "%s", c->msg);
   }
 done:
   if (ev != NULL) {
@@ -531,7 +571,7 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
      * longer lags one sweep behind the p error, which about halves the
      * sweeps). The degenerate form has no such split: both blocks come
      * from F (a plain fixed-point sweep). */
-    const int degen = c->sys->type->degen != NULL;
+    const int degen = c->sys->type->degen != NULL || c->sys->type->lie != NULL;
     VI_REAL dq = 0, dp = 0;
     for (int i = 0; i < IRK_S; i++) {
       for (int j = degen ? 0 : n; j < d; j++) {
@@ -627,13 +667,13 @@ static int irk_run(irk *w, rhs_ctx *c, VI_REAL hs, long nsub, long nout,
   const VI_X(vi_system) *sys = c->sys;
   const int n = sys->n;
   memcpy(w->y, sys->q0, (size_t)n * sizeof *w->y);
-  memcpy(w->y + n, sys->p0, (size_t)n * sizeof *w->y);
+  memcpy(w->y + n, c->y0p, (size_t)n * sizeof *w->y);
   memset(w->comp, 0, (size_t)w->d * sizeof *w->comp);
   memcpy(Q, sys->q0, (size_t)n * sizeof *Q);
-  memcpy(P, sys->p0, (size_t)n * sizeof *P);
+  memcpy(P, c->y0p, (size_t)n * sizeof *P);
   w->have_prev = 0;
   w->sq = VI_X(vi_norm_inf)(n, sys->q0);
-  w->sp = VI_X(vi_norm_inf)(n, sys->p0);
+  w->sp = VI_X(vi_norm_inf)(n, c->y0p);
   /* A system at rest in p (or q) still needs a scale for the stopping
    * test: the other block's, or 1. */
   if (w->sq == 0) {
@@ -652,7 +692,7 @@ static int irk_run(irk *w, rhs_ctx *c, VI_REAL hs, long nsub, long nout,
     memcpy(Q + k * n, w->y, (size_t)n * sizeof *Q);
     memcpy(P + k * n, w->y + n, (size_t)n * sizeof *P);
   }
-  return VI_OK;
+  return lie_to_mu(c, nout, Q, P);
 }
 
 /* One reference with ksub substeps per node, checked by a run with twice
@@ -915,13 +955,21 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
   }
   VI_REAL s[3], vmax = 0;
   ref_scale(n, m, K, Q, P, L, s);
-  for (long k = 0; k <= K; k++) {
+  /* The speed of the motion, for the round-off growth: M^-1 p, or the
+   * Lie form's xi. */
+  for (long k = 0; k <= K && sys->Minv != NULL; k++) {
     for (int i = 0; i < n; i++) {
       VI_REAL v = 0;
       for (int j = 0; j < n; j++) {
         v += sys->Minv[i * n + j] * P[k * n + j];
       }
       vmax = rmax(vmax, vi_fabs(v));
+    }
+  }
+  for (long k = 0; k <= K && sys->type->lie != NULL; k++) {
+    VI_REAL xi[64];
+    if (n <= 64 && VI_X(vi_system_lie_xi)(sys, Q + k * n, P + k * n, xi) == VI_OK) {
+      vmax = rmax(vmax, VI_X(vi_norm_inf)(n, xi));
     }
   }
   VI_REAL rate = s[0] > 0 ? vmax / s[0] : 0;
@@ -1260,8 +1308,11 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     c.dT = c.v + n;
     c.Da = c.dT + n;
     c.piv = piv;
+    c.y0p = t->lie != NULL ? sys->v0 : sys->p0;
     c.form = t->degen != NULL
                  ? "degenerate form (Dalpha' - Dalpha) qdot = grad H, pdot = Dalpha qdot"
+             : t->lie != NULL
+                 ? "Lie-group form, gdot = g xi and the Euler-Poincare equations for xi"
              : sys->m_nh > 0 ? "index-1 form with the nonholonomic multiplier, demartin2018 (4)"
                              : "index-1 form (70)";
     c.status = VI_OK;

@@ -69,9 +69,15 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
    * (mechanical), |A M^-1 p + a| with nonholonomic constraints, the defect
    * |p - alpha(q)| (degenerate). */
   VI_REAL E = 0, res[3] = {0, 0, 0};
-  int nres = sys->type->degen ? 1 : sys->m_nh > 0 ? 3 : 2;
+  int nres = sys->type->degen ? 1 : sys->type->lie ? sys->m_nh > 0 : sys->m_nh > 0 ? 3 : 2;
   int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
-  if (sys->type->degen) {
+  if (sys->type->lie) {
+    /* Lie form: no holonomic constraints; |A xi + a| when it has some. */
+    if (rc == 0 && sys->m_nh > 0) {
+      rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
+      res[0] = VI_X(vi_norm_inf)(sys->m_nh, work);
+    }
+  } else if (sys->type->degen) {
     if (rc == 0) {
       rc = VI_X(vi_system_defect)(sys, nd->q, nd->p, &res[0]);
     }
@@ -137,7 +143,7 @@ static void VI_X(write_header)(FILE *f, const VI_X(vi_system) *sys) {
   for (int i = 1; i <= sys->m_nh; i++) {
     fprintf(f, ",mu%d", i);
   }
-  fputs(sys->type->degen ? ",energy,alpha_defect" : ",energy,g_norm,gv_norm", f);
+  fputs(sys->type->degen ? ",energy,alpha_defect" : sys->type->lie ? ",energy" : ",energy,g_norm,gv_norm", f);
   if (sys->m_nh > 0) {
     fputs(",phi_norm", f);
   }
@@ -202,7 +208,8 @@ int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext
  * gv_norm, momenta). */
 static int VI_X(csv_columns)(const VI_X(vi_system) *sys) {
   const vi_system_info *info = sys->type->info;
-  return 1 + 2 * sys->n + sys->ml + (sys->type->degen ? 2 : sys->m_nh > 0 ? 4 : 3) + (VI_X(vi_type_has_momenta)(sys->type) ? info->n_momenta : 0);
+  return 1 + 2 * sys->n + sys->ml +
+         (sys->type->degen ? 2 : (sys->type->lie ? 1 : 3) + (sys->m_nh > 0)) + (VI_X(vi_type_has_momenta)(sys->type) ? info->n_momenta : 0);
 }
 
 /* Nodes of a reference trajectory held in memory at once. */

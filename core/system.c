@@ -350,6 +350,12 @@ void VI_X(vi_system_free)(VI_X(vi_system) *sys) {
   free(sys);
 }
 
+static int VI_X(lie_setup)(VI_X(vi_system) *sys, char *err, size_t errlen);
+static int VI_X(lie_dynamics)(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
+                              VI_REAL *lambda, VI_REAL *xidot);
+static int lie_nh_residual(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
+                           VI_REAL *r);
+
 int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
                           const char *const *set, VI_X(vi_system) **out,
                           char *err, size_t errlen) {
@@ -377,9 +383,20 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
    * m > 0, and initial data. */
   const VI_X(vi_mech_ops) *mech = type->mech;
   const VI_X(vi_degen_ops) *dg = type->degen;
+  const VI_X(vi_lie_ops) *lie = type->lie;
+  const VI_X(vi_space_ops) *sp = type->space;
   const int config_mass = VI_X(vi_type_config_mass)(type);
   const char *missing =
-      (mech != NULL) == (dg != NULL) ? "exactly one Lagrangian form (mech or degen)"
+      (mech != NULL) + (dg != NULL) + (lie != NULL) != 1
+          ? "exactly one Lagrangian form (mech, degen or lie)"
+      : (lie != NULL) != (sp != NULL) ? "a group table (space) exactly with the Lie form"
+      : sp && (sp->compose == NULL || sp->inverse == NULL || sp->cay == NULL ||
+               sp->local == NULL || sp->dcay == NULL || sp->ad == NULL || sp->tangent == NULL)
+          ? "compose, inverse, cay, local, dcay, ad and tangent of the group"
+      : lie && (lie->lagrangian == NULL || lie->dxi == NULL || lie->force == NULL ||
+                lie->dxi2 == NULL)
+          ? "lagrangian, dxi, force and dxi2 of the Lie form"
+      : lie && m > 0 ? "holonomic constraints only with the mechanical form"
       : mech && !(config_mass ? mech->kinetic != NULL && mech->mass == NULL
                               : mech->mass != NULL)
           ? "either mass, or mass_q and kinetic"
@@ -395,7 +412,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       : (info->m_nh > 0) != (type->nh != NULL) ? "a nonholonomic table exactly when m_nh > 0"
       : type->nh && (type->nh->matrix == NULL || type->nh->dphi_dq == NULL)
           ? "matrix and dphi_dq of the nonholonomic table"
-      : type->nh && dg ? "nonholonomic constraints only with the mechanical form"
+      : type->nh && dg ? "nonholonomic constraints only with the mechanical or Lie form"
       : type->nh && m > 0
           ? "holonomic or nonholonomic constraints (both together are not supported yet)"
       : type->initial == NULL ? "initial data"
@@ -414,7 +431,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
    * Minv for the mechanical form only) and the private state of the type,
    * each starting on a max_align_t boundary. */
   const size_t nmass = mech ? 2 * (size_t)n * (size_t)n : 0;
-  size_t nreal = (size_t)nval + nmass + 2 * (size_t)n;
+  size_t nreal = (size_t)nval + nmass + 3 * (size_t)n;
   size_t off_real = round_up(sizeof(VI_X(vi_system)));
   size_t off_state = round_up(off_real + nreal * sizeof(VI_REAL));
   size_t total = off_state + round_up(type->state_size);
@@ -436,6 +453,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   sys->Minv = mech ? sys->M + n * n : NULL;
   sys->q0 = sys->par + nval + nmass;
   sys->p0 = sys->q0 + n;
+  sys->v0 = sys->p0 + n;
   sys->state = type->state_size > 0 ? block + off_state : NULL;
 
   /* Scratch of the set-up: LU of M and a column (n^2 + n), v0 (n), g (m),
@@ -474,7 +492,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
    * and nothing else to check (tyranowski2014 §4: no special first step). */
   what = "initial";
   memset(v0, 0, (size_t)n * sizeof *v0);
-  crc = type->initial(sys->state, sys->q0, mech ? v0 : NULL);
+  crc = type->initial(sys->state, sys->q0, dg ? NULL : v0);
   if (crc != 0) {
     goto callback_fail;
   }
@@ -495,6 +513,19 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   }
   if (dg) {
     scratch_put(&w);
+    *out = sys;
+    return VI_OK;
+  }
+  if (lie) {
+    /* Lie form: xi0 projected onto the nonholonomic constraints (in the
+     * metric of D2 D2 l), then mu0 = D2 l(g0, xi0). */
+    memcpy(sys->v0, v0, (size_t)n * sizeof *v0);
+    rc = VI_X(lie_setup)(sys, err, errlen);
+    scratch_put(&w);
+    if (rc != VI_OK) {
+      free(block);
+      return rc;
+    }
     *out = sys;
     return VI_OK;
   }
@@ -599,6 +630,13 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       goto callback_fail;
     }
   }
+  /* The velocity that goes with the (projected) p0. */
+  what = config_mass ? "mass_q" : "mass";
+  crc = VI_X(vi_system_mass_inv)(sys, sys->q0, LU);
+  if (crc != 0) {
+    goto callback_fail;
+  }
+  matvec(n, n, LU, sys->p0, sys->v0);
   scratch_put(&w);
   *out = sys;
   return VI_OK;
@@ -621,6 +659,27 @@ int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
   int n = sys->n;
   if (sys->type->degen) {
     return vi_callback_status(sys->type->degen->hamiltonian(sys->state, q, E));
+  }
+  if (sys->type->lie) {
+    /* E = <mu, xi> - l(g, xi) with xi from mu = D2 l(g, xi). */
+    scratch w;
+    int rc = scratch_get(&w, (size_t)n, 0);
+    VI_REAL l = 0;
+    if (rc == VI_OK) {
+      rc = VI_X(vi_system_lie_xi)(sys, q, p, w.w);
+    }
+    if (rc == VI_OK) {
+      rc = vi_callback_status(sys->type->lie->lagrangian(sys->state, q, w.w, &l));
+    }
+    if (rc == VI_OK) {
+      VI_REAL t = 0;
+      for (int i = 0; i < n; i++) {
+        t += p[i] * w.w[i];
+      }
+      *E = t - l;
+    }
+    scratch_put(&w);
+    return rc;
   }
   VI_REAL V = 0;
   int rc = sys->type->mech->potential(sys->state, q, &V);
@@ -928,6 +987,18 @@ int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
 int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *lambda) {
   int n = sys->n, m = sys->m;
+  if (sys->m_nh > 0 && sys->type->lie != NULL) {
+    scratch w;
+    int rc = scratch_get(&w, (size_t)n, 0);
+    if (rc == VI_OK) {
+      rc = VI_X(vi_system_lie_xi)(sys, q, p, w.w);
+    }
+    if (rc == VI_OK) {
+      rc = VI_X(lie_dynamics)(sys, q, w.w, lambda + m, NULL);
+    }
+    scratch_put(&w);
+    return rc;
+  }
   if (sys->m_nh > 0) {
     /* Only nonholonomic constraints (vi_system_alloc refuses both kinds
      * together): the multipliers after the (empty) holonomic block. */
@@ -992,6 +1063,9 @@ done:
 /* ---- nonholonomic constraints --------------------------------------------- */
 
 /* A(q) (m_nh x n) and, with a non-NULL, a(q) (zeros when the type has
+ * none); defined below. */
+
+/* A(q) (m_nh x n) and, with a non-NULL, a(q) (zeros when the type has
  * none). */
 static int nh_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *A, VI_REAL *a) {
   const VI_X(vi_nh_ops) *nh = sys->type->nh;
@@ -1011,6 +1085,18 @@ int VI_X(vi_system_nh_residual)(const VI_X(vi_system) *sys, const VI_REAL *q,
   const int n = sys->n, k = sys->m_nh;
   if (k == 0) {
     return VI_OK;
+  }
+  if (sys->type->lie) {
+    scratch w;
+    int rc = scratch_get(&w, (size_t)n, 0);
+    if (rc == VI_OK) {
+      rc = VI_X(vi_system_lie_xi)(sys, q, p, w.w);
+    }
+    if (rc == VI_OK) {
+      rc = lie_nh_residual(sys, q, w.w, r);
+    }
+    scratch_put(&w);
+    return rc;
   }
   scratch s;
   int rc = scratch_get(&s, (size_t)k * (size_t)n + (size_t)n + minv_work(sys), (size_t)n);
@@ -1125,6 +1211,273 @@ static int VI_X(nh_mu)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_RE
     VI_X(vi_lu_solve)(k, S, s.piv, mu);
   }
   scratch_put(&s);
+  return rc;
+}
+
+/* ---- Lie-group form ------------------------------------------------------- */
+
+/* H = D2 D2 l(g, xi) factored (d x d, LU in place). */
+static int lie_hess(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi, VI_REAL *H,
+                    int *piv) {
+  int rc = vi_callback_status(sys->type->lie->dxi2(sys->state, g, xi, H));
+  if (rc == VI_OK && VI_X(vi_lu_factor)(sys->n, H, piv) != VI_OK) {
+    rc = VI_SINGULAR;
+  }
+  return rc;
+}
+
+/* The inverse Legendre map: xi with D2 l(g, xi) = mu, by Newton from
+ * xi = 0 (one step for a Lagrangian quadratic in xi). */
+int VI_X(vi_system_lie_xi)(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *mu,
+                           VI_REAL *xi) {
+  const int n = sys->n;
+  if (sys->type->lie == NULL) {
+    return VI_EUNSUPPORTED;
+  }
+  scratch s;
+  int rc = scratch_get(&s, (size_t)n * (size_t)n + (size_t)n, (size_t)n);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *H = s.w, *r = H + n * n;
+  memset(xi, 0, (size_t)n * sizeof *xi);
+  VI_REAL scale = VI_X(vi_norm_inf)(n, mu);
+  scale = scale > 1 ? scale : 1;
+  rc = VI_NEWTON_NOCONV;
+  for (int it = 0; it < 30; it++) {
+    int crc = vi_callback_status(sys->type->lie->dxi(sys->state, g, xi, r));
+    if (crc != VI_OK) {
+      rc = crc;
+      break;
+    }
+    for (int i = 0; i < n; i++) {
+      r[i] = mu[i] - r[i];
+    }
+    if (VI_X(vi_norm_inf)(n, r) <= 4 * VI_EPS * scale && it > 0) {
+      rc = VI_OK;
+      break;
+    }
+    if ((crc = lie_hess(sys, g, xi, H, s.piv)) != VI_OK) {
+      rc = crc;
+      break;
+    }
+    VI_X(vi_lu_solve)(n, H, s.piv, r);
+    for (int i = 0; i < n; i++) {
+      xi[i] += r[i];
+    }
+  }
+  scratch_put(&s);
+  return rc;
+}
+
+/* A(g) (m_nh x n) and a(g) for the Lie form's xi: the same table. */
+static int lie_nh_residual(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
+                           VI_REAL *r) {
+  const int n = sys->n, k = sys->m_nh;
+  scratch s;
+  int rc = scratch_get(&s, (size_t)k * (size_t)n, 0);
+  if (rc == VI_OK) {
+    rc = nh_at(sys, g, s.w, r);
+  }
+  for (int i = 0; rc == VI_OK && i < k; i++) {
+    for (int j = 0; j < n; j++) {
+      r[i] += s.w[i * n + j] * xi[j];
+    }
+  }
+  scratch_put(&s);
+  return rc;
+}
+
+/* The multipliers of the Lie form with nonholonomic constraints
+ * (demartin2018 §6.4 in continuous time): along gdot = g xi,
+ *   d/dt mu = ad*_xi mu + F - A' lambda,  mu = D2 l(g, xi),
+ * so H xidot = r - A' lambda with r = ad*_xi mu + F - dxi_dg xi, and
+ * d/dt (A xi + a) = A xidot + D_g Phi(g, xi) xi = 0 gives
+ *   (A H^-1 A') lambda = A H^-1 r + D_g Phi(g, xi) xi.
+ * Also returns xidot when wanted (xidot may be NULL). */
+static int VI_X(lie_dynamics)(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
+                              VI_REAL *lambda, VI_REAL *xidot) {
+  const int n = sys->n, k = sys->m_nh;
+  const VI_X(vi_lie_ops) *lie = sys->type->lie;
+  scratch s;
+  int rc = scratch_get(&s, 2 * (size_t)n * (size_t)n + 4 * (size_t)n +
+                               3 * (size_t)k * (size_t)n + (size_t)k * (size_t)k,
+                       (size_t)(n + k));
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *H = s.w, *Dd = H + n * n, *mu = Dd + n * n, *F = mu + n, *r = F + n, *y = r + n;
+  VI_REAL *A = y + n, *B = A + (size_t)k * n, *D = B + (size_t)k * n, *S = D + (size_t)k * n;
+  rc = vi_callback_status(lie->dxi(sys->state, g, xi, mu));
+  if (rc == VI_OK) {
+    rc = vi_callback_status(lie->force(sys->state, g, xi, F));
+  }
+  if (rc == VI_OK) {
+    rc = vi_callback_status(sys->type->space->ad(sys->state, xi, Dd));
+  }
+  if (rc != VI_OK) {
+    goto done;
+  }
+  for (int i = 0; i < n; i++) {
+    VI_REAL t = F[i];
+    for (int j = 0; j < n; j++) {
+      t += Dd[j * n + i] * mu[j]; /* ad*_xi mu = ad_xi' mu */
+    }
+    r[i] = t;
+  }
+  if (lie->dxi_dg != NULL) {
+    if ((rc = vi_callback_status(lie->dxi_dg(sys->state, g, xi, Dd))) != VI_OK) {
+      goto done;
+    }
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        r[i] -= Dd[i * n + j] * xi[j];
+      }
+    }
+  }
+  if ((rc = lie_hess(sys, g, xi, H, s.piv)) != VI_OK) {
+    goto done;
+  }
+  if (k > 0) {
+    rc = nh_at(sys, g, A, NULL);
+    if (rc == VI_OK) {
+      rc = vi_callback_status(sys->type->nh->dphi_dq(sys->state, g, xi, D));
+    }
+    if (rc != VI_OK) {
+      goto done;
+    }
+    /* B = A H^-1 (rows solved against the symmetric H), S = B A'. */
+    for (int i = 0; i < k; i++) {
+      memcpy(B + (size_t)i * n, A + (size_t)i * n, (size_t)n * sizeof *B);
+      VI_X(vi_lu_solve)(n, H, s.piv, B + (size_t)i * n);
+    }
+    memcpy(y, r, (size_t)n * sizeof *y);
+    VI_X(vi_lu_solve)(n, H, s.piv, y);
+    for (int i = 0; i < k; i++) {
+      VI_REAL t = 0;
+      for (int j = 0; j < n; j++) {
+        t += A[i * n + j] * y[j] + D[i * n + j] * xi[j];
+      }
+      lambda[i] = t;
+      for (int l = 0; l < k; l++) {
+        VI_REAL u = 0;
+        for (int j = 0; j < n; j++) {
+          u += B[i * n + j] * A[l * n + j];
+        }
+        S[i * k + l] = u;
+      }
+    }
+    int *piv2 = s.piv + n;
+    if (VI_X(vi_lu_factor)(k, S, piv2) != VI_OK) {
+      rc = VI_SINGULAR;
+      goto done;
+    }
+    VI_X(vi_lu_solve)(k, S, piv2, lambda);
+    for (int j = 0; j < n; j++) {
+      for (int i = 0; i < k; i++) {
+        r[j] -= A[i * n + j] * lambda[i];
+      }
+    }
+  }
+  if (xidot != NULL) {
+    memcpy(xidot, r, (size_t)n * sizeof *xidot);
+    VI_X(vi_lu_solve)(n, H, s.piv, xidot);
+  }
+done:
+  scratch_put(&s);
+  return rc;
+}
+
+int VI_X(vi_system_lie_rhs)(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
+                            VI_REAL *gdot, VI_REAL *xidot, VI_REAL *lambda) {
+  if (sys->type->lie == NULL) {
+    return VI_EUNSUPPORTED;
+  }
+  int rc = vi_callback_status(sys->type->space->tangent(sys->state, g, xi, gdot));
+  if (rc == VI_OK) {
+    rc = VI_X(lie_dynamics)(sys, g, xi, lambda, xidot);
+  }
+  return rc;
+}
+
+/* Allocation of a Lie-form system (vi_system_alloc): consistency of
+ * xi0 with the nonholonomic constraints, its projection in the metric of
+ * H = D2 D2 l, mu0 = D2 l(g0, xi0). */
+static int VI_X(lie_setup)(VI_X(vi_system) *sys, char *err, size_t errlen) {
+  const int n = sys->n, k = sys->m_nh;
+  const char *name = sys->type->info->name;
+  int rc = VI_OK;
+  if (k > 0) {
+    VI_REAL r[64], H[64 * 64], y[64];
+    int piv[64];
+    if (k > 64 || n > 64) {
+      vi_set_err(err, errlen, "system %s is too large for the Lie form's set-up", name);
+      return VI_EINVAL;
+    }
+    rc = lie_nh_residual(sys, sys->q0, sys->v0, r);
+    if (rc != VI_OK) {
+      vi_set_err(err, errlen, "callback of system %s failed (%s) at the initial data", name,
+                 vi_strerror(rc));
+      return rc;
+    }
+    VI_REAL vs = VI_X(vi_norm_inf)(n, sys->v0);
+    vs = vs > 1 ? vs : 1;
+    VI_REAL tol = (VI_REAL)VI_CONSISTENCY_TOL * vs, rr = VI_X(vi_norm_inf)(k, r);
+    if (!(rr <= tol)) {
+      vi_set_err(err, errlen,
+                 "inconsistent initial data for system %s: |A(g0) xi0 + a(g0)| = %.1e "
+                 "(tolerance %.1e)",
+                 name, (double)rr, (double)tol);
+      return VI_EINCONSISTENT;
+    }
+    /* xi <- xi - H^-1 A' (A H^-1 A')^-1 (A xi + a): Newton steps on the
+     * (affine) constraint, exact in one for constant A. */
+    VI_REAL A[64 * 64], B[64 * 64], S[64 * 64];
+    for (int it = 0; it < 3 && rc == VI_OK; it++) {
+      rc = lie_nh_residual(sys, sys->q0, sys->v0, r);
+      if (rc == VI_OK) {
+        rc = nh_at(sys, sys->q0, A, NULL);
+      }
+      if (rc == VI_OK) {
+        rc = lie_hess(sys, sys->q0, sys->v0, H, piv);
+      }
+      if (rc != VI_OK) {
+        break;
+      }
+      for (int i = 0; i < k; i++) {
+        memcpy(B + i * n, A + i * n, (size_t)n * sizeof *B);
+        VI_X(vi_lu_solve)(n, H, piv, B + i * n);
+        for (int l = 0; l < k; l++) {
+          VI_REAL u = 0;
+          for (int j = 0; j < n; j++) {
+            u += B[i * n + j] * A[l * n + j];
+          }
+          S[i * k + l] = u;
+        }
+        y[i] = r[i];
+      }
+      int pk[64];
+      if (VI_X(vi_lu_factor)(k, S, pk) != VI_OK) {
+        rc = VI_SINGULAR;
+        break;
+      }
+      VI_X(vi_lu_solve)(k, S, pk, y);
+      for (int j = 0; j < n; j++) {
+        for (int i = 0; i < k; i++) {
+          sys->v0[j] -= B[i * n + j] * y[i];
+        }
+      }
+    }
+    if (rc != VI_OK) {
+      vi_set_err(err, errlen, "projection of xi0 of system %s failed (%s)", name,
+                 vi_strerror(rc));
+      return rc;
+    }
+  }
+  rc = vi_callback_status(sys->type->lie->dxi(sys->state, sys->q0, sys->v0, sys->p0));
+  if (rc != VI_OK) {
+    vi_set_err(err, errlen, "callback dxi of system %s failed at the initial data", name);
+  }
   return rc;
 }
 
@@ -1290,11 +1643,359 @@ static VI_REAL frac(VI_REAL x) {
   return x - vi_floor(x);
 }
 
+/* ---- derivative check of the Lie-group form ---------------------------------
+ * Jacobians are compared with central differences along the directions
+ * the tables define: coordinates of xi, or left-trivialised group
+ * directions g cay(eps e_b); the group maps against cay and the chart. */
+enum {
+  LC_DXI,      /* D2 l against l (xi) */
+  LC_FORCE,    /* F against l (g) */
+  LC_DXI2,     /* D2 D2 l against D2 l (xi) */
+  LC_DXIDG,    /* dxi_dg against D2 l (g) */
+  LC_DFDG,     /* dforce_dg against F (g) */
+  LC_DFDXI,    /* dforce_dxi against F (xi) */
+  LC_PHI,      /* dphi_dq against A(g) w + a(g) (g) */
+  LC_ATMU,     /* datmu against A(g)' mu (g) */
+  LC_DCAY,     /* dcay_X against local(cay(X), cay(.)) (coordinates of X) */
+  LC_TANGENT,  /* tangent(g, e_b) against the coordinates of g cay(.) */
+  LC_AD,       /* Ad_g against local(e, g cay(.) g^-1) */
+  LC_SMALLAD,  /* -ad_eta against Ad_{cay(.)} eta */
+  LC_DCAYINV,  /* dcayinv_X dcay_X = I (algebraic) */
+  LC_COUNT
+};
+
+static const char *const lc_names[LC_COUNT] = {
+    "lie dxi", "lie force", "lie dxi2", "lie dxi_dg", "lie dforce_dg", "lie dforce_dxi",
+    "nonholonomic dphi_dq", "nonholonomic datmu", "group dcay", "group tangent", "group Ad",
+    "group ad", "group dcayinv"};
+
+/* Whether check c uses group directions (else coordinates of its argument). */
+static int lc_group_dir(int c) {
+  return c == LC_FORCE || c == LC_DXIDG || c == LC_DFDG || c == LC_PHI || c == LC_ATMU;
+}
+
+/* The function of check c at (g, xi) (aux: w, mu or eta; X for dcay): nf
+ * values in f. x is the perturbed argument (xi, X or the small chart
+ * vector of the group maps). */
+static int VI_X(lc_eval)(const VI_X(vi_system) *sys, int c, const VI_REAL *g,
+                         const VI_REAL *xi, const VI_REAL *aux, VI_REAL *f, VI_REAL *tmp) {
+  const VI_X(vi_lie_ops) *lie = sys->type->lie;
+  const VI_X(vi_space_ops) *sp = sys->type->space;
+  const void *st = sys->state;
+  const int n = sys->n, k = sys->m_nh;
+  switch (c) {
+  case LC_DXI:
+  case LC_FORCE:
+    return lie->lagrangian(st, g, xi, f);
+  case LC_DXI2:
+  case LC_DXIDG:
+    return lie->dxi(st, g, xi, f);
+  case LC_DFDG:
+  case LC_DFDXI:
+    return lie->force(st, g, xi, f);
+  case LC_PHI: {
+    int rc = nh_at(sys, g, tmp, f);
+    for (int i = 0; rc == 0 && i < k; i++) {
+      for (int j = 0; j < n; j++) {
+        f[i] += tmp[i * n + j] * aux[j];
+      }
+    }
+    return rc;
+  }
+  case LC_ATMU: {
+    int rc = nh_at(sys, g, tmp, NULL);
+    for (int j = 0; rc == 0 && j < n; j++) {
+      VI_REAL t = 0;
+      for (int i = 0; i < k; i++) {
+        t += tmp[i * n + j] * aux[i];
+      }
+      f[j] = t;
+    }
+    return rc;
+  }
+  case LC_DCAY: { /* xi plays X' here, aux the base point X */
+    VI_REAL *a = tmp, *b = tmp + n;
+    int rc = sp->cay(st, aux, a);
+    if (rc == 0) {
+      rc = sp->cay(st, xi, b);
+    }
+    return rc == 0 ? sp->local(st, a, b, f) : rc;
+  }
+  case LC_TANGENT: { /* coordinates of g cay(x), x = xi */
+    int rc = sp->cay(st, xi, tmp);
+    return rc == 0 ? sp->compose(st, g, tmp, f) : rc;
+  }
+  case LC_AD: { /* local(e, g cay(x) g^-1) */
+    VI_REAL *e = tmp, *a = tmp + n, *b = tmp + 2 * n, *gi = tmp + 3 * n;
+    VI_REAL zero[64] = {0};
+    int rc = sp->cay(st, zero, e);
+    if (rc == 0) {
+      rc = sp->cay(st, xi, a);
+    }
+    if (rc == 0) {
+      rc = sp->compose(st, g, a, b);
+    }
+    if (rc == 0) {
+      rc = sp->inverse(st, g, gi);
+    }
+    if (rc == 0) {
+      rc = sp->compose(st, b, gi, a);
+    }
+    return rc == 0 ? sp->local(st, e, a, f) : rc;
+  }
+  case LC_SMALLAD: { /* Ad_{cay(x)} eta */
+    VI_REAL *a = tmp, *A = tmp + n;
+    int rc = sp->cay(st, xi, a);
+    if (rc == 0) {
+      rc = sp->Ad(st, a, A);
+    }
+    for (int i = 0; rc == 0 && i < n; i++) {
+      VI_REAL t = 0;
+      for (int j = 0; j < n; j++) {
+        t += A[i * n + j] * aux[j];
+      }
+      f[i] = t;
+    }
+    return rc;
+  }
+  default:
+    return VI_EINVAL;
+  }
+}
+
+/* The analytic Jacobian of check c (nf x n) into J, nf into *nf; 0 when the
+ * table does not supply it (*have = 0). */
+static int VI_X(lc_analytic)(const VI_X(vi_system) *sys, int c, const VI_REAL *g,
+                             const VI_REAL *xi, const VI_REAL *aux, VI_REAL *J, int *nf,
+                             int *have, VI_REAL *tmp) {
+  const VI_X(vi_lie_ops) *lie = sys->type->lie;
+  const VI_X(vi_space_ops) *sp = sys->type->space;
+  const void *st = sys->state;
+  const int n = sys->n, k = sys->m_nh;
+  *have = 1;
+  switch (c) {
+  case LC_DXI:
+    *nf = 1;
+    return lie->dxi(st, g, xi, J);
+  case LC_FORCE:
+    *nf = 1;
+    return lie->force(st, g, xi, J);
+  case LC_DXI2:
+    *nf = n;
+    return lie->dxi2(st, g, xi, J);
+  case LC_DXIDG:
+    *nf = n;
+    *have = lie->dxi_dg != NULL;
+    return *have ? lie->dxi_dg(st, g, xi, J) : 0;
+  case LC_DFDG:
+    *nf = n;
+    *have = lie->dforce_dg != NULL;
+    return *have ? lie->dforce_dg(st, g, xi, J) : 0;
+  case LC_DFDXI:
+    *nf = n;
+    *have = lie->dforce_dxi != NULL;
+    return *have ? lie->dforce_dxi(st, g, xi, J) : 0;
+  case LC_PHI:
+    *nf = k;
+    return sys->type->nh->dphi_dq(st, g, aux, J);
+  case LC_ATMU:
+    *nf = n;
+    *have = sys->type->nh->datmu != NULL;
+    return *have ? sys->type->nh->datmu(st, g, aux, J) : 0;
+  case LC_DCAY:
+    *nf = n;
+    return sp->dcay(st, aux, J);
+  case LC_TANGENT: {
+    *nf = n;
+    VI_REAL *e = tmp, *col = tmp + n;
+    for (int b = 0; b < n; b++) {
+      for (int j = 0; j < n; j++) {
+        e[j] = j == b;
+      }
+      int rc = sp->tangent(st, g, e, col);
+      if (rc != 0) {
+        return rc;
+      }
+      for (int i = 0; i < n; i++) {
+        J[i * n + b] = col[i];
+      }
+    }
+    return 0;
+  }
+  case LC_AD:
+    *nf = n;
+    *have = sp->Ad != NULL;
+    return *have ? sp->Ad(st, g, J) : 0;
+  case LC_SMALLAD: {
+    *nf = n;
+    *have = sp->Ad != NULL;
+    if (!*have) {
+      return 0;
+    }
+    /* d/deps Ad_{cay(eps e_b)} eta = ad_{e_b} eta = -ad_eta e_b. */
+    int rc = sp->ad(st, aux, J);
+    for (int i = 0; i < n * n; i++) {
+      J[i] = -J[i];
+    }
+    return rc;
+  }
+  default:
+    return VI_EINVAL;
+  }
+}
+
+static int VI_X(lie_check)(const VI_X(vi_system) *sys, int nprobe,
+                           void (*report)(void *ctx, const char *line), void *ctx) {
+  const int n = sys->n, k = sys->m_nh;
+  const char *name = sys->type->info->name;
+  const VI_X(vi_space_ops) *sp = sys->type->space;
+  if (n > 64) {
+    return VI_EINVAL;
+  }
+  const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
+  const VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
+  const VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
+  VI_REAL g[64], xi[64], aux[64], X[64], J[64 * 64], D[64 * 64], f0[64], fp[64], fm[64];
+  VI_REAL gp[64], dir[64], x[64], tmp[8 * 64 + 64 * 64];
+  int failures = 0;
+  for (int probe = 0; probe <= nprobe; probe++) {
+    /* Probe 0: (g0, xi0); the others move g along the group and pick a
+     * velocity and a small algebra element (for the group maps). */
+    for (int i = 0; i < n; i++) {
+      VI_REAL u = frac((probe * (n + 3) + i + 1) * golden) - VI_C(0.5);
+      x[i] = probe == 0 ? 0 : u;
+      xi[i] = probe == 0 ? sys->v0[i] : 2 * frac((probe * n + i + VI_C(0.5)) * golden * golden) - 1;
+      aux[i] = VI_C(0.5) + frac((probe * (n + 5) + i + 2) * golden);
+      X[i] = VI_C(0.3) * (frac((probe * 7 + i + 3) * golden) - VI_C(0.5));
+    }
+    int rc = sp->cay(sys->state, x, gp);
+    if (rc == 0) {
+      rc = sp->compose(sys->state, sys->q0, gp, g);
+    }
+    if (rc != 0) {
+      return VI_ECALLBACK;
+    }
+    for (int c = 0; c < LC_COUNT; c++) {
+      if ((c == LC_PHI || c == LC_ATMU) && k == 0) {
+        continue;
+      }
+      char line[256], where[32];
+      snprintf(where, sizeof where, probe == 0 ? "g0" : "probe %d", probe);
+      if (c == LC_DCAYINV) {
+        /* dcayinv_X dcay_X = I. */
+        if (sp->dcayinv == NULL) {
+          failures++;
+          snprintf(line, sizeof line, "%s %s at %s: callback missing FAIL", name, lc_names[c],
+                   where);
+        } else {
+          if (sp->dcay(sys->state, X, J) != 0 || sp->dcayinv(sys->state, X, D) != 0) {
+            return VI_ECALLBACK;
+          }
+          VI_REAL e = 0;
+          for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+              VI_REAL t = -(VI_REAL)(i == j);
+              for (int l = 0; l < n; l++) {
+                t += D[i * n + l] * J[l * n + j];
+              }
+              e = vi_fabs(t) > e ? vi_fabs(t) : e;
+            }
+          }
+          int ok = e <= 100 * VI_EPS;
+          failures += !ok;
+          snprintf(line, sizeof line, "%s %s at %s: |dcayinv dcay - I| = %.1e %s", name,
+                   lc_names[c], where, (double)e, ok ? "ok" : "FAIL");
+        }
+        if (report) {
+          report(ctx, line);
+        }
+        continue;
+      }
+      int nf = 0, have = 0;
+      rc = VI_X(lc_analytic)(sys, c, g, xi, c == LC_DCAY ? X : aux, J, &nf, &have, tmp);
+      if (!have) {
+        failures++;
+        snprintf(line, sizeof line, "%s %s at %s: callback missing FAIL", name, lc_names[c], where);
+        if (report) {
+          report(ctx, line);
+        }
+        continue;
+      }
+      /* The base argument of the differences: xi, X (dcay) or the chart
+       * origin (tangent, Ad, ad). */
+      VI_REAL base[64];
+      const int chart = c == LC_TANGENT || c == LC_AD || c == LC_SMALLAD;
+      for (int i = 0; i < n; i++) {
+        base[i] = c == LC_DCAY ? X[i] : chart ? 0 : xi[i];
+      }
+      const VI_REAL *A = c == LC_DCAY ? X : aux;
+      if (rc == 0) {
+        rc = VI_X(lc_eval)(sys, c, g, base, A, f0, tmp);
+      }
+      for (int b = 0; rc == 0 && b < n; b++) {
+        VI_REAL hb = lc_group_dir(c) || chart ? h0 : h0 * (vi_fabs(base[b]) > 1 ? vi_fabs(base[b]) : 1);
+        for (int sgn = 0; rc == 0 && sgn < 2; sgn++) {
+          VI_REAL e = sgn ? -hb : hb;
+          VI_REAL *out = sgn ? fm : fp;
+          if (lc_group_dir(c)) {
+            for (int j = 0; j < n; j++) {
+              dir[j] = j == b ? e : 0;
+            }
+            rc = sp->cay(sys->state, dir, gp);
+            if (rc == 0) {
+              VI_REAL gg[64];
+              rc = sp->compose(sys->state, g, gp, gg);
+              if (rc == 0) {
+                rc = VI_X(lc_eval)(sys, c, gg, base, A, out, tmp);
+              }
+            }
+          } else {
+            memcpy(dir, base, (size_t)n * sizeof *dir);
+            dir[b] += e;
+            rc = VI_X(lc_eval)(sys, c, g, dir, A, out, tmp);
+          }
+        }
+        for (int i = 0; rc == 0 && i < nf; i++) {
+          D[i * n + b] = (fp[i] - fm[i]) / (2 * hb);
+        }
+      }
+      if (rc != 0) {
+        snprintf(line, sizeof line, "%s %s at %s: callback failed with status %d", name,
+                 lc_names[c], where, rc);
+        if (report) {
+          report(ctx, line);
+        }
+        return VI_ECALLBACK;
+      }
+      VI_REAL scale = VI_X(vi_norm_inf)(nf, f0), sj = VI_X(vi_norm_inf)(nf * n, J);
+      VI_REAL sd = VI_X(vi_norm_inf)(nf * n, D), e = 0;
+      scale = sj > scale ? sj : scale;
+      scale = sd > scale ? sd : scale;
+      for (int i = 0; i < nf * n; i++) {
+        VI_REAL d = vi_fabs(D[i] - J[i]);
+        e = d > e || d != d ? d : e;
+      }
+      e = scale > 0 ? e / scale : e;
+      int ok = e <= tol;
+      failures += !ok;
+      snprintf(line, sizeof line, "%s %s at %s: max rel err %.1e (tol %.1e) %s", name,
+               lc_names[c], where, (double)e, (double)tol, ok ? "ok" : "FAIL");
+      if (report) {
+        report(ctx, line);
+      }
+    }
+  }
+  return failures;
+}
+
 int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
                           void (*report)(void *ctx, const char *line),
                           void *ctx) {
   if (sys == NULL || nprobe < 0) {
     return VI_EINVAL;
+  }
+  if (sys->type->lie != NULL) {
+    return VI_X(lie_check)(sys, nprobe, report, ctx);
   }
   const VI_X(vi_system_type) *t = sys->type;
   const char *name = t->info->name;

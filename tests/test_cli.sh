@@ -148,5 +148,19 @@ fi
 expect 2 "inconsistent initial data.*A\\(q0\\) v0" -- run --system nonholonomic-particle \
   --set v0=1,0,0 --method reference --h 0.1 --T 1 --out -
 
+# The Lie-group form (vertical-disc on SE(2)): layout, check, refusals.
+if run --system vertical-disc --method reference --h 0.5 --T 1 --out "$tmp/vd.csv"; then
+  head -1 "$tmp/vd.csv" | grep -qx 't,q1,q2,q3,p1,p2,p3,mu1,energy,phi_norm' \
+    && ok || bad "vertical-disc reference layout: $(head -1 "$tmp/vd.csv")"
+else
+  bad "vertical-disc reference failed"
+fi
+"$V" check vertical-disc >"$tmp/c" 2>&1 && grep -q "group dcay at g0" "$tmp/c" && ok \
+  || { bad "check vertical-disc"; cat "$tmp/c" >&2; }
+expect 2 "inconsistent initial data.*xi0" -- run --system vertical-disc --set eta0=0.2,0.5,0.7 \
+  --method reference --h 0.1 --T 1 --out -
+expect 2 "method man2020 needs a system with the mechanical form.*vertical-disc is Lie-group" -- \
+  run --system vertical-disc --method man2020 --h 0.1 --T 1 --out -
+
 echo "cli: $checks checks, $fails failed"
 [ "$fails" = 0 ]

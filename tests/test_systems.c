@@ -402,7 +402,10 @@ int main(void) {
     VI_CHECK(c, strcmp(vi_system_types_d[i]->info->name,
                        vi_system_types_q[i]->info->name) == 0,
              "registries not parallel at %d", i);
-    if (vi_system_types_d[i]->degen != NULL) {
+    if (vi_system_types_d[i]->lie != NULL) {
+      test_lie_system_d(c, vi_system_types_d[i]);
+      test_lie_system_q(c, vi_system_types_q[i]);
+    } else if (vi_system_types_d[i]->degen != NULL) {
       test_degen_system_d(c, vi_system_types_d[i]);
       test_degen_system_q(c, vi_system_types_q[i]);
     } else {
@@ -964,6 +967,115 @@ static void VI_X(test_degen_toy)(vi_check_ctx *c) {
   rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
   VI_CHECK(c, rc == VI_EUNSUPPORTED && contains(err, "exactly one Lagrangian form"),
            "toy (%s): two forms gave %d '%s'", VI_PREC_NAME, rc, err);
+}
+
+/* A transposed (wrong) ad of SE(2) for the vertical disc: the check must
+ * catch it. */
+static int VI_X(se2_ad_wrong)(const void *st, const VI_REAL *xi, VI_REAL *A) {
+  (void)st;
+  const VI_REAL v1 = xi[0], v2 = xi[1], w = xi[2];
+  A[0] = 0;
+  A[1] = w;
+  A[2] = 0;
+  A[3] = -w;
+  A[4] = 0;
+  A[5] = 0;
+  A[6] = v2;
+  A[7] = -v1;
+  A[8] = 0;
+  return 0;
+}
+
+/* A system in the Lie-group form (demartin2018 §5-6): mu0 = D2 l(g0, xi0),
+ * every derivative and group map against finite differences (13 checks per
+ * point with nonholonomic constraints), the integrated reference (the
+ * Euler-Poincare equations with the multiplier) against the exact solution
+ * where there is one, energy and the constraint kept along it, a wrong
+ * group map caught, and inconsistent initial velocities refused. */
+static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
+  const vi_system_info *info = t->info;
+  const char *pn = VI_PREC_NAME;
+  char err[512] = "";
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(t, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK && sys != NULL && sys->M == NULL, "%s %s: alloc: %d %s", info->name,
+           pn, rc, err);
+  if (sys == NULL) {
+    return;
+  }
+  const int n = sys->n;
+  VI_REAL mu[TN];
+  t->lie->dxi(sys->state, sys->q0, sys->v0, mu);
+  VI_CHECK(c, n <= TN && memcmp(mu, sys->p0, (size_t)n * sizeof *mu) == 0,
+           "%s %s: p0 is not D2 l(g0, xi0)", info->name, pn);
+  printf("%s (%s):\n", info->name, pn);
+  report_ctx r = {0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  const int per_point = 11 + (sys->m_nh > 0 ? 2 : 0);
+  VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * per_point,
+           "%s %s: vi_system_check: %d failures, %d lines", info->name, pn, nf, r.lines);
+
+  /* The reference, integrated (the type without its exact solution), and
+   * against the exact solution when the type has one. */
+  enum { K = 20 };
+  VI_REAL Q[(K + 1) * TN], P[(K + 1) * TN], L[(K + 1) * TN];
+  VI_REAL Qe[(K + 1) * TN], Pe[(K + 1) * TN], Le[(K + 1) * TN];
+  VI_X(vi_system_type) nt = *t;
+  nt.obs = NULL;
+  VI_X(vi_system) *ns = NULL;
+  VI_X(vi_reference_info) ri, re;
+  rc = VI_X(vi_system_alloc)(&nt, 0, NULL, &ns, err, sizeof err);
+  if (rc == VI_OK) {
+    rc = VI_X(vi_reference)(ns, VI_C(0.1), K, Q, P, L, NULL, &ri, err, sizeof err);
+  }
+  VI_CHECK(c, rc == VI_OK && strstr(ri.method, "Lie-group") != NULL,
+           "%s %s: integrated reference %d %s", info->name, pn, rc, err);
+  VI_REAL E0 = 0, dE = 0, dphi = 0;
+  VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E0);
+  for (int k = 0; rc == VI_OK && k <= K; k++) {
+    VI_REAL E = 0, ph[TN];
+    VI_X(vi_system_energy)(sys, Q + k * n, P + k * n, &E);
+    dE = vi_fabs(E - E0) > dE ? vi_fabs(E - E0) : dE;
+    VI_X(vi_system_nh_residual)(sys, Q + k * n, P + k * n, ph);
+    dphi = VI_X(nrm)(sys->m_nh, ph) > dphi ? VI_X(nrm)(sys->m_nh, ph) : dphi;
+  }
+  VI_REAL sc = VI_X(max1)(vi_fabs(E0));
+  VI_CHECK(c, dE <= 10 * (VI_REAL)ri.accuracy * sc && dphi <= 10 * (VI_REAL)ri.accuracy * sc,
+           "%s %s: along the reference energy drift %.1e, |Phi| %.1e (accuracy %.1e)",
+           info->name, pn, (double)dE, (double)dphi, ri.accuracy);
+  if (VI_X(vi_type_has_exact)(t) && rc == VI_OK) {
+    rc = VI_X(vi_reference)(sys, VI_C(0.1), K, Qe, Pe, Le, NULL, &re, err, sizeof err);
+    VI_REAL d = 0;
+    for (int i = 0; rc == VI_OK && i < (K + 1) * n; i++) {
+      d = vi_fabs(Q[i] - Qe[i]) > d ? vi_fabs(Q[i] - Qe[i]) : d;
+      d = vi_fabs(P[i] - Pe[i]) > d ? vi_fabs(P[i] - Pe[i]) : d;
+    }
+    for (int i = 0; rc == VI_OK && i < (K + 1) * sys->ml; i++) {
+      d = vi_fabs(L[i] - Le[i]) > d ? vi_fabs(L[i] - Le[i]) : d;
+    }
+    VI_CHECK(c, rc == VI_OK && d <= 10 * (VI_REAL)(ri.accuracy + re.accuracy),
+             "%s %s: integrated vs exact reference %.1e (accuracies %.1e, %.1e)", info->name,
+             pn, (double)d, ri.accuracy, re.accuracy);
+  }
+  VI_X(vi_system_free)(ns);
+
+  /* A wrong group map is caught (the vertical disc's SE(2)). */
+  if (strcmp(info->name, "vertical-disc") == 0) {
+    VI_X(vi_space_ops) wsp = *t->space;
+    VI_X(vi_system_type) wt = *t;
+    wsp.ad = VI_X(se2_ad_wrong);
+    wt.space = &wsp;
+    VI_X(vi_system) *ws = NULL;
+    if (VI_X(vi_system_alloc)(&wt, 0, NULL, &ws, err, sizeof err) == VI_OK) {
+      report_ctx r2 = {0, 0};
+      nf = VI_X(vi_system_check)(ws, 2, report_line, &r2);
+      VI_CHECK(c, nf == 3, "%s %s: a wrong ad gave %d failures (want 3)", info->name, pn, nf);
+      VI_X(vi_system_free)(ws);
+    }
+    VI_X(expect_fail)(c, t, "eta0=0.2,0.5,0.7", VI_EINCONSISTENT, "|A(g0) xi0 + a(g0)| = ",
+                      "tolerance");
+  }
+  VI_X(vi_system_free)(sys);
 }
 
 /* A system in the degenerate form L = alpha(q).v - H(q) (tyranowski2014):
