@@ -468,6 +468,38 @@ int VI_X(vi_stepper_solve)(VI_X(vi_stepper) *st);
 int VI_X(vi_stepper_unknowns)(const VI_X(vi_stepper) *st);
 void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len);
 
+/* ---- the fixed-step driver (core/integrate.c) ---------------------------- */
+
+/* Called at every node k = 0..N (node 0 right after init); VI_OK to go on,
+ * any other value stops the driver, which returns it. */
+typedef int (*VI_X(vi_observer))(void *ctx, long k, const VI_X(vi_node) *node);
+
+/* Initialise st at (q0, p0), t = 0, with step h (solver options may be
+ * NULL: defaults), then take N steps, calling obs (may be NULL) at every
+ * node. node is the caller's storage (q, p: n reals, lambda: ml). Returns
+ * VI_OK, the first failing status of init or of a step, or the
+ * observer's; *last (may be NULL) receives the index of the last node the
+ * observer saw, -1 when init failed. */
+int VI_X(vi_integrate)(VI_X(vi_stepper) *st, const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                       long N, const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node,
+                       VI_X(vi_observer) obs, void *ctx, long *last);
+
+/* The observer of global errors (wenger2017 §4.1): at every node the max
+ * abs errors e[0..2] of q, p and lambda (all ml multipliers) against the
+ * reference rows (Q, P, L; Q NULL: none), and with energy set the max
+ * relative energy error |E_k - E_0| / |E_0| (man2020 (46)) in eE. A NaN
+ * anywhere makes the error NaN. */
+typedef struct VI_X(vi_err_obs) {
+  const VI_X(vi_system) *sys;
+  const VI_REAL *Q, *P, *L;
+  VI_REAL e[3];
+  VI_REAL eE, E0;
+  int energy;
+} VI_X(vi_err_obs);
+void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) *o, const VI_X(vi_system) *sys, const VI_REAL *Q,
+                           const VI_REAL *P, const VI_REAL *L, int energy);
+int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) *nd);
+
 /* ---- reference solutions (core/reference.c) ------------------------------ */
 
 /* What produced a reference and how accurate it is believed to be. */

@@ -78,34 +78,12 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
     goto done;
   }
   VI_X(vi_node) nd = {0, node, node + n, node + 2 * n};
-  VI_REAL E0 = 0, E = 0;
-  VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E0);
-  VI_REAL e[VI_NQUANT] = {0, 0, 0}, eE = 0;
+  VI_X(vi_err_obs) ob;
+  VI_X(vi_err_obs_init)(&ob, sys, state ? Q : NULL, P, L, 1);
   double t0 = VI_X(clock_now)();
-  int mrc = VI_X(vi_stepper_init)(st, so, h, 0, sys->q0, sys->p0, &nd);
-  for (long k = 0; mrc == VI_OK; k++) {
-    if (state) {
-      const VI_REAL *ref[VI_NQUANT] = {Q + k * n, P + k * n, L + k * m};
-      const VI_REAL *val[VI_NQUANT] = {nd.q, nd.p, nd.lambda};
-      const int len[VI_NQUANT] = {n, n, m};
-      for (int x = 0; x < VI_NQUANT; x++) {
-        for (int c = 0; c < len[x]; c++) {
-          VI_REAL d = vi_fabs(val[x][c] - ref[x][c]);
-          if (!(d <= e[x])) {
-            e[x] = d; /* also catches NaN */
-          }
-        }
-      }
-    }
-    if (VI_X(vi_system_energy)(sys, nd.q, nd.p, &E) == VI_OK) {
-      VI_REAL d = vi_fabs(E - E0) / (E0 != 0 ? vi_fabs(E0) : 1);
-      eE = d > eE ? d : eE;
-    }
-    if (k == N) {
-      break;
-    }
-    mrc = VI_X(vi_stepper_step)(st, &nd);
-  }
+  int mrc = VI_X(vi_integrate)(st, so, h, N, sys->q0, sys->p0, &nd, VI_X(vi_err_observe), &ob,
+                               NULL);
+  VI_REAL *e = ob.e, eE = ob.eE;
   res->seconds[i] = VI_X(clock_now)() - t0;
   res->h[i] = (double)h;
   res->steps[i] = N;

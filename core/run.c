@@ -252,6 +252,29 @@ static int VI_X(run_reference)(const VI_X(vi_system) *sys, VI_REAL h, long nstep
   return rc;
 }
 
+/* The observer of `run`: every K-th node and the last go to the CSV. */
+typedef struct VI_X(run_obs) {
+  FILE *f;
+  const VI_X(vi_system) *sys;
+  VI_REAL *work;
+  long every, N, written;
+  int wrc; /* a failure of write_row (not of the method) */
+} VI_X(run_obs);
+
+static int VI_X(run_observe)(void *ctx, long k, const VI_X(vi_node) *nd) {
+  VI_X(run_obs) *r = ctx;
+  if (k % r->every != 0 && k != r->N) {
+    return VI_OK;
+  }
+  int rc = VI_X(write_row)(r->f, r->sys, nd, r->work);
+  if (rc != VI_OK) {
+    r->wrc = rc;
+    return rc;
+  }
+  r->written++;
+  return VI_OK;
+}
+
 int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
   const vi_common_args *a = &ra->c;
   int status = VI_EXIT_USAGE;
@@ -329,10 +352,13 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
     goto fail;
   }
   double t_start = VI_X(now)();
-  rc = VI_X(vi_stepper_init)(st, &so, h, 0, sys->q0, sys->p0, &node);
-  long k = 0, written = 0;
   VI_X(write_header)(f, sys);
-  if (rc != VI_OK) {
+  VI_X(run_obs) ro = {f, sys, work, every, nsteps, 0, VI_OK};
+  long k = -1;
+  rc = VI_X(vi_integrate)(st, &so, h, nsteps, sys->q0, sys->p0, &node, VI_X(run_observe), &ro,
+                          &k);
+  long written = ro.written;
+  if (k < 0) {
     /* The method's lambda_0 comes from its first solve, which failed: the
      * initial node is written with the initial data and lambda = NaN. */
     memcpy(node.q, sys->q0, (size_t)n * sizeof *node.q);
@@ -344,17 +370,7 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
     if (VI_X(write_row)(f, sys, &node, work) == VI_OK) {
       written++;
     }
-  } else if ((rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
-    written++;
-  }
-  while (rc == VI_OK && k < nsteps) {
-    rc = VI_X(vi_stepper_step)(st, &node);
-    if (rc == VI_OK) {
-      k++;
-      if ((k % every == 0 || k == nsteps) && (rc = VI_X(write_row)(f, sys, &node, work)) == VI_OK) {
-        written++;
-      }
-    }
+    k = 0;
   }
   double elapsed = VI_X(now)() - t_start;
   if (fflush(f) != 0 || ferror(f)) {
@@ -363,6 +379,12 @@ int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
   }
   char spec[256];
   VI_X(vi_stepper_spec)(st, spec, sizeof spec);
+  if (rc != VI_OK && ro.wrc != VI_OK) {
+    snprintf(err, errlen, "%s evaluating the energy or residuals of node %ld; the %ld node%s "
+             "written so far %s in %s", vi_strerror(rc), k, written, written == 1 ? "" : "s",
+             written == 1 ? "is" : "are", fname);
+    goto fail;
+  }
   if (rc != VI_OK) {
     snprintf(err, errlen,
              "%s computing step %ld (t = %.17g) with %s on %s: %s; the %ld "

@@ -376,6 +376,55 @@ static int invariant(const vi_system_d *sys, int mom, const double *q, const dou
 /* A long run storing the envelope of the invariant's signed error
  * I(t_k) - I(0) (relative: divided by |I(0)|, man2020 (46)) per window of
  * steps into s, and every step of [0, zoom] into zs (NULL: none). */
+/* The observer of a trace: the invariant's (relative) error at every node,
+ * its envelope over windows of per steps into s, every step of [0, zoom]
+ * into zs, and the summary numbers. */
+typedef struct trace_obs {
+  const vi_system_d *sys;
+  int mom, relative;
+  double h, zoom;
+  long N, per;
+  series *s, *zs;
+  double I0, scale, lo, hi, amax, first, last;
+} trace_obs;
+
+static int trace_observe(void *ctx, long k, const vi_node_d *nd) {
+  trace_obs *o = ctx;
+  double I = 0;
+  int rc = invariant(o->sys, o->mom, nd->q, nd->p, &I);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  if (k == 0) {
+    /* An invariant that starts at 0 has no relative error: absolute then. */
+    o->I0 = I;
+    o->scale = o->relative && I != 0 ? 1 / fabs(I) : 1;
+  }
+  double d = (I - o->I0) * o->scale;
+  if (o->zs && (double)k * o->h <= o->zoom * (1 + 1e-12)) {
+    double row[3] = {(double)k * o->h, d, d};
+    if (series_push(o->zs, row) != 0) {
+      return VI_ENOMEM;
+    }
+  }
+  o->lo = k % o->per == 0 || d < o->lo ? d : o->lo;
+  o->hi = k % o->per == 0 || d > o->hi ? d : o->hi;
+  o->amax = fabs(d) > o->amax ? fabs(d) : o->amax;
+  if (k <= o->N / 10 && fabs(d) > o->first) {
+    o->first = fabs(d);
+  }
+  if (k >= o->N - o->N / 10 && fabs(d) > o->last) {
+    o->last = fabs(d);
+  }
+  if ((k + 1) % o->per == 0 || k == o->N) {
+    double row[3] = {(double)k * o->h, o->lo, o->hi};
+    if (series_push(o->s, row) != 0) {
+      return VI_ENOMEM;
+    }
+  }
+  return VI_OK;
+}
+
 static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
                      const curve_spec *c, double T, double zoom, series *s, series *zs, char *err,
                      size_t errlen) {
@@ -396,48 +445,9 @@ static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
   }
   vi_stepper_spec_d(st, s->method, sizeof s->method);
   vi_node_d nd = {0, buf, buf + n, buf + 2 * n};
-  rc = vi_stepper_init_d(st, NULL, c->h, 0, sys->q0, sys->p0, &nd);
-  double I0 = 0, I = 0, lo = 0, hi = 0, amax = 0, first = 0, last = 0;
-  if (rc == VI_OK) {
-    rc = invariant(sys, mom, nd.q, nd.p, &I0);
-  }
-  /* An invariant that starts at 0 has no relative error: absolute then. */
-  const double scale = relative && I0 != 0 ? 1 / fabs(I0) : 1;
-  for (long k = 0; rc == VI_OK && k <= N; k++) {
-    if (k > 0) {
-      rc = vi_stepper_step_d(st, &nd);
-      if (rc == VI_OK) {
-        rc = invariant(sys, mom, nd.q, nd.p, &I);
-      }
-      if (rc != VI_OK) {
-        break;
-      }
-    } else {
-      I = I0;
-    }
-    double d = (I - I0) * scale;
-    if (zs && (double)k * c->h <= zoom * (1 + 1e-12)) {
-      double row[3] = {(double)k * c->h, d, d};
-      if (series_push(zs, row) != 0) {
-        rc = VI_ENOMEM;
-      }
-    }
-    lo = k % per == 0 || d < lo ? d : lo;
-    hi = k % per == 0 || d > hi ? d : hi;
-    amax = fabs(d) > amax ? fabs(d) : amax;
-    if (k <= N / 10 && fabs(d) > first) {
-      first = fabs(d);
-    }
-    if (k >= N - N / 10 && fabs(d) > last) {
-      last = fabs(d);
-    }
-    if ((k + 1) % per == 0 || k == N) {
-      double row[3] = {(double)k * c->h, lo, hi};
-      if (series_push(s, row) != 0) {
-        rc = VI_ENOMEM;
-      }
-    }
-  }
+  trace_obs to = {sys, mom, relative, c->h, zoom, N, per, s, zs, 0, 1, 0, 0, 0, 0, 0};
+  rc = vi_integrate_d(st, NULL, c->h, N, sys->q0, sys->p0, &nd, trace_observe, &to, NULL);
+  const double I0 = to.I0, amax = to.amax, first = to.first, last = to.last;
   if (rc != VI_OK && !*err) {
     snprintf(err, errlen, "%s, h = %g: %s at t = %g", c->method, c->h, vi_strerror(rc),
              (double)nd.t);
@@ -485,23 +495,10 @@ static int work_point(const vi_system_d *sys, const char *method, double T, long
   }
   vi_stepper_spec_d(st, method_out, mlen);
   vi_node_d nd = {0, buf, buf + n, buf + 2 * n};
-  double e[3] = {0, 0, 0};
-  rc = vi_stepper_init_d(st, NULL, h, 0, sys->q0, sys->p0, &nd);
-  for (long k = 0; rc == VI_OK; k++) {
-    const double *rv[3] = {Q + k * n, P + k * n, L + k * m};
-    const double *xv[3] = {nd.q, nd.p, nd.lambda};
-    const int len[3] = {n, n, m};
-    for (int x = 0; x < 3; x++) {
-      for (int i = 0; i < len[x]; i++) {
-        double d = fabs(xv[x][i] - rv[x][i]);
-        e[x] = d > e[x] || d != d ? d : e[x];
-      }
-    }
-    if (k == N) {
-      break;
-    }
-    rc = vi_stepper_step_d(st, &nd);
-  }
+  vi_err_obs_d eo;
+  vi_err_obs_init_d(&eo, sys, Q, P, L, 0);
+  rc = vi_integrate_d(st, NULL, h, N, sys->q0, sys->p0, &nd, vi_err_observe_d, &eo, NULL);
+  const double *e = eo.e;
   const vi_stats_d *stt = vi_stepper_stats_d(st);
   row[W_H] = h;
   row[W_STEPS] = (double)N;
@@ -513,10 +510,7 @@ static int work_point(const vi_system_d *sys, const char *method, double T, long
   double best = INFINITY;
   for (int r = 0; rc == VI_OK && r < reps; r++) {
     double t0 = vi_clock();
-    rc = vi_stepper_init_d(st, NULL, h, 0, sys->q0, sys->p0, &nd);
-    for (long k = 0; rc == VI_OK && k < N; k++) {
-      rc = vi_stepper_step_d(st, &nd);
-    }
+    rc = vi_integrate_d(st, NULL, h, N, sys->q0, sys->p0, &nd, NULL, NULL, NULL);
     double t = vi_clock() - t0;
     best = t < best ? t : best;
   }
@@ -587,6 +581,39 @@ static int work_sweep(const vi_system_d *sys, const curve_spec *c, double T, int
  * §3.4.2, man2020 (60)) shows an error at the quad round-off level, where
  * a non-conserving one would show its truncation error; an energy error
  * that double cannot resolve (man2020-fig3) is measured here. */
+/* The observer of quad_invariant_error (mom < 0: the energy). */
+typedef struct qinv_obs {
+  const vi_system_q *sys;
+  int mom, relative;
+  long N;
+  __float128 *J;
+  __float128 I0, scale, emax, first, last;
+} qinv_obs;
+
+static int qinv_observe(void *ctx, long k, const vi_node_q *nd) {
+  qinv_obs *o = ctx;
+  __float128 I = 0;
+  int rc = o->mom < 0 ? vi_system_energy_q(o->sys, nd->q, nd->p, &I)
+                      : vi_callback_status(o->sys->type->obs->momenta(o->sys->state, nd->q,
+                                                                      nd->p, o->J));
+  if (rc != VI_OK) {
+    return rc;
+  }
+  if (o->mom >= 0) {
+    I = o->J[o->mom];
+  }
+  if (k == 0) {
+    o->I0 = I;
+    o->scale = o->relative && I != 0 ? 1 / (I < 0 ? -I : I) : 1;
+  }
+  __float128 d = (I - o->I0) * o->scale;
+  d = d < 0 ? -d : d;
+  o->emax = d > o->emax ? d : o->emax;
+  o->first = k <= o->N / 10 && d > o->first ? d : o->first;
+  o->last = k >= o->N - o->N / 10 && d > o->last ? d : o->last;
+  return VI_OK;
+}
+
 static int quad_invariant_error(const char *system, const char *method, double h, long N,
                                 const char *quantity, int relative, double *out, char *err,
                                 size_t errlen) {
@@ -609,35 +636,13 @@ static int quad_invariant_error(const char *system, const char *method, double h
   }
   rc = !buf || (!energy && mom < 0) ? VI_EINVAL : vi_stepper_alloc_q(method, sys, &st, err, errlen);
   if (rc == VI_OK) {
-    __float128 *J = buf + 2 * n + m, I0 = 0, I = 0, scale = 1, emax = 0, first = 0, last = 0;
     vi_node_q nd = {0, buf, buf + n, buf + 2 * n};
-    rc = vi_stepper_init_q(st, NULL, (__float128)h, 0, sys->q0, sys->p0, &nd);
-    for (long k = 0; rc == VI_OK && k <= N; k++) {
-      if (k > 0) {
-        rc = vi_stepper_step_q(st, &nd);
-      }
-      if (rc == VI_OK && energy) {
-        rc = vi_system_energy_q(sys, nd.q, nd.p, &I);
-      } else if (rc == VI_OK) {
-        rc = vi_callback_status(type->obs->momenta(sys->state, nd.q, nd.p, J));
-        I = J[mom];
-      }
-      if (rc != VI_OK) {
-        break;
-      }
-      if (k == 0) {
-        I0 = I;
-        scale = relative && I0 != 0 ? 1 / (I0 < 0 ? -I0 : I0) : 1;
-      }
-      __float128 d = (I - I0) * scale;
-      d = d < 0 ? -d : d;
-      emax = d > emax ? d : emax;
-      first = k <= N / 10 && d > first ? d : first;
-      last = k >= N - N / 10 && d > last ? d : last;
-    }
-    out[0] = (double)emax;
-    out[1] = (double)first;
-    out[2] = (double)last;
+    qinv_obs o = {sys, energy ? -1 : mom, relative, N, buf + 2 * n + m, 0, 1, 0, 0, 0};
+    rc = vi_integrate_q(st, NULL, (__float128)h, N, sys->q0, sys->p0, &nd, qinv_observe, &o,
+                        NULL);
+    out[0] = (double)o.emax;
+    out[1] = (double)o.first;
+    out[2] = (double)o.last;
     if (rc != VI_OK) {
       snprintf(err, errlen, "%s in quad: %s", method, vi_strerror(rc));
     }

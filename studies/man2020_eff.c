@@ -166,6 +166,13 @@ static int me_reps(const me_study *S, double t) {
 /* One timed run of N steps: init and steps, every node's q and p copied
  * out (the copy is the same for every method; the errors are evaluated
  * afterwards, outside the timing). Returns the method's status. */
+static int me_copy_node(void *ctx, long k, const vi_node_d *nd) {
+  me_study *S = ctx;
+  memcpy(S->Qrun + k * S->n, nd->q, (size_t)S->n * sizeof *nd->q);
+  memcpy(S->Prun + k * S->n, nd->p, (size_t)S->n * sizeof *nd->p);
+  return VI_OK;
+}
+
 static int me_once(me_study *S, vi_stepper_d *st, long N, me_time *tm) {
   const int n = S->n;
   double node[64];
@@ -175,15 +182,7 @@ static int me_once(me_study *S, vi_stepper_d *st, long N, me_time *tm) {
   const double h = ME_T / (double)N;
   tm->cpu = me_cpu_clock();
   tm->wall = vi_clock();
-  int rc = vi_stepper_init_d(st, &so, h, 0, S->sys->q0, S->sys->p0, &nd);
-  for (long k = 0; rc == VI_OK; k++) {
-    memcpy(S->Qrun + k * n, nd.q, (size_t)n * sizeof *nd.q);
-    memcpy(S->Prun + k * n, nd.p, (size_t)n * sizeof *nd.p);
-    if (k == N) {
-      break;
-    }
-    rc = vi_stepper_step_d(st, &nd);
-  }
+  int rc = vi_integrate_d(st, &so, h, N, S->sys->q0, S->sys->p0, &nd, me_copy_node, S, NULL);
   tm->cpu = me_cpu_clock() - tm->cpu;
   tm->wall = vi_clock() - tm->wall;
   return rc;

@@ -278,6 +278,20 @@ static int wp_reference(wp_study *S, char *err, size_t errlen) {
 
 /* One run of N steps; q stored at the measured nodes. Returns the method's
  * status; *sec the time of init + steps. */
+typedef struct wp_copy {
+  wp_study *S;
+  long every;
+} wp_copy;
+
+/* Every every-th node's q into Qrun (the observer of the timed runs). */
+static int wp_copy_node(void *ctx, long k, const vi_node_d *nd) {
+  wp_copy *c = ctx;
+  if (k % c->every == 0) {
+    memcpy(c->S->Qrun + (k / c->every) * c->S->n, nd->q, (size_t)c->S->n * sizeof *nd->q);
+  }
+  return VI_OK;
+}
+
 static int wp_galerkin_once(wp_study *S, vi_stepper_d *st, long N, wp_time *tm) {
   const int n = S->n;
   double node[64]; /* 2n + m reals; wp_galerkin_point checks the size */
@@ -286,18 +300,9 @@ static int wp_galerkin_once(wp_study *S, vi_stepper_d *st, long N, wp_time *tm) 
   vi_solver_opts_default_d(&so);
   const double h = WP_T / (double)N;
   /* Nodes per measured node: 1 up to the reference grid, N / WP_NREF above. */
-  const long every = N > WP_NREF ? N / WP_NREF : 1;
+  wp_copy c = {S, N > WP_NREF ? N / WP_NREF : 1};
   wp_tic(tm);
-  int rc = vi_stepper_init_d(st, &so, h, 0, S->sys->q0, S->sys->p0, &nd);
-  for (long k = 0; rc == VI_OK; k++) {
-    if (k % every == 0) {
-      memcpy(S->Qrun + (k / every) * n, nd.q, (size_t)n * sizeof *nd.q);
-    }
-    if (k == N) {
-      break;
-    }
-    rc = vi_stepper_step_d(st, &nd);
-  }
+  int rc = vi_integrate_d(st, &so, h, N, S->sys->q0, S->sys->p0, &nd, wp_copy_node, &c, NULL);
   wp_toc(tm);
   return rc;
 }
