@@ -393,6 +393,14 @@ typedef struct VI_X(vi_method_type) {
   int (*step)(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats);
   /* Release what init acquired outside the state block (e.g. KINSOL). */
   void (*fini)(void *state);
+  /* The order of each quantity as the family's paper predicts it for these
+   * options: quantity VI_Q, VI_P, VI_LAMBDA, or VI_NQUANT for the relative
+   * energy error; -1 where the family declares nothing (used by the
+   * conformance tests and studies, never written into a measured column). */
+  int (*expected_order)(const void *opts, int quantity);
+  /* Specs that exercise the family (the conformance tests loop them),
+   * NULL-terminated. */
+  const char *const *examples;
   /* Kernel hooks for benchmarks (bench/); neither changes the trajectory.
    * assemble: residual F (N) and Jacobian J (N x N, row-major; either may
    * be NULL) of the next step's nonlinear system at its initial guess.
@@ -464,6 +472,9 @@ const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st);
  * Jacobian, one nonlinear solve of the next step (see vi_method_type). */
 int VI_X(vi_stepper_assemble)(VI_X(vi_stepper) *st, VI_REAL *F, VI_REAL *J);
 int VI_X(vi_stepper_solve)(VI_X(vi_stepper) *st);
+/* The declared order of a quantity (see vi_method_type.expected_order);
+ * -1 when the family declares none. */
+int VI_X(vi_stepper_expected_order)(const VI_X(vi_stepper) *st, int quantity);
 /* Unknowns per step of an initialised stepper (0 when unknown). */
 int VI_X(vi_stepper_unknowns)(const VI_X(vi_stepper) *st);
 void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len);

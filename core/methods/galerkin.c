@@ -750,6 +750,34 @@ static void VI_X(galerkin_fini)(void *state) {
   st->solver = NULL;
 }
 
+/* wenger2017 Tables 1-2 on the diagonal w = s with the Lobatto constraint
+ * quadrature (z = s + 1, ordZ = 2s), a Lagrangian quadrature of order at
+ * least 2s, the default Lobatto control points and no projection: q
+ * reaches 2s, p 2 floor(s/2) + 2, lambda 2 floor((s+1)/2) (every such row
+ * of both tables). Elsewhere the tables show parity effects that no rule
+ * of the paper states: nothing is declared. */
+static int galerkin_expected_order(const void *opts_, int quantity) {
+  const galerkin_opts *o = opts_;
+  const int ordL = o->quadL == VI_RULE_GAUSS ? 2 * o->r : 2 * o->r - 2;
+  if (o->w != o->s || o->quadZ != VI_RULE_LOBATTO || ordL < 2 * o->s ||
+      o->ctrl != VI_CTRL_LOBATTO || o->project != 0 || o->lambda != 0) {
+    return -1;
+  }
+  switch (quantity) {
+  case VI_Q:
+    return 2 * o->s;
+  case VI_P:
+    return 2 * (o->s / 2) + 2;
+  case VI_LAMBDA:
+    return 2 * ((o->s + 1) / 2);
+  default:
+    return -1;
+  }
+}
+
+static const char *const galerkin_examples[] = {"galerkin:s=1,w=1", "galerkin:s=2,w=2",
+                                                "galerkin:s=2,w=2,quadL=lobatto,r=3", NULL};
+
 const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
     .name = "galerkin",
     .summary = "constrained Galerkin variational integrator: q_d degree s, "
@@ -757,6 +785,8 @@ const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
     .cite = "wenger2017 (11)-(22), (4), (70)",
     .keys = galerkin_keys,
     .needs = VI_NEED_MECH | VI_NEED_HOLO,
+    .expected_order = galerkin_expected_order,
+    .examples = galerkin_examples,
     .opts_size = sizeof(galerkin_opts),
     .parse = VI_X(galerkin_parse),
     .format = VI_X(galerkin_format),

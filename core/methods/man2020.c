@@ -651,6 +651,20 @@ static void VI_X(man_fini)(void *state) {
   st->solver = NULL;
 }
 
+/* man2020 Tables 1 and 3: the order of the relative energy error is
+ * 2m - 2 on Lobatto control points and 2 ceil(m/2) on equidistant ones,
+ * whatever the quadratures. The paper states no order of q, p, lambda. */
+static int man_expected_order(const void *opts_, int quantity) {
+  const man_opts *o = opts_;
+  if (quantity != VI_NQUANT) {
+    return -1;
+  }
+  return o->ctrl == VI_CTRL_LOBATTO ? 2 * o->m - 2 : 2 * ((o->m + 1) / 2);
+}
+
+static const char *const man_examples[] = {"man2020:alg=LGG,m=2", "man2020:alg=LLL,m=3",
+                                           "man2020:alg=EGG,m=3", NULL};
+
 const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
     .name = "man2020",
     .summary = "Galerkin VI of man2020: q and lambda of degree m-1 on the same control "
@@ -659,6 +673,8 @@ const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
     .cite = "man2020 (20)-(45), Table 2",
     .keys = man_keys,
     .needs = VI_NEED_MECH | VI_NEED_HOLO,
+    .expected_order = man_expected_order,
+    .examples = man_examples,
     .opts_size = sizeof(man_opts),
     .parse = VI_X(man_parse),
     .format = VI_X(man_format),
