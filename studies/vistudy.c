@@ -2,6 +2,7 @@
  * `vistudy run`. Non-templated: it parses the options with getopt_long and
  * dispatches on --precision to the _d or _q drivers of the library.
  * Exit status 0 on success, 1 on a failed check or run, 2 on bad usage. */
+#include "machine.h"
 #include "outfile.h"
 #include "report.h"
 #include "reproduce.h"
@@ -61,16 +62,17 @@ static void print_main_help(FILE *f) {
   fputs("usage: vistudy COMMAND [OPTIONS]\n"
         "\n"
         "commands:\n"
-        "  list [systems|methods]   document every system (parameters, defaults)\n"
-        "                           and every method (keys, valid values)\n"
-        "  check SYSTEM             verify the system's derivatives against\n"
+        "  list [systems|methods|studies]  document every system (parameters,\n"
+        "                           defaults), method (keys, valid values) and study\n"
+        "  check [--system] SYSTEM  verify the system's derivatives against\n"
         "                           finite differences, in both precisions\n"
         "  run                      integrate one trajectory to CSV\n"
         "  order                    order study: global errors of q, p, lambda for a\n"
         "                           list of step sizes against a reference, fitted orders\n"
         "  reproduce ID|--all|--list  regenerate a paper's table, compare cell by cell\n"
         "\n"
-        "'vistudy COMMAND --help' describes the options of a command.\n",
+        "'vistudy COMMAND --help' (or -h) describes the options of a command;\n"
+        "'vistudy --version' prints the version.\n",
         f);
 }
 
@@ -122,7 +124,8 @@ static void list_methods(void) {
 
 static int cmd_list(int argc, char **argv) {
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    puts("usage: vistudy list [systems|methods]");
+    puts("usage: vistudy list [systems|methods|studies]\n"
+         "Without an argument: systems and methods.");
     return VI_EXIT_OK;
   }
   if (argc > 2) {
@@ -130,9 +133,12 @@ static int cmd_list(int argc, char **argv) {
   }
   const char *what = argc > 1 ? argv[1] : "all";
   int all = strcmp(what, "all") == 0;
+  if (strcmp(what, "studies") == 0) {
+    return vi_reproduce_list(stdout);
+  }
   if (!all && strcmp(what, "systems") != 0 && strcmp(what, "methods") != 0) {
     char msg[256];
-    snprintf(msg, sizeof msg, "unknown list '%s'; valid: systems, methods", what);
+    snprintf(msg, sizeof msg, "unknown list '%s'; valid: systems, methods, studies", what);
     return usage_error("list", msg);
   }
   if (all || strcmp(what, "systems") == 0) {
@@ -163,8 +169,10 @@ static int parse_precision(const char *cmd, const char *s, vi_precision *p) {
 static int cmd_check(int argc, char **argv) {
   static const struct option opts[] = {{"set", required_argument, NULL, 's'},
                                        {"precision", required_argument, NULL, 'p'},
+                                       {"system", required_argument, NULL, 'S'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
+  const char *sysopt = NULL;
   const char *set[MAX_SET];
   char setbuf[8192];
   size_t setused = 0;
@@ -185,8 +193,12 @@ static int cmd_check(int argc, char **argv) {
       }
       both = 0;
       break;
+    case 'S':
+      sysopt = optarg;
+      break;
     case 'h':
-      puts("usage: vistudy check SYSTEM [--set name=v1,v2 ...] [--precision double|quad]\n"
+      puts("usage: vistudy check [--system] SYSTEM [--set name=v1,v2 ...]\n"
+           "                     [--precision double|quad]\n"
            "Checks every derivative the system's tables supply against central finite\n"
            "differences at the initial data and at perturbed points: grad V, Hess V\n"
            "and the kinetic terms of M(q) (mechanical form); Dalpha, the contracted\n"
@@ -198,10 +210,11 @@ static int cmd_check(int argc, char **argv) {
       return usage_error("check", "invalid option");
     }
   }
-  if (optind != argc - 1) {
-    return usage_error("check", "expected exactly one SYSTEM (see 'vistudy list systems')");
+  if (!(sysopt ? optind == argc : optind == argc - 1)) {
+    return usage_error("check", "expected exactly one SYSTEM, as --system SYSTEM or positional "
+                                "(see 'vistudy list systems')");
   }
-  const char *name = argv[optind];
+  const char *name = sysopt ? sysopt : argv[optind];
   char err[1024] = "";
   int worst = VI_EXIT_OK;
   for (int p = 0; p < 2; p++) {
@@ -303,7 +316,7 @@ static int cmd_run(int argc, char **argv) {
   char err[2048] = "";
   int c, every = 1;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     int k = common_opt("run", c, optarg, &co);
     if (k < 0) {
       return -k;
@@ -484,7 +497,7 @@ static int cmd_order(int argc, char **argv) {
   char err[2048] = "";
   int c, cache_given = 0;
   optind = 1;
-  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     int k = common_opt("order", c, optarg, &co);
     if (k < 0) {
       return -k;
@@ -631,7 +644,7 @@ static int cmd_reproduce(int argc, char **argv) {
   int all = 0, list = 0, c, cache_given = 0;
   char err[VI_PATH_MAX + 512];
   optind = 1;
-  while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
     switch (c) {
     case 'a':
       all = 1;
@@ -747,6 +760,10 @@ int main(int argc, char **argv) {
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     print_main_help(stdout);
+    return VI_EXIT_OK;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("vistudy %s\n", vi_version());
     return VI_EXIT_OK;
   }
   if (strcmp(cmd, "list") == 0) {

@@ -162,5 +162,15 @@ expect 2 "inconsistent initial data.*xi0" -- run --system vertical-disc --set et
 expect 2 "method man2020 needs a system with the mechanical form.*vertical-disc is Lie-group" -- \
   run --system vertical-disc --method man2020 --h 0.1 --T 1 --out -
 
+# -h on every subcommand, --version, list studies, check --system.
+for sub in list check run order reproduce; do
+  "$V" $sub -h >"$tmp/h" 2>&1 && grep -q "usage: vistudy $sub" "$tmp/h" && ok || bad "$sub -h"
+done
+"$V" --version | grep -qE '^vistudy [0-9a-f]' && ok || bad "--version"
+"$V" list studies | grep -q "^man2020-table3 " && ok || bad "list studies"
+"$V" check --system lotka-volterra --precision double >"$tmp/c" 2>&1 && grep -q "dalpha at q0" "$tmp/c" \
+  && ok || bad "check --system"
+expect 2 "exactly one SYSTEM" -- "$V" check --system planar-pendulum six-balls
+
 echo "cli: $checks checks, $fails failed"
 [ "$fails" = 0 ]
