@@ -346,21 +346,6 @@ typedef struct VI_X(vi_stats) {
   int unknowns;          /* size of the nonlinear system per step */
 } VI_X(vi_stats);
 
-/* Add the counts of one step's solve (as vi_solve reports them) to stats
- * (may be NULL). */
-static inline void VI_X(vi_stats_add_solve)(VI_X(vi_stats) *stats, long iters,
-                                            long fevals, long jevals) {
-  if (stats == NULL) {
-    return;
-  }
-  stats->newton_iters += iters;
-  if (iters > stats->newton_iters_max) {
-    stats->newton_iters_max = iters;
-  }
-  stats->fevals += fevals;
-  stats->jevals += jevals;
-}
-
 /* The state at a time node: t, q (n), p (n), lambda (ml: the m holonomic
  * multipliers, then the m_nh nonholonomic ones). */
 typedef struct VI_X(vi_node) {
@@ -416,40 +401,6 @@ extern const VI_X(vi_method_type) *const VI_X(vi_method_types)[];
 
 /* A stepper: method type + options + state, one allocation. */
 typedef struct VI_X(vi_stepper) VI_X(vi_stepper);
-
-/* How a family lays out its state block: carve count reals at *off bytes
- * into base, 16-byte aligned; base NULL only measures. */
-static inline VI_REAL *VI_X(vi_carve)(char *base, size_t *off, size_t count) {
-  VI_REAL *r = base ? (VI_REAL *)(void *)(base + *off) : NULL;
-  *off += (count * sizeof(VI_REAL) + 15) / 16 * 16;
-  return r;
-}
-
-/* How a Galerkin-type family adds one quadrature node's share of the
- * Jacobian: the n x n block B (row stride ld) of d/dq^mu of
- * hb (l_nu L_q + dl_nu/h L_v) at the node gets
- *   kv (-L_qq) + km L_vv [+ kqv L_qv + kvq L_vq],
- * with kv = -hb l_nu l_mu, km = hb dl_nu dl_mu / h^2, kqv = hb l_nu dl_mu / h,
- * kvq = hb dl_nu l_mu / h; mLqq = -L_qq, Lvv = M, and Dq = L_vq =
- * D_q(M(q)v) (L_qv = Dq') or NULL for a constant mass matrix. */
-static inline void VI_X(vi_lagr_block)(VI_REAL *B, int ld, int n, VI_REAL kv,
-                                       VI_REAL km, VI_REAL kqv, VI_REAL kvq,
-                                       const VI_REAL *mLqq, const VI_REAL *Lvv,
-                                       const VI_REAL *Dq) {
-  for (int a = 0; a < n; a++) {
-    VI_REAL *row = B + (size_t)a * (size_t)ld;
-    if (Dq == NULL) {
-      for (int c = 0; c < n; c++) {
-        row[c] += kv * mLqq[a * n + c] + km * Lvv[a * n + c];
-      }
-    } else {
-      for (int c = 0; c < n; c++) {
-        row[c] += kv * mLqq[a * n + c] + km * Lvv[a * n + c] +
-                  kqv * Dq[c * n + a] + kvq * Dq[a * n + c];
-      }
-    }
-  }
-}
 
 /* 1 when the system type has every table the method type needs
  * (type->needs), else 0 with the reason in why (may be NULL). */

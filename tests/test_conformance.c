@@ -7,8 +7,9 @@
  *   - it reaches every order the family declares for it
  *     (vi_method_type.expected_order) on a short order study with explicit
  *     step sizes, within 0.5 (the rule of the paper tables' tests);
- *   - a system whose grad V fails (recoverably, then fatally) is reported
- *     with that status, never crashed on.
+ *   - a system whose force fails (grad V, grad H or the Lie form's group
+ *     force; recoverably, then fatally) is reported with that status, never
+ *     crashed on.
  * Pairs the family declares it cannot integrate (vi_method_compatible) are
  * counted and skipped. The precision-generic part is this same file,
  * included twice with VI_TEST_TMPL defined. */
@@ -114,6 +115,24 @@ static const char *VI_X(cf_known_why)(const char *spec, const char *sysname, int
   return NULL;
 }
 
+static int VI_X(cf_fail_rec_lie)(const void *st, const VI_REAL *g, const VI_REAL *xi,
+                                 VI_REAL *F) {
+  (void)st;
+  (void)g;
+  (void)xi;
+  (void)F;
+  return 2;
+}
+
+static int VI_X(cf_fail_fatal_lie)(const void *st, const VI_REAL *g, const VI_REAL *xi,
+                                   VI_REAL *F) {
+  (void)st;
+  (void)g;
+  (void)xi;
+  (void)F;
+  return -2;
+}
+
 /* The declared orders of spec on sys, measured by vi_order with explicit
  * step sizes h = 1/32 .. 1/256 (T = 0.5): small enough for the fastest
  * default motion (the 3D double pendulum) to be asymptotic. */
@@ -215,12 +234,26 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         VI_X(vi_stepper_free)(st);
         VI_X(vi_system_free)(sys);
 
-        /* A failing grad V is reported with its sign, not crashed on. */
+        /* A failing force (grad V, grad H or the group force) is reported
+         * with its sign, not crashed on. */
         for (int fatal = 0; fatal < 2; fatal++) {
-          VI_X(vi_mech_ops) bm = *t->mech;
           VI_X(vi_system_type) bt = *t;
-          bm.grad_potential = fatal ? VI_X(cf_fail_fatal) : VI_X(cf_fail_rec);
-          bt.mech = &bm;
+          VI_X(vi_mech_ops) bm;
+          VI_X(vi_degen_ops) bd;
+          VI_X(vi_lie_ops) bl;
+          if (t->mech) {
+            bm = *t->mech;
+            bm.grad_potential = fatal ? VI_X(cf_fail_fatal) : VI_X(cf_fail_rec);
+            bt.mech = &bm;
+          } else if (t->degen) {
+            bd = *t->degen;
+            bd.grad_hamiltonian = fatal ? VI_X(cf_fail_fatal) : VI_X(cf_fail_rec);
+            bt.degen = &bd;
+          } else {
+            bl = *t->lie;
+            bl.force = fatal ? VI_X(cf_fail_fatal_lie) : VI_X(cf_fail_rec_lie);
+            bt.lie = &bl;
+          }
           sys = NULL;
           st = NULL;
           rc = VI_X(vi_system_alloc)(&bt, 0, NULL, &sys, err, sizeof err);

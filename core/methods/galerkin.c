@@ -46,6 +46,7 @@
 #include "prec.h"
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
+#include "methods/kit_tmpl.h"
 #include "spec.h"
 
 #include <stdio.h>
