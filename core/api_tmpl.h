@@ -369,11 +369,19 @@ typedef struct VI_X(vi_method_type) {
   void (*format)(const void *opts, char *buf, size_t len);
   /* Bytes of private state for this system size. */
   size_t (*state_size)(const void *opts, int n, int m);
+  /* Intervals solved ahead: init solves that many (galerkin: 1, its
+   * node 0 multiplier comes from interval 0) and each step the next one;
+   * 0 when init solves nothing (man2020). The solves of init are counted
+   * in the statistics like those of the steps (stats->steps counts steps
+   * only), so Newton iterations per step include the start-up. */
+  int lookahead;
   /* Prepare a run from (q0, p0) at t0 with step h; fills node 0 (lambda0
-   * included). Everything a step needs is passed here. */
+   * included) and counts its solves in stats. Everything a step needs is
+   * passed here. */
   int (*init)(void *state, const void *opts, const VI_X(vi_system) *sys,
               const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-              const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0);
+              const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
+              VI_X(vi_stats) *stats);
   /* Advance one step: node k -> node k+1; no allocation. */
   int (*step)(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats);
   /* Release what init acquired outside the state block (e.g. KINSOL). */

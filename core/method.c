@@ -144,7 +144,7 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
     solver = &def;
   }
   int rc = st->type->init(st->state, st->opts, st->sys, solver, h, t0, q0, p0,
-                          node0);
+                          node0, &st->stats);
   st->acquired = 1; /* fini releases whatever init acquired */
   st->ready = rc == VI_OK;
   return rc;

@@ -106,7 +106,8 @@ typedef struct me_point {
   double eq, ep, eE;    /* global q and p errors, max relative energy error */
   double seconds, wall; /* minimum over the repetitions */
   int reps;
-  long steps; /* stats->steps: the look-ahead of galerkin counts one more */
+  long steps; /* stats->steps (the init solve of galerkin's look-ahead is
+                 counted in newton, not in steps) */
   long newton, newton_max, fevals, jevals;
   int unknowns;
   int ok;

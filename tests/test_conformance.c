@@ -4,6 +4,8 @@
  *   - each example spec of the family (vi_method_type.examples) runs 20
  *     steps through the fixed-step driver, and the holonomic constraint
  *     residual |g(q_k)| stays at round-off;
+ *   - init solves as many intervals as the family declares (lookahead), and
+ *     counts their Newton iterations;
  *   - it reaches every order the family declares for it
  *     (vi_method_type.expected_order) on a short order study with explicit
  *     step sizes, within 0.5 (the rule of the paper tables' tests);
@@ -229,6 +231,16 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         VI_CHECK(c, rc == VI_OK && o.gmax <= tol, "%s on %s (%s): run %s, |g| = %.1e (tol %.1e)",
                  spec, t->info->name, VI_PREC_NAME, vi_strerror(rc), (double)o.gmax,
                  (double)tol);
+        /* The declared look-ahead: init solves that many intervals, and
+         * their Newton work is counted before any step. */
+        {
+          rc = VI_X(vi_stepper_init)(st, NULL, VI_C(0.05), 0, sys->q0, sys->p0, &nd);
+          const VI_X(vi_stats) *ss = VI_X(vi_stepper_stats)(st);
+          VI_CHECK(c, rc == VI_OK && ss->steps == 0 &&
+                          (mt->lookahead > 0 ? ss->newton_iters > 0 : ss->newton_iters == 0),
+                   "%s on %s (%s): look-ahead %d but %ld Newton iterations counted by init",
+                   spec, t->info->name, VI_PREC_NAME, mt->lookahead, ss->newton_iters);
+        }
         /* Its declared orders. */
         VI_X(cf_orders)(c, spec, t->info->name, st);
         VI_X(vi_stepper_free)(st);

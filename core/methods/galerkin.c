@@ -631,7 +631,8 @@ static int VI_X(galerkin_init)(void *state, const void *opts_,
                                const VI_X(vi_system) *sys,
                                const VI_X(vi_solver_opts) *solver, VI_REAL h,
                                VI_REAL t0, const VI_REAL *q0,
-                               const VI_REAL *p0, VI_X(vi_node) *node0) {
+                               const VI_REAL *p0, VI_X(vi_node) *node0,
+                               VI_X(vi_stats) *stats) {
   VI_X(gal_state) *st = state;
   const galerkin_opts *o = opts_;
   const int n = sys->n, m = sys->m;
@@ -697,7 +698,7 @@ static int VI_X(galerkin_init)(void *state, const void *opts_,
       (rc = VI_X(guess_start)(st, lam0)) != VI_OK) {
     return rc;
   }
-  if ((rc = VI_X(solve_interval)(st, NULL, 0)) != VI_OK ||
+  if ((rc = VI_X(solve_interval)(st, stats, 0)) != VI_OK ||
       (rc = VI_X(finish_interval)(st)) != VI_OK ||
       (rc = VI_X(emit_node)(st, node0)) != VI_OK) {
     return rc;
@@ -786,6 +787,7 @@ const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
     .cite = "wenger2017 (11)-(22), (4), (70)",
     .keys = galerkin_keys,
     .needs = VI_NEED_MECH | VI_NEED_HOLO,
+    .lookahead = 1,
     .expected_order = galerkin_expected_order,
     .examples = galerkin_examples,
     .opts_size = sizeof(galerkin_opts),

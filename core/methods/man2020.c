@@ -534,7 +534,8 @@ static int VI_X(man_solve)(VI_X(man_state) *st, VI_X(vi_stats) *stats) {
 
 static int VI_X(man_init)(void *state, const void *opts_, const VI_X(vi_system) *sys,
                           const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-                          const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0) {
+                          const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
+                          VI_X(vi_stats) *stats) {
   VI_X(man_state) *st = state;
   const man_opts *o = opts_;
   const int n = sys->n, m = sys->m;
@@ -674,6 +675,7 @@ const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
     .cite = "man2020 (20)-(45), Table 2",
     .keys = man_keys,
     .needs = VI_NEED_MECH | VI_NEED_HOLO,
+    .lookahead = 0,
     .expected_order = man_expected_order,
     .examples = man_examples,
     .opts_size = sizeof(man_opts),
