@@ -13,7 +13,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
-checks=0
+checks=1
+# The independent reference checks itself first: its equations against the
+# paper's forms, its integration against the closed-form solutions.
+if ! python3 "$here/ref_systems.py" selftest >"$tmp/self.log" 2>&1; then
+  cat "$tmp/self.log"; echo "FAIL: ref_systems.py selftest"; fails=$((fails + 1))
+fi
 # system | --set (empty: defaults) | T | h
 cases=(
   "lotka-volterra||5|0.5"
