@@ -7,9 +7,10 @@
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
 
-int VI_X(vi_integrate)(VI_X(vi_stepper) *st, const VI_X(vi_solver_opts) *solver, VI_REAL h,
-                       long N, const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node,
-                       VI_X(vi_observer) obs, void *ctx, long *last) {
+int VI_X(vi_integrate)(VI_X(vi_stepper) * st, const VI_X(vi_solver_opts) * solver,
+                       VI_REAL h, long N, const VI_REAL *q0, const VI_REAL *p0,
+                       VI_X(vi_node) * node, VI_X(vi_observer) obs, void *ctx,
+                       long *last) {
   long k = -1;
   int rc = VI_X(vi_stepper_init)(st, solver, h, 0, q0, p0, node);
   while (rc == VI_OK) {
@@ -28,8 +29,9 @@ int VI_X(vi_integrate)(VI_X(vi_stepper) *st, const VI_X(vi_solver_opts) *solver,
   return rc;
 }
 
-void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) *o, const VI_X(vi_system) *sys, const VI_REAL *Q,
-                           const VI_REAL *P, const VI_REAL *L, int energy) {
+void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
+                           const VI_REAL *Q, const VI_REAL *P, const VI_REAL *L,
+                           int energy) {
   o->sys = sys;
   o->Q = Q;
   o->P = P;
@@ -43,7 +45,7 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) *o, const VI_X(vi_system) *sys, cons
   }
 }
 
-int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) *nd) {
+int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
   VI_X(vi_err_obs) *o = ctx;
   const int n = o->sys->n, m = o->sys->ml;
   if (o->Q != NULL) {

@@ -39,8 +39,9 @@ static const char *mismatch(json_t *root, const char *id, const char *config,
   const char *schema = NULL, *study = NULL, *cfg = NULL, *cd = NULL;
   json_t *cells = NULL;
   json_error_t je;
-  if (json_unpack_ex(root, &je, 0, "{s:s, s:s, s:s, s:s, s:o}", "schema", &schema, "study",
-                     &study, "config", &cfg, "code", &cd, "cells", &cells) != 0 ||
+  if (json_unpack_ex(root, &je, 0, "{s:s, s:s, s:s, s:s, s:o}", "schema", &schema,
+                     "study", &study, "config", &cfg, "code", &cd, "cells",
+                     &cells) != 0 ||
       !json_is_object(cells)) {
     return "it is not a cell store of this program (unreadable header)";
   }
@@ -59,8 +60,8 @@ static const char *mismatch(json_t *root, const char *id, const char *config,
   return NULL;
 }
 
-int vi_cells_open(vi_cells *cs, const char *dir, const char *id, const char *config, int fresh,
-                  char *note, size_t notelen, char *err, size_t errlen) {
+int vi_cells_open(vi_cells *cs, const char *dir, const char *id, const char *config,
+                  int fresh, char *note, size_t notelen, char *err, size_t errlen) {
   memset(cs, 0, sizeof *cs);
   note[0] = '\0';
   snprintf(cs->path, sizeof cs->path, "%s/%s.partial.json", dir, id);
@@ -71,8 +72,8 @@ int vi_cells_open(vi_cells *cs, const char *dir, const char *id, const char *con
     json_t *old = json_load_file(cs->path, 0, &je);
     const char *why = old ? mismatch(old, id, config, code) : "it is not valid JSON";
     if (why) {
-      snprintf(note, notelen, "not resuming from %s: %s; every cell is recomputed", cs->path,
-               why);
+      snprintf(note, notelen, "not resuming from %s: %s; every cell is recomputed",
+               cs->path, why);
       json_decref(old);
     } else {
       cs->root = old;
@@ -96,7 +97,8 @@ json_t *vi_cells_get(const vi_cells *cs, const char *key) {
 }
 
 int vi_cells_put(vi_cells *cs, const char *key, json_t *value, char *err, size_t errlen) {
-  if (!value || json_object_set_new(json_object_get(cs->root, "cells"), key, value) != 0) {
+  if (!value ||
+      json_object_set_new(json_object_get(cs->root, "cells"), key, value) != 0) {
     snprintf(err, errlen, "out of memory storing cell %s", key);
     return -1;
   }
@@ -117,12 +119,12 @@ static json_t *num_or_null(double v) {
 }
 
 json_t *vi_cells_fit_json(double order, const char *label, double residual) {
-  return json_pack("{s:o, s:s, s:o}", "order", num_or_null(order), "label", label, "residual",
-                   num_or_null(residual));
+  return json_pack("{s:o, s:s, s:o}", "order", num_or_null(order), "label", label,
+                   "residual", num_or_null(residual));
 }
 
-int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen, double *residual,
-                      char *why, size_t whylen) {
+int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
+                      double *residual, char *why, size_t whylen) {
   json_t *o = NULL, *r = NULL;
   const char *lab = NULL;
   json_error_t je;
@@ -131,7 +133,8 @@ int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen, do
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
-  if (!(json_is_number(o) || json_is_null(o)) || !(json_is_number(r) || json_is_null(r))) {
+  if (!(json_is_number(o) || json_is_null(o)) ||
+      !(json_is_number(r) || json_is_null(r))) {
     snprintf(why, whylen, "order and residual must be numbers or null");
     return -1;
   }
@@ -144,7 +147,8 @@ int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen, do
       snprintf(why, whylen, "label '%s' does not match the order %s", lab, expect);
       return -1;
     }
-  } else if (strcmp(lab, "d") != 0 && strcmp(lab, "plateau") != 0 && strcmp(lab, "-") != 0) {
+  } else if (strcmp(lab, "d") != 0 && strcmp(lab, "plateau") != 0 &&
+             strcmp(lab, "-") != 0) {
     snprintf(why, whylen, "label '%.20s' without an order", lab);
     return -1;
   }

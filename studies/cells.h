@@ -26,8 +26,8 @@
 
 typedef struct vi_cells {
   char path[VI_PATH_MAX + 64];
-  json_t *root;  /* the file's content: header and "cells" {key: value} */
-  int loaded;    /* number of cells read from an earlier run */
+  json_t *root; /* the file's content: header and "cells" {key: value} */
+  int loaded;   /* number of cells read from an earlier run */
 } vi_cells;
 
 /* The program's identity for the store: version and the FNV-1a hash of
@@ -39,8 +39,8 @@ void vi_code_id(char *buf, size_t len);
  * happened to an earlier file: resumed from (with its cell count), or why
  * it was not used ("" when there was none).
  * 0, or -1 with the reason in err (out of memory). */
-int vi_cells_open(vi_cells *cs, const char *dir, const char *id, const char *config, int fresh,
-                  char *note, size_t notelen, char *err, size_t errlen);
+int vi_cells_open(vi_cells *cs, const char *dir, const char *id, const char *config,
+                  int fresh, char *note, size_t notelen, char *err, size_t errlen);
 
 /* The stored value of cell key (borrowed), or NULL. */
 json_t *vi_cells_get(const vi_cells *cs, const char *key);
@@ -61,7 +61,7 @@ json_t *vi_cells_fit_json(double order, const char *label, double residual);
 /* Read one back, checking it is consistent (a number with its two-decimal
  * label, or null with one of the other labels). 0, or -1 with the reason
  * in why. order and residual are NaN where null. */
-int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen, double *residual,
-                      char *why, size_t whylen);
+int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
+                      double *residual, char *why, size_t whylen);
 
 #endif

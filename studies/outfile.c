@@ -78,7 +78,8 @@ static void dir_of(const char *path, char *out, size_t len) {
 
 /* Follow symbolic links from path to the final target (which may not
  * exist). 0, or -1 with the reason in err. */
-static int follow_links(const char *path, char *out, size_t len, char *err, size_t errlen) {
+static int follow_links(const char *path, char *out, size_t len, char *err,
+                        size_t errlen) {
   char cur[VI_PATH_MAX];
   if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur) {
     snprintf(err, errlen, "%s: path too long", path);
@@ -93,7 +94,8 @@ static int follow_links(const char *path, char *out, size_t len, char *err, size
     char target[VI_PATH_MAX];
     ssize_t k = readlink(cur, target, sizeof target - 1);
     if (k < 0) {
-      snprintf(err, errlen, "%s: cannot read the symbolic link: %s", cur, strerror(errno));
+      snprintf(err, errlen, "%s: cannot read the symbolic link: %s", cur,
+               strerror(errno));
       return -1;
     }
     target[k] = '\0';
@@ -128,7 +130,8 @@ int vi_dest_check(const char *path, vi_dest *d, char *err, size_t errlen) {
   if (follow_links(path, d->path, sizeof d->path, err, errlen) != 0) {
     return -1;
   }
-  const char *via = strcmp(d->path, path) != 0 ? " (the target of the symbolic link " : "";
+  const char *via =
+      strcmp(d->path, path) != 0 ? " (the target of the symbolic link " : "";
   char vbuf[VI_PATH_MAX + 64] = "";
   if (*via) {
     snprintf(vbuf, sizeof vbuf, "%s%s)", via, path);
@@ -207,7 +210,8 @@ int vi_tmp_beside(const char *path, char *tmp, size_t len, int *slot, char *err,
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   *slot = -1;
-  if (snprintf(tmp, len, "%s/.%s.tmp.%ld.XXXXXX", dir, base, (long)getpid()) >= (int)len) {
+  if (snprintf(tmp, len, "%s/.%s.tmp.%ld.XXXXXX", dir, base, (long)getpid()) >=
+      (int)len) {
     snprintf(err, errlen, "%s: path too long", path);
     return -1;
   }
@@ -222,7 +226,7 @@ int vi_tmp_beside(const char *path, char *tmp, size_t len, int *slot, char *err,
    * replace, or that of a new file. */
   struct stat st;
   mode_t mode = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (st.st_mode & 07777)
-                                                           : new_file_mode();
+                                                            : new_file_mode();
   if (fchmod(fd, mode) != 0) {
     snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
     close(fd);
@@ -378,8 +382,8 @@ int vi_dir_prepare(const char *dir, int parents, char *err, size_t errlen) {
   /* access(2) says yes to root on most things; creating a file is the
    * real test (read-only file systems, full disks of inodes, ACLs). */
   char probe[VI_PATH_MAX + 64];
-  if (snprintf(probe, sizeof probe, "%s/.vistudy-probe.%ld.XXXXXX", real, (long)getpid()) >=
-      (int)sizeof probe) {
+  if (snprintf(probe, sizeof probe, "%s/.vistudy-probe.%ld.XXXXXX", real,
+               (long)getpid()) >= (int)sizeof probe) {
     snprintf(err, errlen, "%s: path too long", dir);
     return -1;
   }

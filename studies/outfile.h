@@ -34,8 +34,8 @@ typedef enum vi_dest_kind {
 
 typedef struct vi_dest {
   vi_dest_kind kind;
-  int exists;              /* VI_DEST_FILE: an existing regular file is replaced */
-  char path[VI_PATH_MAX];  /* what is written: a symlink's final target */
+  int exists;             /* VI_DEST_FILE: an existing regular file is replaced */
+  char path[VI_PATH_MAX]; /* what is written: a symlink's final target */
 } vi_dest;
 
 /* Classify path (see above). 0, or -1 with "PATH: reason" in err. */

@@ -34,14 +34,16 @@ static const vi_param lv_params[] = {
     {"a2", 1, "1", "coefficient of v in H", VI_PARAM_ANY},
     {"b1", 1, "-1", "coefficient of log u in H", VI_PARAM_ANY},
     {"b2", 1, "-2", "coefficient of log v in H", VI_PARAM_ANY},
-    {"H0", 1, "2", "constant subtracted from H (2: H = 0 on the default orbit)", VI_PARAM_ANY},
+    {"H0", 1, "2", "constant subtracted from H (2: H = 0 on the default orbit)",
+     VI_PARAM_ANY},
     {"q0", LV_N, "1,1", "initial (u, v), both in the domain u, v > 0", VI_PARAM_POSITIVE},
     {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
 static const vi_system_info lv_info = {
     .name = "lotka-volterra",
-    .summary = "Lotka-Volterra model as a degenerate Lagrangian (Lagrangian linear in velocities)",
+    .summary = "Lotka-Volterra model as a degenerate Lagrangian (Lagrangian linear in "
+               "velocities)",
     .cite = "tyranowski2014 (5.7)-(5.10)",
     .n = LV_N,
     .m = 0,

@@ -28,7 +28,8 @@ static const vi_param np_params[] = {
     {"m", 1, "1", "mass", VI_PARAM_POSITIVE},
     {"k", 1, "1", "stiffness of the potential k/2 (x^2 + y^2)", VI_PARAM_ANY},
     {"q0", NP_N, "1,0.5,0", "initial (x, y, z)", VI_PARAM_ANY},
-    {"v0", NP_N, "0.3,0.8,0.15", "initial velocity (must satisfy v_z = y v_x)", VI_PARAM_ANY},
+    {"v0", NP_N, "0.3,0.8,0.15", "initial velocity (must satisfy v_z = y v_x)",
+     VI_PARAM_ANY},
     {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 

@@ -39,7 +39,8 @@ static const vi_param vd_params[] = {
     {"k", 1, "1", "spring stiffness, potential k/2 (x^2 + y^2)", VI_PARAM_ANY},
     {"q0", VD_N, "1,0.5,0.3", "initial (x, y, theta)", VI_PARAM_ANY},
     {"eta0", VD_N, "0.2,0,0.7",
-     "initial body velocity (v1, v2, omega); v2 must be 0 (no sideways slip)", VI_PARAM_ANY},
+     "initial body velocity (v1, v2, omega); v2 must be 0 (no sideways slip)",
+     VI_PARAM_ANY},
     {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
@@ -195,7 +196,8 @@ static int se2_tangent(const void *st, const VI_REAL *g, const VI_REAL *xi, VI_R
 
 /* ---- the trivialised Lagrangian ------------------------------------------------ */
 
-static int vd_lagrangian(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *l) {
+static int vd_lagrangian(const void *state, const VI_REAL *g, const VI_REAL *xi,
+                         VI_REAL *l) {
   const vd_state *s = state;
   *l = (s->m * (xi[0] * xi[0] + xi[1] * xi[1]) + s->Iz * xi[2] * xi[2]) / 2 -
        s->k * (g[0] * g[0] + g[1] * g[1]) / 2;
@@ -247,7 +249,8 @@ static int vd_zero33(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_
 
 /* dF_a along g cay(eps e_b): translations move (s, r) by e_1, e_2; the
  * rotation turns them: ds/dtheta = r, dr/dtheta = -s. */
-static int vd_dforce_dg(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *D) {
+static int vd_dforce_dg(const void *state, const VI_REAL *g, const VI_REAL *xi,
+                        VI_REAL *D) {
   const vd_state *s = state;
   (void)xi;
   VI_REAL c = vi_cos(g[2]), sn = vi_sin(g[2]);
@@ -290,14 +293,16 @@ static int vd_datmu(const void *state, const VI_REAL *g, const VI_REAL *mu, VI_R
 
 /* ---- exact solution ------------------------------------------------------------ */
 
-static int vd_exact(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p, VI_REAL *lambda) {
+static int vd_exact(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p,
+                    VI_REAL *lambda) {
   const vd_state *s = state;
   if (s->xi0[1] != 0) {
     return VI_EUNSUPPORTED; /* the data is projected; the formula needs v2 = 0 */
   }
   const VI_REAL w = s->xi0[2], th0 = s->q0[2];
   const VI_REAL c0 = vi_cos(th0), s0n = vi_sin(th0);
-  const VI_REAL sx0 = s->q0[0] * c0 + s->q0[1] * s0n, r0 = -s->q0[0] * s0n + s->q0[1] * c0;
+  const VI_REAL sx0 = s->q0[0] * c0 + s->q0[1] * s0n,
+                r0 = -s->q0[0] * s0n + s->q0[1] * c0;
   const VI_REAL sd0 = s->xi0[0] + w * r0;
   const VI_REAL W2 = s->k / s->m + w * w;
   VI_REAL sx, sd, r;

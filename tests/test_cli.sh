@@ -162,6 +162,21 @@ expect 2 "inconsistent initial data.*xi0" -- run --system vertical-disc --set et
 expect 2 "method man2020 needs a system with the mechanical form.*vertical-disc is Lie-group" -- \
   run --system vertical-disc --method man2020 --h 0.1 --T 1 --out -
 
+# Named schemes inside galerkin: the same trajectory as their explicit keys
+# (whose special cases test_galerkin verifies against SHAKE, RATTLE and
+# Lobatto IIIA-IIIB); a scheme key given twice is refused.
+for pair in "shake|s=1,w=1,quadL=lobatto,r=2" "rattle|s=1,w=1,quadL=lobatto,r=2,project=p" \
+            "lobatto3ab,s=3|s=3,w=2,quadL=lobatto,r=3"; do
+  a="${pair%%|*}"; b="${pair##*|}"
+  run --system double-pendulum-3d --method "galerkin:scheme=$a" --h 0.05 --T 0.5 --out "$tmp/sa.csv" &&
+    run --system double-pendulum-3d --method "galerkin:$b" --h 0.05 --T 0.5 --out "$tmp/sb.csv" &&
+    cmp -s "$tmp/sa.csv" "$tmp/sb.csv" && ok || bad "scheme=$a differs from $b"
+done
+expect 2 "key 'r' is set by scheme=shake" -- run --system planar-pendulum --method galerkin:scheme=shake,r=3 \
+  --h 0.1 --T 1 --out -
+expect 2 "scheme.*valid: shake, rattle, lobatto3ab" -- run --system planar-pendulum \
+  --method galerkin:scheme=verlet --h 0.1 --T 1 --out -
+
 # -h on every subcommand, --version, list studies, check --system.
 for sub in list check run order reproduce; do
   "$V" $sub -h >"$tmp/h" 2>&1 && grep -q "usage: vistudy $sub" "$tmp/h" && ok || bad "$sub -h"

@@ -47,9 +47,10 @@ int main(void) {
   int pairs = 0, skipped = 0;
   conformance_d(&ctx, &pairs, &skipped);
   conformance_q(&ctx, &pairs, &skipped);
-  printf("conformance: %d (family example, system, precision) cases, %d incompatible pairs "
-         "skipped\n",
-         pairs, skipped);
+  printf(
+      "conformance: %d (family example, system, precision) cases, %d incompatible pairs "
+      "skipped\n",
+      pairs, skipped);
   VI_CHECK(&ctx, pairs > 0, "no compatible pair at all");
   return vi_check_done(&ctx, "conformance");
 }
@@ -58,11 +59,11 @@ int main(void) {
 
 /* Max |g(q_k)| over the run (the holonomic residual at the nodes). */
 typedef struct VI_X(cf_obs) {
-  const VI_X(vi_system) *sys;
+  const VI_X(vi_system) * sys;
   VI_REAL gmax, qmax;
 } VI_X(cf_obs);
 
-static int VI_X(cf_observe)(void *ctx, long k, const VI_X(vi_node) *nd) {
+static int VI_X(cf_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
   VI_X(cf_obs) *o = ctx;
   VI_REAL g[CN];
   (void)k;
@@ -103,14 +104,17 @@ static const struct {
   const char *why;
 } VI_X(cf_known)[] = {
     {"galerkin:s=1,w=1", "double-pendulum-3d", VI_LAMBDA,
-     "issue 12: lambda of SHAKE-like s = w = 1 converges at order 1 at the first node when the "
-     "system starts moving (wenger2017 Table 1 says 2; the table's pendulum starts at rest)"},
+     "issue 12: lambda of SHAKE-like s = w = 1 converges at order 1 at the first node "
+     "when the "
+     "system starts moving (wenger2017 Table 1 says 2; the table's pendulum starts at "
+     "rest)"},
 };
 
 static const char *VI_X(cf_known_why)(const char *spec, const char *sysname, int x) {
   for (size_t i = 0; i < sizeof VI_X(cf_known) / sizeof VI_X(cf_known)[0]; i++) {
     if (strcmp(VI_X(cf_known)[i].spec, spec) == 0 &&
-        strcmp(VI_X(cf_known)[i].system, sysname) == 0 && VI_X(cf_known)[i].quantity == x) {
+        strcmp(VI_X(cf_known)[i].system, sysname) == 0 &&
+        VI_X(cf_known)[i].quantity == x) {
       return VI_X(cf_known)[i].why;
     }
   }
@@ -139,7 +143,7 @@ static int VI_X(cf_fail_fatal_lie)(const void *st, const VI_REAL *g, const VI_RE
  * step sizes h = 1/32 .. 1/256 (T = 0.5): small enough for the fastest
  * default motion (the 3D double pendulum) to be asymptotic. */
 static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysname,
-                            const VI_X(vi_stepper) *st) {
+                            const VI_X(vi_stepper) * st) {
   static const char *const hs[] = {"0.03125", "0.015625", "0.0078125", "0.00390625"};
   static const char *const qn[VI_NQUANT + 1] = {"q", "p", "lambda", "energy"};
   int want[VI_NQUANT + 1], any_state = 0;
@@ -178,9 +182,10 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
      * declared order: counted as resolved only when they are (plateau). */
     const char *known = VI_X(cf_known_why)(spec, sysname, x);
     if (known) {
-      VI_CHECK(c, !ok, "%s on %s (%s): %s order %.2f now matches the declared %d: remove the "
-               "known disagreement (%s)", spec, sysname, VI_PREC_NAME, qn[x], f.order, want[x],
-               known);
+      VI_CHECK(c, !ok,
+               "%s on %s (%s): %s order %.2f now matches the declared %d: remove the "
+               "known disagreement (%s)",
+               spec, sysname, VI_PREC_NAME, qn[x], f.order, want[x], known);
       printf("  KNOWN DISAGREEMENT %s on %s (%s): %s order %.2f, declared %d: %s\n", spec,
              sysname, VI_PREC_NAME, qn[x], f.order, want[x], known);
       continue;
@@ -188,8 +193,8 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
     VI_CHECK(c, ok || f.status == VI_FIT_PLATEAU,
              "%s on %s (%s): %s order %.2f (status %d), declared %d; errors %.2e .. %.2e",
              spec, sysname, VI_PREC_NAME, qn[x], f.order, f.status, want[x], e[0], e[3]);
-    printf("  %s on %s (%s): %s order %.2f, declared %d\n", spec, sysname, VI_PREC_NAME, qn[x],
-           f.status == VI_FIT_OK ? f.order : NAN, want[x]);
+    printf("  %s on %s (%s): %s order %.2f, declared %d\n", spec, sysname, VI_PREC_NAME,
+           qn[x], f.status == VI_FIT_OK ? f.order : NAN, want[x]);
   }
   free(r);
 }
@@ -214,7 +219,8 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         if (rc == VI_OK) {
           rc = VI_X(vi_stepper_alloc)(spec, sys, &st, err, sizeof err);
         }
-        VI_CHECK(c, rc == VI_OK, "%s on %s (%s): %s", spec, t->info->name, VI_PREC_NAME, err);
+        VI_CHECK(c, rc == VI_OK, "%s on %s (%s): %s", spec, t->info->name, VI_PREC_NAME,
+                 err);
         if (rc != VI_OK || sys->n > CN || sys->ml > CN) {
           VI_X(vi_stepper_free)(st);
           VI_X(vi_system_free)(sys);
@@ -228,18 +234,20 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         rc = VI_X(vi_integrate)(st, NULL, VI_C(0.05), 20, sys->q0, sys->p0, &nd,
                                 VI_X(cf_observe), &o, NULL);
         VI_REAL tol = 1e4 * VI_EPS * (o.qmax > 1 ? o.qmax * o.qmax : 1);
-        VI_CHECK(c, rc == VI_OK && o.gmax <= tol, "%s on %s (%s): run %s, |g| = %.1e (tol %.1e)",
-                 spec, t->info->name, VI_PREC_NAME, vi_strerror(rc), (double)o.gmax,
-                 (double)tol);
+        VI_CHECK(c, rc == VI_OK && o.gmax <= tol,
+                 "%s on %s (%s): run %s, |g| = %.1e (tol %.1e)", spec, t->info->name,
+                 VI_PREC_NAME, vi_strerror(rc), (double)o.gmax, (double)tol);
         /* The declared look-ahead: init solves that many intervals, and
          * their Newton work is counted before any step. */
         {
           rc = VI_X(vi_stepper_init)(st, NULL, VI_C(0.05), 0, sys->q0, sys->p0, &nd);
           const VI_X(vi_stats) *ss = VI_X(vi_stepper_stats)(st);
-          VI_CHECK(c, rc == VI_OK && ss->steps == 0 &&
-                          (mt->lookahead > 0 ? ss->newton_iters > 0 : ss->newton_iters == 0),
-                   "%s on %s (%s): look-ahead %d but %ld Newton iterations counted by init",
-                   spec, t->info->name, VI_PREC_NAME, mt->lookahead, ss->newton_iters);
+          VI_CHECK(
+              c,
+              rc == VI_OK && ss->steps == 0 &&
+                  (mt->lookahead > 0 ? ss->newton_iters > 0 : ss->newton_iters == 0),
+              "%s on %s (%s): look-ahead %d but %ld Newton iterations counted by init",
+              spec, t->info->name, VI_PREC_NAME, mt->lookahead, ss->newton_iters);
         }
         /* Its declared orders. */
         VI_X(cf_orders)(c, spec, t->info->name, st);
@@ -273,8 +281,8 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
             rc = VI_X(vi_stepper_alloc)(spec, sys, &st, err, sizeof err);
           }
           if (rc == VI_OK) {
-            rc = VI_X(vi_integrate)(st, NULL, VI_C(0.05), 5, sys->q0, sys->p0, &nd, NULL, NULL,
-                                    NULL);
+            rc = VI_X(vi_integrate)(st, NULL, VI_C(0.05), 5, sys->q0, sys->p0, &nd, NULL,
+                                    NULL, NULL);
           }
           VI_CHECK(c, fatal ? rc < 0 : rc > 0,
                    "%s on %s (%s): a %s grad V gave status %d (%s)", spec, t->info->name,

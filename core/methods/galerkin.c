@@ -85,7 +85,29 @@ static const vi_key_doc galerkin_keys[] = {
     {"project", "none|p", "none", "report P p, projection (4) onto the hidden constraint"},
     {"lambda", "node|recompute", "node",
      "report lambda_k^0, or lambda from (70) at (q_k, P p_k)"},
+    {"scheme", "shake|rattle|lobatto3ab", "none",
+     "a named scheme: its keys are set (giving one of them too is refused); "
+     "shake = s=1,w=1,quadL=lobatto,r=2; rattle = shake with project=p; "
+     "lobatto3ab = w=s-1,quadL=lobatto,r=s (the constrained s-stage Lobatto IIIA-IIIB)"},
     {NULL, NULL, NULL, NULL}};
+
+/* Named schemes as data (PETSc's type vs scheme): the keys each one sets,
+ * and whether w and r follow s (lobatto3ab: w = s - 1, r = s). The special
+ * cases are verified in tests/test_galerkin.c: s = w = 1 with Lobatto r = 2
+ * is SHAKE (wenger2017 §2.2, (10)), its projected momenta RATTLE's; w = s - 1
+ * with Lobatto r = s the constrained s-stage Lobatto IIIA-IIIB method. */
+typedef struct galerkin_scheme {
+  const char *name;
+  const char *keys;  /* the keys it sets, as a spec fragment */
+  int w_r_follow_s;  /* w = s - 1, r = s */
+  const char *sets;  /* the keys the user may not give beside it */
+} galerkin_scheme;
+
+static const galerkin_scheme galerkin_schemes[] = {
+    {"shake", "s=1,w=1,quadL=lobatto,r=2", 0, "s w quadL r"},
+    {"rattle", "s=1,w=1,quadL=lobatto,r=2,project=p", 0, "s w quadL r project"},
+    {"lobatto3ab", "quadL=lobatto", 1, "w quadL r"},
+    {NULL, NULL, 0, NULL}};
 
 /* Map a choice index of rule_names to vi_rule. */
 static int rule_of(int i) { return i == 0 ? VI_RULE_GAUSS : VI_RULE_LOBATTO; }
@@ -99,51 +121,100 @@ static int VI_X(galerkin_parse)(void *opts_, const char *kv, char *err,
   o->quadZ = VI_RULE_LOBATTO;
   o->ctrl = VI_CTRL_LOBATTO;
   char key[32], val[64];
-  const char *cur = kv;
   int rc, choice;
-  while ((rc = vi_kv_next(&cur, key, sizeof key, val, sizeof val, err, errlen)) > 0) {
-    if (strcmp(key, "s") == 0) {
-      if (vi_parse_int(key, val, 1, 12, &o->s, err, errlen)) {
-        return VI_EINVAL;
-      }
-    } else if (strcmp(key, "w") == 0) {
-      if (vi_parse_int(key, val, 1, 13, &o->w, err, errlen)) {
-        return VI_EINVAL;
-      }
-      o->w_given = 1;
-    } else if (strcmp(key, "r") == 0) {
-      if (vi_parse_int(key, val, 1, GAL_MAX, &o->r, err, errlen)) {
-        return VI_EINVAL;
-      }
-      o->r_given = 1;
-    } else if (strcmp(key, "quadL") == 0 || strcmp(key, "quadZ") == 0) {
-      if (vi_parse_choice(key, val, rule_names, &choice, err, errlen)) {
-        return VI_EINVAL;
-      }
-      *(key[4] == 'L' ? &o->quadL : &o->quadZ) = rule_of(choice);
-    } else if (strcmp(key, "ctrl") == 0) {
-      if (vi_parse_choice(key, val, ctrl_names, &choice, err, errlen)) {
-        return VI_EINVAL;
-      }
-      o->ctrl = choice == 0 ? VI_CTRL_EQUIDISTANT : VI_CTRL_LOBATTO;
-    } else if (strcmp(key, "project") == 0) {
-      if (vi_parse_choice(key, val, proj_names, &o->project, err, errlen)) {
-        return VI_EINVAL;
-      }
-    } else if (strcmp(key, "lambda") == 0) {
-      if (vi_parse_choice(key, val, lam_names, &o->lambda, err, errlen)) {
-        return VI_EINVAL;
-      }
-    } else {
+  /* A named scheme first: its keys become the values, and giving one of
+   * them as well is refused (no silent precedence). */
+  const galerkin_scheme *sch = NULL;
+  for (const char *c0 = kv; (rc = vi_kv_next(&c0, key, sizeof key, val, sizeof val, err,
+                                             errlen)) > 0;) {
+    if (strcmp(key, "scheme") != 0) {
+      continue;
+    }
+    for (const galerkin_scheme *g = galerkin_schemes; g->name; g++) {
+      sch = strcmp(g->name, val) == 0 ? g : sch;
+    }
+    if (!sch) {
       snprintf(err, errlen,
-               "unknown key '%s' for method galerkin; valid: s, w, quadL, r, "
-               "quadZ, ctrl, project, lambda",
-               key);
+               "invalid value '%s' for key 'scheme' of method galerkin; valid: shake, rattle, "
+               "lobatto3ab",
+               val);
       return VI_EINVAL;
     }
   }
   if (rc < 0) {
     return VI_EINVAL;
+  }
+  const char *parts[2] = {sch ? sch->keys : "", kv};
+  for (int part = 0; part < 2; part++) {
+    const char *cur = parts[part];
+    while ((rc = vi_kv_next(&cur, key, sizeof key, val, sizeof val, err, errlen)) > 0) {
+      if (strcmp(key, "scheme") == 0) {
+        continue;
+      }
+      if (part == 1 && sch) {
+        char pad[48];
+        snprintf(pad, sizeof pad, " %s ", key);
+        char sets[64];
+        snprintf(sets, sizeof sets, " %s ", sch->sets);
+        if (strstr(sets, pad)) {
+          snprintf(err, errlen,
+                   "key '%s' is set by scheme=%s (%s%s); give either the scheme or the key",
+                   key, sch->name, sch->keys, sch->w_r_follow_s ? ", w=s-1, r=s" : "");
+          return VI_EINVAL;
+        }
+      }
+      if (strcmp(key, "s") == 0) {
+        if (vi_parse_int(key, val, 1, 12, &o->s, err, errlen)) {
+          return VI_EINVAL;
+        }
+      } else if (strcmp(key, "w") == 0) {
+        if (vi_parse_int(key, val, 1, 13, &o->w, err, errlen)) {
+          return VI_EINVAL;
+        }
+        o->w_given = 1;
+      } else if (strcmp(key, "r") == 0) {
+        if (vi_parse_int(key, val, 1, GAL_MAX, &o->r, err, errlen)) {
+          return VI_EINVAL;
+        }
+        o->r_given = 1;
+      } else if (strcmp(key, "quadL") == 0 || strcmp(key, "quadZ") == 0) {
+        if (vi_parse_choice(key, val, rule_names, &choice, err, errlen)) {
+          return VI_EINVAL;
+        }
+        *(key[4] == 'L' ? &o->quadL : &o->quadZ) = rule_of(choice);
+      } else if (strcmp(key, "ctrl") == 0) {
+        if (vi_parse_choice(key, val, ctrl_names, &choice, err, errlen)) {
+          return VI_EINVAL;
+        }
+        o->ctrl = choice == 0 ? VI_CTRL_EQUIDISTANT : VI_CTRL_LOBATTO;
+      } else if (strcmp(key, "project") == 0) {
+        if (vi_parse_choice(key, val, proj_names, &o->project, err, errlen)) {
+          return VI_EINVAL;
+        }
+      } else if (strcmp(key, "lambda") == 0) {
+        if (vi_parse_choice(key, val, lam_names, &o->lambda, err, errlen)) {
+          return VI_EINVAL;
+        }
+      } else {
+        snprintf(err, errlen,
+                 "unknown key '%s' for method galerkin; valid: s, w, quadL, r, "
+                 "quadZ, ctrl, project, lambda, scheme",
+                 key);
+        return VI_EINVAL;
+      }
+    }
+    if (rc < 0) {
+      return VI_EINVAL;
+    }
+  }
+  if (sch && sch->w_r_follow_s) {
+    if (o->s < 2) {
+      snprintf(err, errlen, "scheme=%s needs s >= 2 (w = s-1 >= 1)", sch->name);
+      return VI_EINVAL;
+    }
+    o->w = o->s - 1;
+    o->r = o->s;
+    o->w_given = o->r_given = 1;
   }
   if (!o->w_given) {
     o->w = o->s;
