@@ -408,6 +408,7 @@ typedef struct wp_dae {
   const vi_system_d *sys;
   int form, n, m;
   double *dV, *G, *g, *H, *v, *e, *lam, *Hk; /* n, m x n, m, n x n, n, m, m, m x n x n */
+  double *Mi, *dT; /* M(q)^-1 (n x n) and dT/dq (n) for a mass matrix that depends on q */
   char msg[200];
 } wp_dae;
 
@@ -416,16 +417,28 @@ static int wp_cb_fail(wp_dae *c, const char *what, int rc) {
   return rc;
 }
 
-/* v = M^-1 p into c->v. */
-static void wp_minv_p(wp_dae *c, const double *p) {
+/* v = M(q)^-1 p into c->v (the constant M^-1 of the system, or M(q)^-1
+ * into c->Mi), and with a q-dependent M the kinetic force dT/dq(q, v) into
+ * c->dT. Returns a status. */
+static int wp_minv_p(wp_dae *c, const double *q, const double *p) {
   const int n = c->n;
-  for (int i = 0; i < n; i++) {
+  const double *Minv = c->sys->Minv;
+  int rc = VI_OK;
+  if (c->sys->config_mass) {
+    rc = vi_system_mass_inv_d(c->sys, q, c->Mi);
+    Minv = c->Mi;
+  }
+  for (int i = 0; rc == VI_OK && i < n; i++) {
     double v = 0;
     for (int j = 0; j < n; j++) {
-      v += c->sys->Minv[i * n + j] * p[j];
+      v += Minv[i * n + j] * p[j];
     }
     c->v[i] = v;
   }
+  if (rc == VI_OK && c->sys->config_mass) {
+    rc = vi_system_kinetic_d(c->sys, q, c->v, c->dT, NULL, NULL);
+  }
+  return rc;
 }
 
 /* GGL: F = (q' - M^-1 p - G'mu, p' + grad V + G'lambda, g, G M^-1 p).
@@ -455,9 +468,13 @@ static int wp_dae_res(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void
       return wp_cb_fail(c, "the multiplier (70)", rc);
     }
   }
-  wp_minv_p(c, p);
+  /* pdot = -grad V + dT/dq - G' lambda with v = M(q)^-1 p (the kinetic
+   * term vanishes for a constant M). */
+  if ((rc = wp_minv_p(c, q, p)) != VI_OK) {
+    return wp_cb_fail(c, "mass_q or kinetic", rc);
+  }
   for (int i = 0; i < n; i++) {
-    double rq = d[i] - c->v[i], rp = d[n + i] + c->dV[i];
+    double rq = d[i] - c->v[i], rp = d[n + i] + c->dV[i] - (sys->config_mass ? c->dT[i] : 0);
     for (int k = 0; k < m; k++) {
       rp += c->G[k * n + i] * lam[k];
       if (c->form == WP_GGL) {
@@ -523,7 +540,9 @@ static int wp_ggl_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
   if (rc != 0) {
     return wp_cb_fail(c, "hess_potential", rc);
   }
-  wp_minv_p(c, p);
+  /* Constant M only (wp_ida_alloc leaves M(q) to IDA's difference
+   * quotients). */
+  wp_minv_p(c, q, p);
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) {
       double hm = 0, hl = 0;
@@ -607,7 +626,7 @@ static int wp_ida_alloc(wp_study *S, int form, wp_ida *I, char *err, size_t errl
   c->form = form;
   c->n = n;
   c->m = m;
-  size_t nd = (size_t)n * (3 + n + (size_t)m * n + m) + 3 * (size_t)m;
+  size_t nd = (size_t)n * (3 + n + (size_t)m * n + m) + 3 * (size_t)m + (size_t)n * (n + 1);
   double *w = calloc(nd, sizeof *w);
   I->y0 = calloc(2 * (size_t)N, sizeof *I->y0);
   if (!w || !I->y0) {
@@ -623,6 +642,8 @@ static int wp_ida_alloc(wp_study *S, int form, wp_ida *I, char *err, size_t errl
   c->e = c->v + n;
   c->lam = c->e + m;
   c->Hk = c->lam + m;
+  c->Mi = c->Hk + (size_t)m * n * n;
+  c->dT = c->Mi + (size_t)n * n;
   I->yp0 = I->y0 + N;
   if (SUNContext_Create(NULL, &I->ctx) != 0) {
     vi_set_err(err, errlen, "SUNContext_Create failed");
@@ -652,9 +673,12 @@ static int wp_ida_alloc(wp_study *S, int form, wp_ida *I, char *err, size_t errl
                vi_strerror(vi_callback_status(rc)));
     return -1;
   }
-  wp_minv_p(c, sys->p0);
+  if (wp_minv_p(c, sys->q0, sys->p0) != VI_OK) {
+    vi_set_err(err, errlen, "initial velocity: mass_q or kinetic failed");
+    return -1;
+  }
   for (int i = 0; i < n; i++) {
-    double f = -c->dV[i];
+    double f = -c->dV[i] + (sys->config_mass ? c->dT[i] : 0);
     for (int k = 0; k < m; k++) {
       f -= c->G[k * n + i] * c->lam[k];
     }
@@ -696,7 +720,9 @@ static int wp_ida_once(wp_study *S, wp_ida *I, double tol, wp_point *P, wp_time 
      * 1e-4; IDA still shrinks it when its error test asks. */
     rc = rc ? rc : IDASetId(mem, I->id);
     rc = rc ? rc : IDASetSuppressAlg(mem, SUNTRUE);
-    rc = rc ? rc : IDASetJacFn(mem, wp_ggl_jac);
+    /* The analytic Jacobian assumes a constant mass matrix; with M(q) IDA
+     * forms its own by difference quotients. */
+    rc = rc ? rc : (S->sys->config_mass ? 0 : IDASetJacFn(mem, wp_ggl_jac));
     rc = rc ? rc : IDASetInitStep(mem, WP_IDA_H0);
   }
   const double *yv = N_VGetArrayPointer(I->y);
