@@ -150,6 +150,30 @@ static int schur_rows(int n, int m, const VI_REAL *Minv, const VI_REAL *G, VI_RE
   return VI_X(vi_lu_factor)(m, S, piv);
 }
 
+/* The M-orthogonal projection of p onto C M^-1 p + c = 0 (C: k x n rows,
+ * c: k offsets or NULL for zeros), given B = C M^-1 and the factored
+ * S = C M^-1 C' (schur_rows): p <- p - C' S^-1 (B p + c); y: k reals. Used
+ * for the hidden constraint (wenger2017 (4), C = G, c = 0) and the
+ * nonholonomic one (C = A, c = a). */
+static void project_affine(int n, int k, const VI_REAL *C, const VI_REAL *c, const VI_REAL *B,
+                           const VI_REAL *S, const int *piv, VI_REAL *y, VI_REAL *p) {
+  for (int i = 0; i < k; i++) {
+    VI_REAL t = c != NULL ? c[i] : 0;
+    for (int j = 0; j < n; j++) {
+      t += B[i * n + j] * p[j];
+    }
+    y[i] = t;
+  }
+  VI_X(vi_lu_solve)(k, S, piv, y);
+  for (int j = 0; j < n; j++) {
+    VI_REAL t = 0;
+    for (int i = 0; i < k; i++) {
+      t += C[i * n + j] * y[i];
+    }
+    p[j] -= t;
+  }
+}
+
 /* Move q0 onto g(q) = 0 along M^-1 G' (the M-orthogonal direction):
  * q <- q - M^-1 G'(G M^-1 G')^-1 g(q), a few Newton steps from data that is
  * already consistent to VI_CONSISTENCY_TOL. Returns a callback status. */
@@ -779,15 +803,7 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
   }
   if (rc == VI_OK) {
     /* wenger2017 (4): p <- p - G'(G M^-1 G')^-1 G M^-1 p. */
-    matvec(m, n, B, p, y);
-    VI_X(vi_lu_solve)(m, S, s.piv, y);
-    for (int j = 0; j < n; j++) {
-      VI_REAL t = 0;
-      for (int k = 0; k < m; k++) {
-        t += G[k * n + j] * y[k];
-      }
-      p[j] -= t;
-    }
+    project_affine(n, m, G, NULL, B, S, s.piv, y, p);
   }
   scratch_put(&s);
   return rc;
@@ -1146,23 +1162,8 @@ int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_
     rc = schur_rows(n, k, Minv, A, B, S, s.piv);
   }
   if (rc == VI_OK) {
-    /* The M-orthogonal projection onto A M^-1 p + a = 0:
-     * p <- p - A'(A M^-1 A')^-1 (A M^-1 p + a). */
-    for (int i = 0; i < k; i++) {
-      VI_REAL t = y[i];
-      for (int j = 0; j < n; j++) {
-        t += B[i * n + j] * p[j];
-      }
-      y[i] = t;
-    }
-    VI_X(vi_lu_solve)(k, S, s.piv, y);
-    for (int j = 0; j < n; j++) {
-      VI_REAL t = 0;
-      for (int i = 0; i < k; i++) {
-        t += A[i * n + j] * y[i];
-      }
-      p[j] -= t;
-    }
+    /* The M-orthogonal projection onto A M^-1 p + a = 0 (a(q) is in y). */
+    project_affine(n, k, A, y, B, S, s.piv, y, p);
   }
   scratch_put(&s);
   return rc;
