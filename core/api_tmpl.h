@@ -250,7 +250,8 @@ int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *d);
 /* Nonholonomic constraints (m_nh > 0): the residual A(q) M^-1 p + a(q)
  * (m_nh values), and the M-orthogonal projection of p onto it,
- * p <- p - A'(A M^-1 A')^-1 (A M^-1 p + a) (in place). */
+ * p <- p - A'(A M^-1 A')^-1 (A M^-1 p + a) (in place; mechanical form
+ * only, VI_EUNSUPPORTED for the Lie form, which projects xi0 itself). */
 int VI_X(vi_system_nh_residual)(const VI_X(vi_system) *sys, const VI_REAL *q,
                                 const VI_REAL *p, VI_REAL *r);
 int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p);

@@ -3,6 +3,8 @@
  * method: run, order studies, the figure traces and sweeps, the efficiency
  * and work-precision studies all go through it, so that what a step is, and
  * what a failure means, is defined once. Compiled once per precision. */
+#include <math.h>
+
 #include "prec.h"
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
@@ -40,8 +42,8 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
   o->eE = 0;
   o->E0 = 0;
   o->energy = energy;
-  if (energy) {
-    VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &o->E0);
+  if (energy && VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &o->E0) != VI_OK) {
+    o->E0 = (VI_REAL)NAN;
   }
 }
 
@@ -62,9 +64,13 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
     }
   }
   VI_REAL E = 0;
-  if (o->energy && VI_X(vi_system_energy)(o->sys, nd->q, nd->p, &E) == VI_OK) {
-    VI_REAL d = vi_fabs(E - o->E0) / (o->E0 != 0 ? vi_fabs(o->E0) : 1);
-    o->eE = d > o->eE ? d : o->eE;
+  if (o->energy) {
+    /* An energy that cannot be evaluated, or is not finite, makes the
+     * error NaN (never a silently smaller maximum). */
+    VI_REAL d = VI_X(vi_system_energy)(o->sys, nd->q, nd->p, &E) == VI_OK
+                    ? vi_fabs(E - o->E0) / (o->E0 != 0 ? vi_fabs(o->E0) : 1)
+                    : (VI_REAL)NAN;
+    o->eE = d > o->eE || d != d ? d : o->eE;
   }
   return VI_OK;
 }

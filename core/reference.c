@@ -986,7 +986,7 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
 
 /* Bump when the file layout or any algorithm above changes, so that old
  * files are recomputed rather than trusted. */
-#define REF_FORMAT 1u
+#define REF_FORMAT 2u
 
 static const char ref_magic[8] = {'V', 'I', 'R', 'E', 'F', 'b', 'i', 'n'};
 
@@ -1321,6 +1321,25 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     rc = integrate(&c, h, K, Q, P, m > 0 ? L : dummy, W, info, err, errlen);
     free(W);
     free(piv);
+  }
+  if (rc == VI_OK) {
+    /* A reference that overflowed or lost itself in NaN is no reference:
+     * an error, never a result (nor a cache file). */
+    const size_t nq = (size_t)(K + 1) * (size_t)n, nl = (size_t)(K + 1) * (size_t)m;
+    int finite = vi_isfinite((VI_REAL)info->accuracy);
+    for (size_t i = 0; finite && i < nq; i++) {
+      finite = vi_isfinite(Q[i]) && vi_isfinite(P[i]);
+    }
+    for (size_t i = 0; finite && i < nl; i++) {
+      finite = vi_isfinite(L[i]);
+    }
+    if (!finite) {
+      vi_set_err(err, errlen,
+                 "the reference of %s is not finite (%s): the motion overflows, or leaves "
+                 "the domain of the system's callbacks, before t = %.6g",
+                 name, info->method, (double)((VI_REAL)K * h));
+      rc = VI_ESOLVER;
+    }
   }
   if (rc == VI_OK && cache_dir != NULL) {
     /* The reference itself is fine and stays in Q, P, L: a cache that

@@ -192,6 +192,11 @@ int VI_X(vi_solver_opts_parse)(const vi_common_args *a, VI_X(vi_solver_opts) *so
 int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext,
                       long *N, char *err, size_t errlen) {
   VI_REAL ratio = T / h;
+  if (!(ratio < VI_C(9.0e18))) {
+    snprintf(err, errlen, "T/h = %.3g steps (T = %s, h = %s) is beyond any run; choose a larger "
+             "h or a smaller T", (double)ratio, Ttext, htext);
+    return VI_EINVAL;
+  }
   long k = (long)vi_floor(ratio + VI_C(0.5));
   if (k < 1 || vi_fabs(ratio - (VI_REAL)k) > VI_C(1e-9) * ratio) {
     snprintf(err, errlen,

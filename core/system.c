@@ -1144,6 +1144,9 @@ int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_
   if (k == 0) {
     return VI_OK;
   }
+  if (sys->type->mech == NULL) {
+    return VI_EUNSUPPORTED; /* the Lie form projects xi in its own metric (lie_setup) */
+  }
   scratch s;
   int rc = scratch_get(&s, 2 * (size_t)k * (size_t)n + (size_t)k * (size_t)k + (size_t)k +
                                minv_work(sys),
@@ -1600,26 +1603,33 @@ static int fd_compare(const VI_X(vi_system) *sys, int which, const VI_REAL *mu,
     return rc;
   }
   /* Step eps^(1/3) balances the O(h^2) truncation against the O(eps / h)
-   * rounding error of a central difference. */
+   * rounding error of a central difference; the differences at h and h/2
+   * are combined by Richardson extrapolation (4 D(h/2) - D(h)) / 3, whose
+   * truncation error is O(h^4): a correct derivative near a singularity of
+   * the callback (log u at small u) still passes, a wrong one differs by
+   * O(1) as before. */
   VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
   VI_REAL one = 1;
   for (int j = 0; j < n; j++) {
     VI_REAL a = vi_fabs(x0[j]);
-    VI_REAL h = h0 * (a > one ? a : one);
-    VI_REAL xp = x0[j] + h, xm = x0[j] - h;
-    x[j] = xp;
-    rc = fd_eval(sys, which, mu, x, fp, tmp);
-    if (rc == 0) {
-      x[j] = xm;
-      rc = fd_eval(sys, which, mu, x, fm, tmp);
-    }
-    x[j] = x0[j];
-    if (rc != 0) {
-      return rc;
-    }
-    /* Divide by the step actually taken (xp - xm is exact here). */
-    for (int i = 0; i < nf; i++) {
-      D[i * n + j] = (fp[i] - fm[i]) / (xp - xm);
+    for (int half = 0; half < 2; half++) {
+      VI_REAL h = h0 * (a > one ? a : one) / (half ? 2 : 1);
+      VI_REAL xp = x0[j] + h, xm = x0[j] - h;
+      x[j] = xp;
+      rc = fd_eval(sys, which, mu, x, fp, tmp);
+      if (rc == 0) {
+        x[j] = xm;
+        rc = fd_eval(sys, which, mu, x, fm, tmp);
+      }
+      x[j] = x0[j];
+      if (rc != 0) {
+        return rc;
+      }
+      /* Divide by the step actually taken (xp - xm is exact here). */
+      for (int i = 0; i < nf; i++) {
+        VI_REAL d = (fp[i] - fm[i]) / (xp - xm);
+        D[i * n + j] = half ? (4 * d - D[i * n + j]) / 3 : d;
+      }
     }
   }
   VI_REAL xs = VI_X(vi_norm_inf)(n, x0);
@@ -2163,6 +2173,19 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
       if (rc == 0) {
         rc = fd_compare(sys, which, which >= FD_T && which != FD_ATMU ? v : mu, q, nf, J, fdw,
                         &e);
+      }
+      if (rc > 0 && probe > 0) {
+        /* A perturbed point outside the domain of a callback (a
+         * recoverable refusal, e.g. log of a negative coordinate): the
+         * probe is skipped, said so, and not counted either way. */
+        snprintf(line, sizeof line,
+                 "%s %s at %s: callback refused the point (status %d, outside its "
+                 "domain): probe skipped",
+                 name, names[which], where, rc);
+        if (report != NULL) {
+          report(ctx, line);
+        }
+        break;
       }
       if (rc != 0) {
         snprintf(line, sizeof line,

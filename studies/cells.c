@@ -70,7 +70,9 @@ int vi_cells_open(vi_cells *cs, const char *dir, const char *id, const char *con
   if (!fresh && access(cs->path, F_OK) == 0) {
     json_error_t je;
     json_t *old = json_load_file(cs->path, 0, &je);
-    const char *why = old ? mismatch(old, id, config, code) : "it is not valid JSON";
+    char jerr[200];
+    snprintf(jerr, sizeof jerr, "it cannot be read as JSON (%s)", je.text);
+    const char *why = old ? mismatch(old, id, config, code) : jerr;
     if (why) {
       snprintf(note, notelen, "not resuming from %s: %s; every cell is recomputed",
                cs->path, why);

@@ -1628,9 +1628,17 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
   }
   /* The cell store: one cell per curve (quick runs neither resume nor
    * store). What determines a curve besides the code: the figure and T. */
-  char config[160], note[VI_PATH_MAX + 256];
-  snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]", f->id,
-           o->quick ? f->T_quick : f->T, o->quick ? f->zoom / 5 : f->zoom);
+  char config[400], note[VI_PATH_MAX + 256];
+  /* Timed curves (work-precision) belong to the machine they were timed on:
+   * a store from another CPU is not resumed. */
+  char mline[200] = "";
+  if (f->kind == FIG_WORK) {
+    vi_machine mm;
+    vi_machine_describe(&mm);
+    snprintf(mline, sizeof mline, "; timed on %s", mm.cpu);
+  }
+  snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]%s", f->id,
+           o->quick ? f->T_quick : f->T, o->quick ? f->zoom / 5 : f->zoom, mline);
   vi_cells store;
   if (vi_cells_open(&store, o->results_dir, f->id, config, o->fresh || o->quick, note,
                     sizeof note, err, sizeof err) != 0) {

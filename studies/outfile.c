@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- temporaries removed on a signal -----------------------------------
@@ -18,6 +19,13 @@
 #define TMP_SLOTS 32
 static char tmp_paths[TMP_SLOTS][VI_PATH_MAX + 64];
 static volatile sig_atomic_t tmp_used[TMP_SLOTS];
+/* A child writing into temporaries (gnuplot): killed and reaped first, so
+ * that it cannot re-create a file after it was removed. */
+static volatile sig_atomic_t tmp_child;
+
+void vi_tmp_child(long pid) {
+  tmp_child = (sig_atomic_t)pid;
+}
 
 int vi_tmp_register(const char *path) {
   for (int i = 0; i < TMP_SLOTS; i++) {
@@ -37,6 +45,10 @@ void vi_tmp_unregister(int slot) {
 }
 
 static void on_signal(int sig) {
+  if (tmp_child > 0) {
+    kill((pid_t)tmp_child, SIGKILL);
+    waitpid((pid_t)tmp_child, NULL, 0);
+  }
   for (int i = 0; i < TMP_SLOTS; i++) {
     if (tmp_used[i]) {
       unlink(tmp_paths[i]);

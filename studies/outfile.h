@@ -84,6 +84,10 @@ int vi_tmp_beside(const char *path, char *tmp, size_t len, int *slot, char *err,
 int vi_tmp_register(const char *path);
 void vi_tmp_unregister(int slot);
 
+/* The child process (pid > 0) that writes into registered temporaries, or
+ * 0 when it has ended: a signal kills and reaps it before the removal. */
+void vi_tmp_child(long pid);
+
 /* Install the handlers that remove registered temporaries (once, in main). */
 void vi_out_cleanup_on_signals(void);
 

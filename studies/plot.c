@@ -64,6 +64,7 @@ static int run_gnuplot(const char *dir, const char *script, char *err, size_t er
     _exit(127);
   }
   close(fds[0]);
+  vi_tmp_child((long)pid);
   /* gnuplot exiting early must not kill us with SIGPIPE. */
   void (*old)(int) = signal(SIGPIPE, SIG_IGN);
   size_t len = strlen(script), off = 0;
@@ -77,7 +78,9 @@ static int run_gnuplot(const char *dir, const char *script, char *err, size_t er
   close(fds[1]);
   signal(SIGPIPE, old);
   int st = 0;
-  if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+  pid_t waited = waitpid(pid, &st, 0);
+  vi_tmp_child(0);
+  if (waited < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     snprintf(err, errlen, "gnuplot failed in %s (exit %d); the data files are kept", dir,
              WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     return -1;

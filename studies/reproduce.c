@@ -577,6 +577,7 @@ typedef struct study {
   int (*run)(const char *id, const reproduce_opts *o);
   const char *outputs;
   const char *published;
+  int tabular; /* reduced by --max-cells (a table); else by --quick */
 } study;
 
 static int run_table(const char *id, const reproduce_opts *o) {
@@ -593,37 +594,37 @@ static int run_table(const char *id, const reproduce_opts *o) {
 #define OUT_PLOT ".json .md .csv .gp .svg .png"
 
 static const study studies[] = {
-    {"wenger2017-table1", NULL, run_table, OUT_TABLE, "wenger2017_table1_gauss.csv"},
-    {"wenger2017-table2", NULL, run_table, OUT_TABLE, "wenger2017_table2_lobatto.csv"},
+    {"wenger2017-table1", NULL, run_table, OUT_TABLE, "wenger2017_table1_gauss.csv", 1},
+    {"wenger2017-table2", NULL, run_table, OUT_TABLE, "wenger2017_table2_lobatto.csv", 1},
     {"wenger2017-fig2", "wenger2017 Fig. 2: planar pendulum, energy error over a long run",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"wenger2017-fig3", "wenger2017 Fig. 3: double pendulum, error of the z angular momentum",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"wenger2017-fig4", "wenger2017 Fig. 4: run time vs global q error, s = w = r = 1..6, Gauss",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"wenger2017-fig5", "wenger2017 Fig. 5: run time vs global q error, Gauss vs Lobatto",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"man2020-table1",
      "man2020 Table 1: energy-error order, m-point Gauss rule on m equidistant control points",
-     vi_man2020_run, OUT_TABLE, "man2020_orders.csv"},
+     vi_man2020_run, OUT_TABLE, "man2020_orders.csv", 1},
     {"man2020-table3", "man2020 Table 3: energy-error order of the eight algorithms, m = 2..9",
-     vi_man2020_run, OUT_TABLE, "man2020_orders.csv"},
+     vi_man2020_run, OUT_TABLE, "man2020_orders.csv", 1},
     {"man2020-fig3",
      "man2020 Fig. 3: spring pendulum, global Hamiltonian error of LLL, LGL, LLG, LGG vs m",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"man2020-fig8", "man2020 Fig. 8: six balls, energy error of LGG and LLL, m = 2..6",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"man2020-fig9", "man2020 Fig. 9: six balls, angular momentum error of LGG, m = 2, h = 1",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"man2020-fig11", "man2020 Fig. 11: six balls, antisymmetry quantities (61) under LGG",
-     vi_figures_run, OUT_FIGURE, NULL},
+     vi_figures_run, OUT_FIGURE, NULL, 0},
     {"man2020-efficiency",
      "man2020 §4.2 efficiency claim: LGG, LLG, LLL vs constrained Lobatto IIIA-IIIB, "
      "triple pendulum",
-     vi_man2020_eff_run, OUT_PLOT, NULL},
+     vi_man2020_eff_run, OUT_PLOT, NULL, 0},
     {"workprec-double-pendulum",
      "work-precision: galerkin vs SUNDIALS IDA, 3D double pendulum, T = 10", vi_workprec_run,
-     OUT_PLOT " -evals.gp -evals.svg -evals.png", NULL},
+     OUT_PLOT " -evals.gp -evals.svg -evals.png", NULL, 0},
 };
 #define NSTUDIES (int)(sizeof studies / sizeof studies[0])
 
@@ -701,6 +702,16 @@ int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
   for (int i = 0; i < NSTUDIES; i++) {
     if (!selected[i]) {
       continue;
+    }
+    if ((o->max_cells > 0 && !studies[i].tabular) || (o->quick && studies[i].tabular)) {
+      snprintf(err, errlen,
+               "%s reduces %s studies only; %s is a %s, reduced by %s (leave it out with "
+               "--skip, or run it alone)",
+               o->max_cells > 0 ? "--max-cells N" : "--quick",
+               o->max_cells > 0 ? "the table" : "the figure and sweep", studies[i].id,
+               studies[i].tabular ? "table" : "figure or sweep",
+               studies[i].tabular ? "--max-cells N" : "--quick");
+      return -1;
     }
     if (vi_study_check(o->results_dir, studies[i].id, studies[i].outputs, err, errlen) != 0) {
       return -1;

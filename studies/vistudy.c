@@ -402,14 +402,17 @@ static int cmd_run(int argc, char **argv) {
   /* A failed run keeps the nodes computed so far: the file is committed,
    * unless the run failed before writing anything. */
   char cerr[VI_PATH_MAX + 256];
+  if (st != VI_EXIT_OK && err[0]) {
+    fprintf(stderr, "vistudy run: %s\n", err);
+  }
   if (st != VI_EXIT_OK && o.d.kind == VI_DEST_FILE && ftell(o.f) == 0) {
     vi_out_abort(&o);
   } else if (vi_out_commit(&o, cerr, sizeof cerr) != 0) {
-    fprintf(stderr, "vistudy run: %s\n", cerr);
+    /* A write error the run already reported is not repeated. */
+    if (!(st != VI_EXIT_OK && strstr(err, "write error") != NULL)) {
+      fprintf(stderr, "vistudy run: %s\n", cerr);
+    }
     st = VI_EXIT_FAIL;
-  }
-  if (st != VI_EXIT_OK && err[0]) {
-    fprintf(stderr, "vistudy run: %s\n", err);
   }
   return st;
 }

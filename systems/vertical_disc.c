@@ -16,10 +16,11 @@
  * 0); the equations are m (v1dot - omega v2) = -k s, m (v2dot + omega v1)
  * = -k r - mu, Iz omegadot = 0 (constraint force -A' mu, A = (0, 1, 0)),
  * so with v2 = 0: mu = -(m omega v1 + k r) (minus the paper's lambda).
- * Exact solution (notes §2.4, with k): theta = theta0 + omega t, and
- * (s, r, v1) solve sdot = v1 + omega r, rdot = -omega s,
- * v1dot = -k s / m, a linear system with frequency
- * Omega = sqrt(k/m + omega^2). Compiled once per precision. */
+ * Exact solution (notes §2.4, generalised to any k): theta = theta0 +
+ * omega t, and (s, r, v1) solve sdot = v1 + omega r, rdot = -omega s,
+ * v1dot = -k s / m, so s'' = -(k/m + omega^2) s: oscillatory, exponential
+ * (a repelling spring, k < -m omega^2) or linear. Compiled once per
+ * precision. */
 #include <stddef.h>
 
 #include "prec.h"
@@ -304,18 +305,48 @@ static int vd_exact(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p,
   const VI_REAL sx0 = s->q0[0] * c0 + s->q0[1] * s0n,
                 r0 = -s->q0[0] * s0n + s->q0[1] * c0;
   const VI_REAL sd0 = s->xi0[0] + w * r0;
-  const VI_REAL W2 = s->k / s->m + w * w;
-  VI_REAL sx, sd, r;
-  if (W2 > 0) {
-    const VI_REAL W = vi_sqrt(W2), cs = vi_cos(W * t), sn = vi_sin(W * t);
-    sx = sx0 * cs + sd0 / W * sn;
-    sd = -sx0 * W * sn + sd0 * cs;
-    r = r0 - w * (sx0 * sn / W + sd0 * (1 - cs) / W2);
+  /* s'' = -W2 s with W2 = k/m + omega^2 of either sign: s = s0 C + sd0 S,
+   * sdot = -W2 S s0 + sd0 C, r = r0 - omega (s0 S + sd0 IS), with
+   * z = W2 t^2 and C = sum (-z)^j/(2j)!, S = t sum (-z)^j/(2j+1)!,
+   * IS = int S = t^2 sum (-z)^j/(2j+2)! (cos, sin/W, (1-cos)/W^2 for z > 0;
+   * cosh, sinh/W for z < 0; 1, t, t^2/2 at z = 0). The series for |z| < 1,
+   * where the closed forms cancel (W2 near 0), the closed forms beyond. */
+  const VI_REAL W2 = s->k / s->m + w * w, z = W2 * t * t;
+  VI_REAL C, S, IS;
+  if (vi_fabs(z) < 1) {
+    VI_REAL c = 1, sn = 1, is = VI_C(0.5), term = 1;
+    C = 0;
+    S = 0;
+    IS = 0;
+    for (int j = 0; j < 60; j++) {
+      /* term = (-z)^j; the factorials enter through c, sn, is. */
+      C += term * c;
+      S += term * sn;
+      IS += term * is;
+      c /= (VI_REAL)((2 * j + 1) * (2 * j + 2));
+      sn /= (VI_REAL)((2 * j + 2) * (2 * j + 3));
+      is /= (VI_REAL)((2 * j + 3) * (2 * j + 4));
+      term *= -z;
+      if (vi_fabs(term * c) <= VI_EPS * VI_EPS) {
+        break;
+      }
+    }
+    S *= t;
+    IS *= t * t;
+  } else if (W2 > 0) {
+    const VI_REAL W = vi_sqrt(W2), hs = vi_sin(W * t / 2);
+    C = vi_cos(W * t);
+    S = vi_sin(W * t) / W;
+    IS = 2 * hs * hs / W2;
   } else {
-    sx = sx0 + sd0 * t; /* k = omega = 0: free straight motion */
-    sd = sd0;
-    r = r0;
+    const VI_REAL W = vi_sqrt(-W2), e = vi_exp(W * t), ei = 1 / e;
+    const VI_REAL hs = (vi_exp(W * t / 2) - vi_exp(-W * t / 2)) / 2;
+    C = (e + ei) / 2;
+    S = (e - ei) / 2 / W;
+    IS = 2 * hs * hs / -W2;
   }
+  const VI_REAL sx = sx0 * C + sd0 * S, sd = -W2 * S * sx0 + sd0 * C;
+  const VI_REAL r = r0 - w * (sx0 * S + sd0 * IS);
   const VI_REAL v1 = sd - w * r, th = th0 + w * t, c = vi_cos(th), sn = vi_sin(th);
   q[0] = sx * c - r * sn;
   q[1] = sx * sn + r * c;

@@ -102,6 +102,12 @@ check 'grep -q "\"full\": true" "$d/r3/wenger2017-table1.json"' "--max-cells ove
 check '[ -f "$d/r3/quick/wenger2017-table1.json" ] && grep -q "r3/quick/wenger2017-table1" "$tmp/out"' \
   "--max-cells did not write to DIR/quick"
 
+# A reduction a study does not have is refused, not ignored.
+expect 2 "--max-cells N reduces the table studies only; wenger2017-fig2" -- \
+  "$V" reproduce wenger2017-fig2 --max-cells 2 --results "$d/r3"
+expect 2 "--quick reduces the figure and sweep studies only; man2020-table1" -- \
+  "$V" reproduce man2020-table1 --quick --results "$d/r3"
+
 # 4. Resume: verdicts recomputed against the published values as they are
 # now; invalid cells and stores of another build recomputed, with a message.
 pub="$tmp/pub"
@@ -179,6 +185,25 @@ check '[ -s "$r6/quick/wenger2017-fig2.svg" ] && [ -s "$r6/quick/wenger2017-fig2
 check '[ -z "$(ls -A "$r6/quick" | grep tmp)" ]' "gnuplot ID.gp left temporary files"
 check '[ "$(stat -c %a "$r6/quick/wenger2017-fig2.png")" = "$(stat -c %a "$r6/quick/wenger2017-fig2.md")" ]' \
   "figures do not get the mode of the other results"
+
+# An interrupted rendering leaves nothing: a stub gnuplot that writes its
+# outputs late must be killed with vistudy, not re-create the temporaries.
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/gnuplot" <<'STUB'
+#!/bin/sh
+script=$(cat)
+sleep 2
+printf '%s\n' "$script" | sed -n "s/^set output '\(.*\)'/\1/p" | while read -r f; do echo x >"$f"; done
+STUB
+chmod +x "$tmp/bin/gnuplot"
+r6b="$d/r6b"
+PATH="$tmp/bin:$PATH" "$V" reproduce wenger2017-fig2 --quick --results "$r6b" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do ls -A "$r6b/quick" 2>/dev/null | grep -q "svg.tmp" && break; sleep 0.1; done
+kill -TERM "$pid"
+wait "$pid"
+sleep 3
+check '[ -z "$(ls -A "$r6b/quick" | grep "\.tmp\.")" ]' "an interrupted figure left temporary files"
 
 # 7. The published tables are found from any directory.
 (cd / && "$V" reproduce wenger2017-table1 --max-cells 1 --results "$d/r7") >"$tmp/out" 2>&1

@@ -34,6 +34,10 @@ cases=(
   # the exact solution then does not apply: this exercises the Lie-group
   # integration of the reference (Euler-Poincare with the multiplier).
   "vertical-disc|m=1.3,Iz=0.8,k=1.7,q0=0.4,-0.7,0.9,eta0=0.6,1e-13,-1.2|3|0.25"
+  # A repelling spring (k/m + omega^2 < 0: the exponential branch of the
+  # exact solution) and the borderline k/m + omega^2 = 0.
+  "vertical-disc|k=-1|2|0.25"
+  "vertical-disc|m=2,k=-0.98|2|0.25"
 )
 for c in "${cases[@]}"; do
   IFS='|' read -r sys set T h <<<"$c"
