@@ -366,6 +366,10 @@ typedef struct VI_X(vi_method_type) {
   /* Parse "key=value,..." (may be empty) into opts; validate (e.g.
    * Theorem 1 of wenger2017) and write the reason to err on failure. */
   int (*parse)(void *opts, const char *kv, char *err, size_t errlen);
+  /* Complete the defaults of options filled directly (the typed
+   * constructor) and refuse what is out of range or ruled out, with the
+   * reason; parse ends with the same check. */
+  int (*check)(void *opts, char *err, size_t errlen);
   /* Canonical spec text of parsed options, e.g. "galerkin:s=2,w=2,...". */
   void (*format)(const void *opts, char *buf, size_t len);
   /* Bytes of private state for this system size. */
@@ -420,6 +424,11 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
  * the family cannot integrate (vi_method_compatible) with the reason. */
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen);
+/* The typed constructor: the family's options struct (vi_galerkin_opts,
+ * vi_man2020_opts, ...) instead of a spec string; the same checks. */
+int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *opts,
+                                const VI_X(vi_system) *sys, VI_X(vi_stepper) **out,
+                                char *err, size_t errlen);
 void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st);
 int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
                           const VI_X(vi_solver_opts) *solver, VI_REAL h,

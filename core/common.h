@@ -80,6 +80,26 @@ typedef struct vi_param {
 /* The domain as text: "any finite number", "> 0", ">= 0". */
 const char *vi_param_domain_text(int domain);
 
+/* The options of the families, for the typed constructor
+ * vi_stepper_alloc_opts (beside the spec strings NAME:key=value,...). A 0
+ * in w or r of galerkin means its default (w = s; r = s for Gauss, s + 1
+ * for Lobatto). */
+typedef struct vi_galerkin_opts {
+  int s, w, r;
+  int quadL;   /* vi_rule: gauss or lobatto */
+  int quadZ;   /* vi_rule: lobatto or gauss */
+  int ctrl;    /* vi_ctrl */
+  int project; /* 0: none, 1: P p (projection (4)) */
+  int lambda;  /* 0: lambda_k^0, 1: recomputed from (70) */
+} vi_galerkin_opts;
+
+typedef struct vi_man2020_opts {
+  int m;     /* points per step */
+  int ctrl;  /* vi_ctrl */
+  int quadU; /* vi_rule of the unconstrained term */
+  int quadC; /* vi_rule of the constrained term */
+} vi_man2020_opts;
+
 /* What a method family needs of a system (vi_method_type.needs), checked
  * once when a stepper is made, with a message naming what is missing. */
 enum {

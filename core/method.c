@@ -56,6 +56,10 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
   return lacks == NULL;
 }
 
+static int VI_X(stepper_make)(const VI_X(vi_method_type) *type, const void *optbuf,
+                              const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
+                              size_t errlen);
+
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen) {
   *out = NULL;
@@ -98,6 +102,38 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
   if (rc != VI_OK) {
     return rc;
   }
+  return VI_X(stepper_make)(type, optbuf, sys, out, err, errlen);
+}
+
+int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *opts,
+                                const VI_X(vi_system) *sys, VI_X(vi_stepper) **out,
+                                char *err, size_t errlen) {
+  *out = NULL;
+  if (!type || !opts || !sys) {
+    snprintf(err, errlen, "vi_stepper_alloc_opts: no %s", !type ? "method type"
+                                                            : !opts ? "options" : "system");
+    return VI_EINVAL;
+  }
+  if (!VI_X(vi_method_compatible)(type, sys->type, err, errlen)) {
+    return VI_EINVAL;
+  }
+  _Alignas(16) char optbuf[256];
+  if (type->opts_size > sizeof optbuf || type->check == NULL) {
+    snprintf(err, errlen, "method %s has no typed constructor", type->name);
+    return VI_EUNSUPPORTED;
+  }
+  memcpy(optbuf, opts, type->opts_size);
+  int rc = type->check(optbuf, err, errlen);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  return VI_X(stepper_make)(type, optbuf, sys, out, err, errlen);
+}
+
+/* One allocation of header, options and state from checked options. */
+static int VI_X(stepper_make)(const VI_X(vi_method_type) *type, const void *optbuf,
+                              const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
+                              size_t errlen) {
   size_t head = ALIGN16(sizeof(VI_X(vi_stepper)));
   size_t obytes = ALIGN16(type->opts_size);
   size_t sbytes = type->state_size(optbuf, sys->n, sys->m);

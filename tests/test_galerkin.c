@@ -296,12 +296,75 @@ static int broken_grad_recoverable(const void *state, const double *q, double *d
   return rc < 0 ? 1 : rc;
 }
 
+/* The typed constructor: the options struct gives the stepper (canonical
+ * spec, then the same trajectory) the spec string gives, and options out
+ * of range or ruled out by the paper are refused with the reason. */
+static void test_typed(vi_check_ctx *c, const vi_system_d *sys) {
+  char err[512] = "", a[256] = "", b[256] = "";
+  vi_stepper_d *st = NULL, *su = NULL;
+  const vi_method_type_d *gal = NULL, *man = NULL;
+  for (int i = 0; vi_method_types_d[i]; i++) {
+    gal = strcmp(vi_method_types_d[i]->name, "galerkin") == 0 ? vi_method_types_d[i] : gal;
+    man = strcmp(vi_method_types_d[i]->name, "man2020") == 0 ? vi_method_types_d[i] : man;
+  }
+  if (!gal || !man) {
+    VI_CHECK(c, 0, "galerkin or man2020 not registered");
+    return;
+  }
+  vi_galerkin_opts go = {.s = 3, .w = 2, .quadL = VI_RULE_LOBATTO, .quadZ = VI_RULE_LOBATTO,
+                         .ctrl = VI_CTRL_LOBATTO};
+  int rc = vi_stepper_alloc_opts_d(gal, &go, sys, &st, err, sizeof err);
+  int ru = vi_stepper_alloc_d("galerkin:s=3,w=2,quadL=lobatto", sys, &su, err, sizeof err);
+  if (rc == VI_OK && ru == VI_OK) {
+    vi_stepper_spec_d(st, a, sizeof a);
+    vi_stepper_spec_d(su, b, sizeof b);
+  }
+  VI_CHECK(c, rc == VI_OK && ru == VI_OK && strcmp(a, b) == 0, "typed galerkin: %d %d '%s' '%s'",
+           rc, ru, a, b);
+  double n1[16], n2[16];
+  vi_node_d x = {0, n1, n1 + sys->n, n1 + 2 * sys->n}, y = {0, n2, n2 + sys->n, n2 + 2 * sys->n};
+  if (rc == VI_OK && ru == VI_OK) {
+    int r1 = vi_integrate_d(st, NULL, 0.02, 25, sys->q0, sys->p0, &x, NULL, NULL, NULL);
+    int r2 = vi_integrate_d(su, NULL, 0.02, 25, sys->q0, sys->p0, &y, NULL, NULL, NULL);
+    VI_CHECK(c, r1 == VI_OK && r2 == VI_OK &&
+                    memcmp(n1, n2, (size_t)(2 * sys->n + sys->m) * sizeof *n1) == 0,
+             "typed galerkin: a different trajectory");
+  }
+  vi_stepper_free_d(st);
+  vi_stepper_free_d(su);
+  st = NULL;
+  go.w = 4; /* w > s with Lobatto: Theorem 1 */
+  rc = vi_stepper_alloc_opts_d(gal, &go, sys, &st, err, sizeof err);
+  VI_CHECK(c, rc == VI_EINVAL && st == NULL && strstr(err, "Theorem 1"),
+           "typed galerkin w > s: %d '%s'", rc, err);
+  go.w = 0;
+  go.s = 40;
+  rc = vi_stepper_alloc_opts_d(gal, &go, sys, &st, err, sizeof err);
+  VI_CHECK(c, rc == VI_EINVAL && st == NULL && strstr(err, "out of range"),
+           "typed galerkin s = 40: %d '%s'", rc, err);
+  vi_man2020_opts mo = {.m = 4, .ctrl = VI_CTRL_LOBATTO, .quadU = VI_RULE_GAUSS,
+                        .quadC = VI_RULE_GAUSS};
+  rc = vi_stepper_alloc_opts_d(man, &mo, sys, &st, err, sizeof err);
+  if (rc == VI_OK) {
+    vi_stepper_spec_d(st, a, sizeof a);
+  }
+  VI_CHECK(c, rc == VI_OK && strcmp(a, "man2020:alg=LGG,m=4") == 0, "typed man2020: %d '%s' %s",
+           rc, a, err);
+  vi_stepper_free_d(st);
+  st = NULL;
+  mo.m = 1;
+  rc = vi_stepper_alloc_opts_d(man, &mo, sys, &st, err, sizeof err);
+  VI_CHECK(c, rc == VI_EINVAL && st == NULL && strstr(err, "m in 2.."), "typed man2020 m = 1: %d",
+           rc);
+}
+
 int main(void) {
   vi_check_ctx ctx = {0, 0};
   const char *const dp_set[] = {"m1=1.3"};
   vi_system_d *pend = make_system("planar-pendulum", 0, NULL);
   vi_system_d *dpend = make_system("double-pendulum-3d", 1, dp_set);
   vi_system_d *systems[2] = {pend, dpend};
+  test_typed(&ctx, dpend);
 
   /* SHAKE (s = w = 1, Lobatto r = 2): identical positions. */
   for (int si = 0; si < 2; si++) {

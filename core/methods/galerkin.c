@@ -57,14 +57,7 @@
 enum { PROJ_NONE = 0, PROJ_P = 1 };
 enum { LAM_NODE = 0, LAM_RECOMPUTE = 1 };
 
-typedef struct galerkin_opts {
-  int s, w, r;
-  int quadL; /* vi_rule: gauss or lobatto */
-  int quadZ; /* vi_rule: lobatto or gauss */
-  int ctrl;  /* vi_ctrl */
-  int project, lambda;
-  int r_given, w_given;
-} galerkin_opts;
+typedef vi_galerkin_opts galerkin_opts;
 
 static const char *const rule_names[] = {"gauss", "lobatto", NULL};
 static const char *const ctrl_names[] = {"equidistant", "lobatto", NULL};
@@ -111,6 +104,8 @@ static const galerkin_scheme galerkin_schemes[] = {
 
 /* Map a choice index of rule_names to vi_rule. */
 static int rule_of(int i) { return i == 0 ? VI_RULE_GAUSS : VI_RULE_LOBATTO; }
+
+static int VI_X(galerkin_check)(void *opts_, char *err, size_t errlen);
 
 static int VI_X(galerkin_parse)(void *opts_, const char *kv, char *err,
                                 size_t errlen) {
@@ -171,12 +166,10 @@ static int VI_X(galerkin_parse)(void *opts_, const char *kv, char *err,
         if (vi_parse_int(key, val, 1, 13, &o->w, err, errlen)) {
           return VI_EINVAL;
         }
-        o->w_given = 1;
       } else if (strcmp(key, "r") == 0) {
         if (vi_parse_int(key, val, 1, GAL_MAX, &o->r, err, errlen)) {
           return VI_EINVAL;
         }
-        o->r_given = 1;
       } else if (strcmp(key, "quadL") == 0 || strcmp(key, "quadZ") == 0) {
         if (vi_parse_choice(key, val, rule_names, &choice, err, errlen)) {
           return VI_EINVAL;
@@ -214,12 +207,30 @@ static int VI_X(galerkin_parse)(void *opts_, const char *kv, char *err,
     }
     o->w = o->s - 1;
     o->r = o->s;
-    o->w_given = o->r_given = 1;
   }
-  if (!o->w_given) {
+  return VI_X(galerkin_check)(o, err, errlen);
+}
+
+/* Defaults of w and r, then what wenger2017 rules out (shared by the spec
+ * parser and the typed constructor, which also checks the ranges). */
+static int VI_X(galerkin_check)(void *opts_, char *err, size_t errlen) {
+  galerkin_opts *o = opts_;
+  if (o->s < 1 || o->s > 12 || o->w < 0 || o->w > 13 || o->r < 0 || o->r > GAL_MAX ||
+      (o->quadL != VI_RULE_GAUSS && o->quadL != VI_RULE_LOBATTO) ||
+      (o->quadZ != VI_RULE_GAUSS && o->quadZ != VI_RULE_LOBATTO) ||
+      (o->ctrl != VI_CTRL_LOBATTO && o->ctrl != VI_CTRL_EQUIDISTANT) || o->project < 0 ||
+      o->project > 1 || o->lambda < 0 || o->lambda > 1) {
+    snprintf(err, errlen,
+             "galerkin options out of range: s in 1..12, w in 0..13 (0: s), r in 0..%d "
+             "(0: the default), quadL and quadZ gauss or lobatto, ctrl lobatto or "
+             "equidistant, project and lambda 0 or 1",
+             GAL_MAX);
+    return VI_EINVAL;
+  }
+  if (o->w == 0) {
     o->w = o->s;
   }
-  if (!o->r_given) {
+  if (o->r == 0) {
     o->r = o->quadL == VI_RULE_GAUSS ? o->s : o->s + 1;
   }
   const char *ql = o->quadL == VI_RULE_GAUSS ? "gauss" : "lobatto";
@@ -863,6 +874,7 @@ const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
     .examples = galerkin_examples,
     .opts_size = sizeof(galerkin_opts),
     .parse = VI_X(galerkin_parse),
+    .check = VI_X(galerkin_check),
     .format = VI_X(galerkin_format),
     .state_size = VI_X(galerkin_state_size),
     .init = VI_X(galerkin_init),

@@ -39,12 +39,7 @@
 
 #define MAN_MAX 16 /* m limit (quadrature tables) */
 
-typedef struct man_opts {
-  int m;     /* points: degree n = m - 1 */
-  int ctrl;  /* vi_ctrl */
-  int quadU; /* vi_rule of the unconstrained term */
-  int quadC; /* vi_rule of the constrained term */
-} man_opts;
+typedef vi_man2020_opts man_opts;
 
 static const char *const man_rule_names[] = {"gauss", "lobatto", NULL};
 static const char *const man_ctrl_names[] = {"equidistant", "lobatto", NULL};
@@ -112,6 +107,23 @@ static int VI_X(man_parse)(void *opts_, const char *kv, char *err, size_t errlen
     }
   }
   return rc < 0 ? VI_EINVAL : VI_OK;
+}
+
+/* The ranges a typed construction must respect (the spec parser enforces
+ * them as it reads). */
+static int VI_X(man_check)(void *opts_, char *err, size_t errlen) {
+  const man_opts *o = opts_;
+  if (o->m < 2 || o->m > MAN_MAX ||
+      (o->ctrl != VI_CTRL_LOBATTO && o->ctrl != VI_CTRL_EQUIDISTANT) ||
+      (o->quadU != VI_RULE_GAUSS && o->quadU != VI_RULE_LOBATTO) ||
+      (o->quadC != VI_RULE_GAUSS && o->quadC != VI_RULE_LOBATTO)) {
+    snprintf(err, errlen,
+             "man2020 options out of range: m in 2..%d, ctrl lobatto or equidistant, quadU "
+             "and quadC gauss or lobatto",
+             MAN_MAX);
+    return VI_EINVAL;
+  }
+  return VI_OK;
 }
 
 static void VI_X(man_format)(const void *opts_, char *buf, size_t len) {
@@ -680,6 +692,7 @@ const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
     .examples = man_examples,
     .opts_size = sizeof(man_opts),
     .parse = VI_X(man_parse),
+    .check = VI_X(man_check),
     .format = VI_X(man_format),
     .state_size = VI_X(man_state_size),
     .init = VI_X(man_init),
