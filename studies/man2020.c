@@ -22,6 +22,7 @@
  * (cells.h); a rerun resumes from it unless --fresh, recomputing every
  * verdict from the stored measurement and the published table as it is. */
 #include "cells.h"
+#include "published.h"
 #include "report.h"
 #include "reproduce.h"
 #include "vistudy.h"
@@ -48,42 +49,61 @@ typedef struct man_cell {
   int done;
 } man_cell;
 
-/* Rows of the published CSV whose source_table is `table`. */
+/* Rows of the published CSV whose source_table is `table` (read by column
+ * name, studies/published.h; an unknown rule name is an error with the
+ * line). Table 1's rows name the construction, not an algorithm: it is
+ * EGG. */
 static int read_cells(const char *path, const char *table, man_cell **out, int *n, char *err,
                       size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errlen, "cannot read %s: %s (set VI_PUBLISHED_DIR or --published)", path,
-             strerror(errno));
+  static const char *const names[] = {"control_points", "quad_unconstrained",
+                                      "quad_constrained", "m", "order_energy", "source_table"};
+  vi_table t;
+  int col[6];
+  if (vi_table_read(path, &t, err, errlen) != 0) {
     return -1;
   }
-  char line[512];
-  int cap = 128, k = 0;
-  man_cell *c = calloc((size_t)cap, sizeof *c);
-  if (!c || !fgets(line, sizeof line, f)) {
-    fclose(f);
-    free(c);
-    snprintf(err, errlen, "%s is empty", path);
-    return -1;
+  for (int i = 0; i < 6; i++) {
+    if ((col[i] = vi_table_col(&t, names[i], path, err, errlen)) < 0) {
+      vi_table_free(&t);
+      return -1;
+    }
   }
-  while (fgets(line, sizeof line, f) && k < cap) {
-    char alg[32], ctrl[32], qu[32], qc[32], src[16];
-    int m, ord;
-    if (sscanf(line, "%31[^,],%31[^,],%31[^,],%31[^,],%d,%d,%15[^,\n]", alg, ctrl, qu, qc, &m,
-               &ord, src) != 7 ||
-        strcmp(src, table) != 0) {
+  man_cell *c = calloc((size_t)(t.nrows > 0 ? t.nrows : 1), sizeof *c);
+  int k = 0, rc = c ? 0 : -1;
+  if (!c) {
+    snprintf(err, errlen, "out of memory");
+  }
+  for (int r = 0; rc == 0 && r < t.nrows; r++) {
+    if (strcmp(vi_table_at(&t, r, col[5]), table) != 0) {
       continue;
     }
-    /* Table 1's rows name the construction, not an algorithm: it is EGG. */
+    const char *ctrl = vi_table_at(&t, r, col[0]), *qu = vi_table_at(&t, r, col[1]),
+               *qc = vi_table_at(&t, r, col[2]);
+    int okc = strcmp(ctrl, "equidistant") == 0 || strcmp(ctrl, "lobatto") == 0;
+    int oku = strcmp(qu, "gauss") == 0 || strcmp(qu, "lobatto") == 0;
+    int okq = strcmp(qc, "gauss") == 0 || strcmp(qc, "lobatto") == 0;
+    if (!okc || !oku || !okq) {
+      snprintf(err, errlen, "%s:%d: control_points, quad_unconstrained, quad_constrained must "
+               "be equidistant|lobatto, gauss|lobatto, gauss|lobatto: '%.20s', '%.20s', '%.20s'",
+               path, r + 2, ctrl, qu, qc);
+      rc = -1;
+      break;
+    }
     snprintf(c[k].alg, sizeof c[k].alg, "%c%c%c", ctrl[0] == 'e' ? 'E' : 'L',
              qu[0] == 'g' ? 'G' : 'L', qc[0] == 'g' ? 'G' : 'L');
-    c[k].m = m;
-    c[k].published = ord;
+    rc = vi_table_int(&t, r, col[3], path, &c[k].m, err, errlen);
+    if (rc == 0) {
+      rc = vi_table_int(&t, r, col[4], path, &c[k].published, err, errlen);
+    }
     c[k].order = NAN;
     snprintf(c[k].measured, sizeof c[k].measured, "-");
     k++;
   }
-  fclose(f);
+  vi_table_free(&t);
+  if (rc != 0) {
+    free(c);
+    return -1;
+  }
   *out = c;
   *n = k;
   return 0;

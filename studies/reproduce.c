@@ -24,6 +24,7 @@
  * recomputing every verdict from the stored measurement and the published
  * table as it is now. */
 #include "cells.h"
+#include "published.h"
 #include "outfile.h"
 #include "report.h"
 #include "spec.h"
@@ -107,35 +108,62 @@ const char *vi_published_dir(char *buf, size_t len) {
   return buf;
 }
 
+/* The rows of a published wenger2017 table (studies/published.h: by
+ * column name; a missing column, short row, bad number or over-long text
+ * is an error with the line). */
 static int read_table(const char *path, cell **out, int *n, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errlen, "cannot read %s: %s (set VI_PUBLISHED_DIR or --published)",
-             path, strerror(errno));
+  static const char *const names[] = {"s",     "quadL", "r",       "ordL",    "w",
+                                      "quadZ", "z",     "ordZ",    "order_q", "order_p",
+                                      "order_lambda", "basis"};
+  enum { NC = 12 };
+  vi_table t;
+  int col[NC];
+  if (vi_table_read(path, &t, err, errlen) != 0) {
     return -1;
   }
-  char line[512];
-  int cap = 128, k = 0;
-  cell *c = calloc((size_t)cap, sizeof *c);
-  if (!c || !fgets(line, sizeof line, f)) {
-    fclose(f);
-    free(c);
-    snprintf(err, errlen, "%s is empty", path);
-    return -1;
-  }
-  while (fgets(line, sizeof line, f) && k < cap) {
-    cell *x = &c[k];
-    int got = sscanf(line, "%d,%15[^,],%d,%d,%d,%15[^,],%d,%d,%7[^,],%7[^,],%7[^,],%31[^,\n]",
-                     &x->s, x->quadL, &x->r, &x->ordL, &x->w, x->quadZ, &x->z, &x->ordZ,
-                     x->pub[0], x->pub[1], x->pub[2], x->basis);
-    if (got != 12) {
-      continue;
+  for (int i = 0; i < NC; i++) {
+    if ((col[i] = vi_table_col(&t, names[i], path, err, errlen)) < 0) {
+      vi_table_free(&t);
+      return -1;
     }
-    k++;
   }
-  fclose(f);
+  cell *c = calloc((size_t)(t.nrows > 0 ? t.nrows : 1), sizeof *c);
+  int rc = c ? 0 : -1;
+  if (!c) {
+    snprintf(err, errlen, "out of memory");
+  }
+  for (int k = 0; rc == 0 && k < t.nrows; k++) {
+    cell *x = &c[k];
+    int *ints[6] = {&x->s, &x->r, &x->ordL, &x->w, &x->z, &x->ordZ};
+    const int icol[6] = {col[0], col[2], col[3], col[4], col[6], col[7]};
+    for (int i = 0; rc == 0 && i < 6; i++) {
+      rc = vi_table_int(&t, k, icol[i], path, ints[i], err, errlen);
+    }
+    char *strs[6] = {x->quadL, x->quadZ, x->pub[0], x->pub[1], x->pub[2], x->basis};
+    const size_t lens[6] = {sizeof x->quadL, sizeof x->quadZ, sizeof x->pub[0],
+                            sizeof x->pub[1], sizeof x->pub[2], sizeof x->basis};
+    const int scol[6] = {col[1], col[5], col[8], col[9], col[10], col[11]};
+    for (int i = 0; rc == 0 && i < 6; i++) {
+      const char *v = vi_table_at(&t, k, scol[i]);
+      if (strlen(v) >= lens[i]) {
+        static const char *const sname[6] = {"quadL",   "quadZ",        "order_q",
+                                             "order_p", "order_lambda", "basis"};
+        snprintf(err, errlen, "%s:%d: column %s: '%.40s' is too long", path, k + 2, sname[i],
+                 v);
+        rc = -1;
+      } else {
+        snprintf(strs[i], lens[i], "%s", v);
+      }
+    }
+  }
+  const int rows = t.nrows;
+  vi_table_free(&t);
+  if (rc != 0) {
+    free(c);
+    return -1;
+  }
   *out = c;
-  *n = k;
+  *n = rows;
   return 0;
 }
 

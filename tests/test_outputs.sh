@@ -158,6 +158,18 @@ check '! grep -q "5.50" "$tmp/out"' "cells of another build were reused"
 "$V" reproduce man2020-table1 --max-cells 2 --results "$r4" --published "$pub" --fresh >"$tmp/out" 2>&1
 check '! grep -q "5.50" "$tmp/out"' "--fresh reused stored cells"
 
+# The published tables are read by column name: a short row or a missing
+# column is an error naming the file and line, never a skipped row.
+bad="$tmp/badpub"
+mkdir -p "$bad"
+cp "$pub/"*.csv "$bad/"
+sed -i '3s/,[^,]*$//' "$bad/man2020_orders.csv"
+expect 1 "man2020_orders.csv:3: 6 fields, the header has 7" -- \
+  "$V" reproduce man2020-table1 --max-cells 1 --results "$d/r9" --published "$bad"
+sed -i '1s/order_q/orders_q/' "$bad/wenger2017_table1_gauss.csv"
+expect 1 "has no column 'order_q'" -- \
+  "$V" reproduce wenger2017-table1 --max-cells 1 --results "$d/r9" --published "$bad"
+
 # 5. Runs that cannot finish are refused; an interrupted run leaves nothing.
 L=(--system planar-pendulum --method galerkin --h 0.01)
 TO=10 expect 2 "above the limit of 100000000 steps.*--force" -- "$V" run "${L[@]}" --T 1e12 --out "$d/huge.csv"
