@@ -778,35 +778,48 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
   return rc;
 }
 
-int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
-                              VI_REAL *p) {
-  int n = sys->n, m = sys->m;
-  if (m == 0) {
+static int nh_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *A, VI_REAL *a);
+
+/* The M-orthogonal projection of p onto the hidden holonomic constraint
+ * (nh = 0: C = G, c = 0, wenger2017 (4)) or onto the nonholonomic one
+ * (nh = 1: C = A, c = a): the rows at q, M(q)^-1, the factored Schur
+ * complement, then project_affine. */
+static int VI_X(project_kind)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p,
+                              int nh) {
+  const int n = sys->n, k = nh ? sys->m_nh : sys->m;
+  if (k == 0) {
     return VI_OK;
   }
   scratch s;
-  int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m +
-                               (size_t)m + minv_work(sys),
-                       (size_t)(m + n));
+  int rc = scratch_get(&s, 2 * (size_t)k * (size_t)n + (size_t)k * (size_t)k + (size_t)k +
+                               minv_work(sys),
+                       (size_t)(k + n));
   if (rc != VI_OK) {
     return rc;
   }
-  VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *y = S + m * m;
-  VI_REAL *mw = y + m;
+  VI_REAL *C = s.w, *B = C + (size_t)k * n, *S = B + (size_t)k * n, *y = S + k * k;
+  VI_REAL *mw = y + k;
   const VI_REAL *Minv = NULL;
-  rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, G));
+  /* The offsets a(q) of the nonholonomic rows go to y (project_affine
+   * reads each before writing it). */
+  rc = nh ? nh_at(sys, q, C, y)
+          : vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, C));
   if (rc == VI_OK) {
     rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
   if (rc == VI_OK) {
-    rc = schur_rows(n, m, Minv, G, B, S, s.piv);
+    rc = schur_rows(n, k, Minv, C, B, S, s.piv);
   }
   if (rc == VI_OK) {
-    /* wenger2017 (4): p <- p - G'(G M^-1 G')^-1 G M^-1 p. */
-    project_affine(n, m, G, NULL, B, S, s.piv, y, p);
+    project_affine(n, k, C, nh ? y : NULL, B, S, s.piv, y, p);
   }
   scratch_put(&s);
   return rc;
+}
+
+int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                              VI_REAL *p) {
+  return VI_X(project_kind)(sys, q, p, 0);
 }
 
 int VI_X(vi_system_mass)(const VI_X(vi_system) *sys, const VI_REAL *q,
@@ -943,7 +956,6 @@ static int force_at(const VI_X(vi_system) *sys, const VI_REAL *q,
 
 static int VI_X(nh_mu)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *p,
                        VI_REAL *mu);
-static int nh_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *A, VI_REAL *a);
 
 /* Differentiating g(q) = 0 twice along M qdd = f - G' lambda:
  *   G v = 0,  G qdd + [v' Hess g_k v]_k = 0,
@@ -1140,36 +1152,10 @@ int VI_X(vi_system_nh_residual)(const VI_X(vi_system) *sys, const VI_REAL *q,
 }
 
 int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p) {
-  const int n = sys->n, k = sys->m_nh;
-  if (k == 0) {
-    return VI_OK;
-  }
-  if (sys->type->mech == NULL) {
+  if (sys->m_nh > 0 && sys->type->mech == NULL) {
     return VI_EUNSUPPORTED; /* the Lie form projects xi in its own metric (lie_setup) */
   }
-  scratch s;
-  int rc = scratch_get(&s, 2 * (size_t)k * (size_t)n + (size_t)k * (size_t)k + (size_t)k +
-                               minv_work(sys),
-                       (size_t)(k + n));
-  if (rc != VI_OK) {
-    return rc;
-  }
-  VI_REAL *A = s.w, *B = A + (size_t)k * n, *S = B + (size_t)k * n, *y = S + k * k;
-  VI_REAL *mw = y + k;
-  const VI_REAL *Minv = NULL;
-  rc = nh_at(sys, q, A, y);
-  if (rc == VI_OK) {
-    rc = minv_at(sys, q, mw, s.piv, &Minv);
-  }
-  if (rc == VI_OK) {
-    rc = schur_rows(n, k, Minv, A, B, S, s.piv);
-  }
-  if (rc == VI_OK) {
-    /* The M-orthogonal projection onto A M^-1 p + a = 0 (a(q) is in y). */
-    project_affine(n, k, A, y, B, S, s.piv, y, p);
-  }
-  scratch_put(&s);
-  return rc;
+  return VI_X(project_kind)(sys, q, p, 1);
 }
 
 /* The nonholonomic multipliers of the index-1 form: differentiating
@@ -1228,6 +1214,28 @@ static int lie_hess(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL 
     rc = VI_SINGULAR;
   }
   return rc;
+}
+
+/* The Lie form's Schur complement: B = A H^-1 (k x n, each row solved
+ * against the factored symmetric H = D2 D2 l) and S = B A' (k x k),
+ * factored with pivots pk. Serves the multipliers (lie_dynamics) and the
+ * projection of xi0 (lie_setup). */
+static int lie_schur(int n, int k, const VI_REAL *H, const int *hpiv, const VI_REAL *A,
+                     VI_REAL *B, VI_REAL *S, int *pk) {
+  for (int i = 0; i < k; i++) {
+    memcpy(B + (size_t)i * n, A + (size_t)i * n, (size_t)n * sizeof *B);
+    VI_X(vi_lu_solve)(n, H, hpiv, B + (size_t)i * n);
+  }
+  for (int i = 0; i < k; i++) {
+    for (int l = 0; l < k; l++) {
+      VI_REAL u = 0;
+      for (int j = 0; j < n; j++) {
+        u += B[i * n + j] * A[l * n + j];
+      }
+      S[i * k + l] = u;
+    }
+  }
+  return VI_X(vi_lu_factor)(k, S, pk) != VI_OK ? VI_SINGULAR : VI_OK;
 }
 
 /* The inverse Legendre map: xi with D2 l(g, xi) = mu, by Newton from
@@ -1350,10 +1358,9 @@ static int VI_X(lie_dynamics)(const VI_X(vi_system) *sys, const VI_REAL *g, cons
     if (rc != VI_OK) {
       goto done;
     }
-    /* B = A H^-1 (rows solved against the symmetric H), S = B A'. */
-    for (int i = 0; i < k; i++) {
-      memcpy(B + (size_t)i * n, A + (size_t)i * n, (size_t)n * sizeof *B);
-      VI_X(vi_lu_solve)(n, H, s.piv, B + (size_t)i * n);
+    int *piv2 = s.piv + n;
+    if ((rc = lie_schur(n, k, H, s.piv, A, B, S, piv2)) != VI_OK) {
+      goto done;
     }
     memcpy(y, r, (size_t)n * sizeof *y);
     VI_X(vi_lu_solve)(n, H, s.piv, y);
@@ -1363,18 +1370,6 @@ static int VI_X(lie_dynamics)(const VI_X(vi_system) *sys, const VI_REAL *g, cons
         t += A[i * n + j] * y[j] + D[i * n + j] * xi[j];
       }
       lambda[i] = t;
-      for (int l = 0; l < k; l++) {
-        VI_REAL u = 0;
-        for (int j = 0; j < n; j++) {
-          u += B[i * n + j] * A[l * n + j];
-        }
-        S[i * k + l] = u;
-      }
-    }
-    int *piv2 = s.piv + n;
-    if (VI_X(vi_lu_factor)(k, S, piv2) != VI_OK) {
-      rc = VI_SINGULAR;
-      goto done;
     }
     VI_X(vi_lu_solve)(k, S, piv2, lambda);
     for (int j = 0; j < n; j++) {
@@ -1448,23 +1443,11 @@ static int VI_X(lie_setup)(VI_X(vi_system) *sys, char *err, size_t errlen) {
       if (rc != VI_OK) {
         break;
       }
-      for (int i = 0; i < k; i++) {
-        memcpy(B + i * n, A + i * n, (size_t)n * sizeof *B);
-        VI_X(vi_lu_solve)(n, H, piv, B + i * n);
-        for (int l = 0; l < k; l++) {
-          VI_REAL u = 0;
-          for (int j = 0; j < n; j++) {
-            u += B[i * n + j] * A[l * n + j];
-          }
-          S[i * k + l] = u;
-        }
-        y[i] = r[i];
-      }
       int pk[64];
-      if (VI_X(vi_lu_factor)(k, S, pk) != VI_OK) {
-        rc = VI_SINGULAR;
+      if ((rc = lie_schur(n, k, H, piv, A, B, S, pk)) != VI_OK) {
         break;
       }
+      memcpy(y, r, (size_t)k * sizeof *y);
       VI_X(vi_lu_solve)(k, S, pk, y);
       for (int j = 0; j < n; j++) {
         for (int i = 0; i < k; i++) {
