@@ -438,6 +438,25 @@ static const char *default_cache(char *buf, size_t len) {
   return buf;
 }
 
+/* The reference cache before any work: a directory named with --cache
+ * must be usable (usage error otherwise); the default one is dropped with a
+ * warning when it cannot be made. 0, or -1 after the usage error. */
+static int prepare_cache(const char *cmd, const char **dir, int given) {
+  char err[VI_PATH_MAX + 256];
+  if (*dir == NULL || vi_dir_prepare(*dir, 1, err, sizeof err) == 0) {
+    return 0;
+  }
+  if (given) {
+    char msg[sizeof err + 16];
+    snprintf(msg, sizeof msg, "--cache: %s", err);
+    usage_error(cmd, msg);
+    return -1;
+  }
+  fprintf(stderr, "vistudy %s: warning: no reference cache: %s\n", cmd, err);
+  *dir = NULL;
+  return 0;
+}
+
 /* Split the --h list in place: no empty element, no step size twice
  * (compared as numbers), at least two, at most VI_ORDER_MAXH. */
 static int parse_h_list(char *list, vi_order_args *a, char *err, size_t errlen) {
@@ -586,14 +605,8 @@ static int cmd_order(int argc, char **argv) {
       return usage_error("order", msg);
     }
   }
-  if (a.cache_dir && vi_dir_prepare(a.cache_dir, 1, err, sizeof err) != 0) {
-    if (cache_given) {
-      char msg[sizeof err + 64];
-      snprintf(msg, sizeof msg, "--cache: %s", err);
-      return usage_error("order", msg);
-    }
-    fprintf(stderr, "vistudy order: warning: no reference cache: %s\n", err);
-    a.cache_dir = NULL;
+  if (prepare_cache("order", &a.cache_dir, cache_given) != 0) {
+    return VI_EXIT_USAGE;
   }
   vi_order_result *res = calloc(1, sizeof *res);
   if (!res) {
@@ -741,12 +754,8 @@ static int cmd_reproduce(int argc, char **argv) {
   if (vi_reproduce_check(selected, &o, err, sizeof err) != 0) {
     return usage_error("reproduce", err);
   }
-  if (o.cache_dir && vi_dir_prepare(o.cache_dir, 1, err, sizeof err) != 0) {
-    if (cache_given) {
-      return usage_error("reproduce", err);
-    }
-    fprintf(stderr, "vistudy reproduce: warning: no reference cache: %s\n", err);
-    o.cache_dir = NULL;
+  if (prepare_cache("reproduce", &o.cache_dir, cache_given) != 0) {
+    return VI_EXIT_USAGE;
   }
   return vi_reproduce(selected, &o);
 }
