@@ -503,7 +503,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
                        const char *cache_dir, VI_X(vi_reference_info) *info,
                        char *err, size_t errlen);
 
-/* ---- drivers (core/run.c) ---------------------------------------------- */
+/* ---- drivers (core/run.c, core/order.c) ---------------------------------- */
 
 /* Find a system type by name; NULL if unknown (err lists the valid ones). */
 const VI_X(vi_system_type) *VI_X(vi_system_find)(const char *name, char *err,
@@ -513,40 +513,24 @@ const VI_X(vi_system_type) *VI_X(vi_system_find)(const char *name, char *err,
  * digits in double, 36 in quad). */
 int VI_X(vi_format_real)(char *buf, size_t len, VI_REAL x);
 
-/* Parse a positive finite number in the working precision. */
-int VI_X(vi_parse_positive)(const char *what, const char *text, VI_REAL *out,
-                            char *err, size_t errlen);
+/* Solver options of a typed configuration: refuses KINSOL in quad
+ * (VI_EUNSUPPORTED) and an rtol below the precision's epsilon (VI_EINVAL),
+ * with the reason in err. */
+int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *so,
+                              char *err, size_t errlen);
 
-/* Solver options from the text of --solver, --rtol and --max-iter: refuses
- * KINSOL in quad and an rtol below the precision's epsilon (VI_EINVAL with
- * the reason in err). */
-int VI_X(vi_solver_opts_parse)(const vi_common_args *a, VI_X(vi_solver_opts) *so,
-                               char *err, size_t errlen);
+/* An order study: run the method for each N (h = T/N), measure the global
+ * errors max_k |x_k - x_ref(t_k)|_inf of q, p and lambda against
+ * vi_reference, and the relative energy error. Without explicit runs h =
+ * T/N with N doubling, chosen so the q errors span the range above the
+ * round-off floor. Fits are left to vi_fit_order. Returns a vi_status;
+ * r->started tells a failure while setting up (bad system data, method
+ * spec, T) from one while running. */
+int VI_X(vi_order_study)(const vi_order_config *c, vi_order_result *r, char *err,
+                         size_t errlen);
 
-/* Steps N with N h = T (errors are measured at the nodes t_k = k h, so T
- * must be a whole multiple of h within 1e-9 relative); VI_EINVAL with the
- * texts of T and h in err otherwise. */
-int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext,
-                      long *N, char *err, size_t errlen);
-
-/* `vistudy run`: integrate and write the trajectory CSV
- * t,q1..qn,p1..pn,lambda1..lambdam,energy,g_norm,gv_norm[,momenta]
- * (norms are max norms; gv = G M^-1 p). Returns a VI_EXIT_* status with the
- * message in err. On a failed step the nodes computed so far are kept in
- * the output file. */
-int VI_X(vi_run)(const vi_run_args *a, char *err, size_t errlen);
-
-/* `vistudy order`: run the method for each step size to T, measure the
- * global errors max_k |x_k - x_ref(t_k)|_inf of q, p and lambda against
- * vi_reference, and the relative energy error. Without explicit step sizes
- * h = T/N with N doubling, chosen so the q errors span the range above the
- * round-off floor. Fits are left to vi_fit_order. VI_EXIT_* status. */
-int VI_X(vi_order)(const vi_order_args *a, vi_order_result *res, char *err,
-                   size_t errlen);
-
-/* `vistudy check`: derivative checks of one system; VI_EXIT_* status. */
-int VI_X(vi_check)(const char *system, int nset, const char *const *set,
-                   char *err, size_t errlen);
+/* This precision's table of entry points for untemplated code. */
+extern const vi_api VI_X(vi_api);
 
 #ifdef __cplusplus
 }

@@ -134,55 +134,26 @@ typedef struct vi_key_doc {
   const char *doc;
 } vi_key_doc;
 
-/* What `vistudy run` and `vistudy order` both need, as text: the numbers
- * are parsed in the working precision by the templated drivers. */
-typedef struct vi_common_args {
-  const char *system;
-  int nset;
-  const char *const *set; /* "name=v1,v2" overrides */
-  const char *method;     /* NAME[:key=value,...] */
-  const char *T;          /* final time (order: NULL means 1) */
-  int solver;             /* vi_solver_kind */
-  const char *rtol;       /* NULL: default */
-  int max_iter;           /* 0: default */
-} vi_common_args;
-
-/* `vistudy run` (vi_run_d / vi_run_q). The caller opens the output (the
- * program's outfile.h checks and writes it safely); the driver writes the
- * CSV to it and refuses runs above the limits below unless force. */
-#define VI_RUN_MAX_STEPS 100000000L        /* 1e8 steps */
-#define VI_RUN_MAX_BYTES (1024.0 * 1024 * 1024) /* 1 GiB of CSV in a regular file */
-typedef struct vi_run_args {
-  vi_common_args c;
-  const char *h;        /* step size */
-  FILE *out;            /* where the CSV goes */
-  const char *out_name; /* its name in messages */
-  int out_is_file;      /* a regular file: the size limit applies */
-  long every;           /* write every K-th node and the last; 0 or 1: all */
-  int force;            /* run past VI_RUN_MAX_STEPS / VI_RUN_MAX_BYTES */
-  int quiet;            /* no summary on stderr */
-} vi_run_args;
-
-/* What an order study needs, as text (numbers parsed in the working
- * precision by vi_order_d / vi_order_q). */
-#define VI_ORDER_MAXH 24
-typedef struct vi_order_args {
-  vi_common_args c;
-  int nh;                 /* number of explicit step sizes; 0: automatic */
-  const char *h[VI_ORDER_MAXH];
-  const char *cache_dir;  /* reference cache; NULL: none */
-  int progress;           /* progress lines on stderr */
-  int measure;            /* vi_measure: what drives the automatic step sizes */
-  int energy_only;        /* skip the reference: energy errors only (studies
-                             whose measure is the energy, man2020 (46)-(49)) */
-} vi_order_args;
-
 /* The error an order study is about: the global errors of q, p, lambda
  * against a reference (wenger2017 §4.1), or the max relative energy error
  * max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)). */
 typedef enum vi_measure { VI_MEASURE_STATE = 0, VI_MEASURE_ENERGY = 1 } vi_measure;
 
+/* A real number passed between untemplated code and the drivers of either
+ * precision: __float128 holds every double exactly, so a number parsed in
+ * the working precision (vi_api.parse_real) reaches the driver unchanged. */
+typedef __float128 vi_wide;
+
+/* Options of the nonlinear solver of each step (vi_solver_opts in the
+ * working precision). */
+typedef struct vi_solver_config {
+  int kind;     /* vi_solver_kind */
+  vi_wide rtol; /* 0: the default (100 eps) */
+  int max_iter; /* 0: the default (50) */
+} vi_solver_config;
+
 /* Result of an order study, in double whatever the working precision. */
+#define VI_ORDER_MAXH 24
 enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3 };
 typedef struct vi_order_result {
   char system[64];
@@ -208,10 +179,109 @@ typedef struct vi_order_result {
   char param_names[32][16];
   double params[64];    /* flattened parameter values (doubles, for reports) */
   int param_count[32];
+  int started;          /* 0 when the study failed while being set up (the
+                           system, its data, the method spec, T or the runs) */
 } vi_order_result;
 
-/* Exit statuses of the command line (design.md). */
-enum { VI_EXIT_OK = 0, VI_EXIT_FAIL = 1, VI_EXIT_USAGE = 2 };
+/* A typed order study (vi_order_study_d / _q, vi_api.order): a system
+ * (registry name and overrides "name=v1,v2"), a method spec, the final
+ * time T and the runs h = T/N. */
+typedef struct vi_order_config {
+  const char *system;
+  int nset;
+  const char *const *set;
+  const char *method;    /* NAME[:key=value,...] */
+  vi_wide T;             /* final time; 0 means 1 */
+  int nN;                /* explicit runs; 0: automatic step sizes */
+  long N[VI_ORDER_MAXH]; /* steps of each explicit run */
+  vi_solver_config solver;
+  const char *cache_dir; /* reference cache; NULL: none */
+  int measure;           /* vi_measure: what drives the automatic step sizes */
+  int energy_only;       /* skip the reference: energy errors only (studies
+                            whose measure is the energy, man2020 (46)-(49)) */
+  /* Called (may be NULL) once the study is set up (i = -1: system, method,
+   * precision and T filled in) and after each run i: the library never
+   * prints, the caller reports progress. */
+  void (*progress)(void *ctx, const vi_order_result *r, int i);
+  void *progress_ctx;
+} vi_order_config;
+
+/* A typed trajectory (vi_api.traj_*): integrate a system with a method
+ * spec, or "reference" for the reference solution of order studies, with N
+ * steps of h = T/N, handing every K-th node and the last to a sink. */
+typedef struct vi_traj_config {
+  const char *system;
+  int nset;
+  const char *const *set;
+  const char *method; /* NAME[:key=value,...] or "reference" */
+  vi_wide T;
+  long N;
+  long every; /* 0 or 1: every node */
+  vi_solver_config solver;
+} vi_traj_config;
+
+/* Nodes of a reference trajectory held in memory at once. */
+#define VI_TRAJ_MAX_REF_NODES 10000000L
+
+/* What a prepared trajectory will produce: the columns of every row (t,
+ * q1..qn, p1..pn, the multipliers, energy, the residuals of the form,
+ * momenta) and the canonical method spec. */
+typedef struct vi_traj_info {
+  char system[64];
+  char method[256];             /* canonical spec, or "reference" */
+  int ncol;
+  const char *const *colnames; /* ncol names, owned by the trajectory */
+} vi_traj_info;
+
+/* How a trajectory went. */
+typedef struct vi_traj_result {
+  long rows;          /* rows the sink accepted */
+  long failed_step;   /* 0, or the step that failed (1 = the first) */
+  int sink_status;    /* VI_OK, or what the sink returned when it stopped */
+  int eval_failed;    /* 1: the energy or a residual of a node could not be
+                         evaluated (status in the return value) */
+  long steps, newton_iters, newton_iters_max;
+  int unknowns;
+  char ref_method[160]; /* reference: what produced it */
+  double ref_accuracy;
+} vi_traj_result;
+
+/* Receives one row of ncol values (vi_traj_info.colnames) at node k; VI_OK
+ * to go on, anything else stops the trajectory. */
+typedef int (*vi_row_sink)(void *ctx, long k, int ncol, const vi_wide *values);
+
+/* A prepared trajectory (opaque; one precision). */
+typedef struct vi_traj vi_traj;
+
+/* The library in one precision, for untemplated callers (the program,
+ * studies, tests), as dav1d reaches its bit depths through function tables:
+ * vi_api_of(VI_DOUBLE) or vi_api_of(VI_QUAD). Every entry returns a
+ * vi_status and writes the reason of a failure to err. */
+typedef struct vi_api {
+  vi_precision precision;
+  const char *name; /* "double", "quad" */
+  double eps;
+  /* A finite number in the working precision (VI_EINVAL otherwise). */
+  int (*parse_real)(const char *text, vi_wide *out);
+  /* Full precision: 17 significant digits in double, 36 in quad. */
+  int (*format_real)(char *buf, size_t len, vi_wide x);
+  /* N with N h = T within 1e-9 relative (VI_EINVAL otherwise, T/h in
+   * *ratio); the nodes t_k = k h must land on T. */
+  int (*steps_of)(vi_wide T, vi_wide h, long *N, double *ratio);
+  /* The derivative checks of a system (vi_system_check): lines to line(),
+   * the number of failed checks in *failed. */
+  int (*check)(const char *system, int nset, const char *const *set,
+               void (*line)(void *ctx, const char *text), void *ctx, int *failed,
+               char *err, size_t errlen);
+  int (*order)(const vi_order_config *c, vi_order_result *r, char *err, size_t errlen);
+  int (*traj_open)(const vi_traj_config *c, vi_traj **out, vi_traj_info *info, char *err,
+                   size_t errlen);
+  int (*traj_run)(vi_traj *t, vi_row_sink sink, void *ctx, vi_traj_result *res,
+                  char *err, size_t errlen);
+  void (*traj_free)(vi_traj *t);
+} vi_api;
+
+const vi_api *vi_api_of(vi_precision p);
 
 #ifdef __cplusplus
 }

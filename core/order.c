@@ -24,7 +24,7 @@ static double VI_X(clock_now)(void) {
 /* One run with N steps of h = T/N; fills slot i of res. Returns a status
  * of the reference (fatal for the study) or VI_OK; a failing method run
  * is recorded in res->status[i] with NaN errors. */
-static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
+static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
                            const VI_X(vi_solver_opts) *so, VI_REAL T, long N,
                            vi_order_result *res, int i, VI_REAL *scale,
                            char *err, size_t errlen) {
@@ -72,7 +72,7 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
     }
   }
   char msg[512];
-  rc = VI_X(vi_stepper_alloc)(a->c.method, sys, &st, msg, sizeof msg);
+  rc = VI_X(vi_stepper_alloc)(a->method, sys, &st, msg, sizeof msg);
   if (rc != VI_OK) {
     snprintf(err, errlen, "%s", msg);
     goto done;
@@ -97,9 +97,7 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_args *a,
   res->energy_err[i] = mrc == VI_OK ? (double)eE : NAN;
   VI_X(vi_stepper_spec)(st, res->method, sizeof res->method);
   if (a->progress) {
-    fprintf(stderr, "  h = %-12.6g e_q = %-10.3e e_p = %-10.3e e_lambda = %-10.3e %s\n",
-            (double)h, res->err[VI_Q][i], res->err[VI_P][i], res->err[VI_LAMBDA][i],
-            mrc == VI_OK ? "" : vi_strerror(mrc));
+    a->progress(a->progress_ctx, res, i);
   }
 done:
   VI_X(vi_stepper_free)(st);
@@ -132,43 +130,50 @@ static void VI_X(order_sort)(vi_order_result *r) {
   }
 }
 
-int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
-                   size_t errlen) {
-  const vi_common_args *a = &oa->c;
+int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *err,
+                         size_t errlen) {
   memset(res, 0, sizeof *res);
-  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(a->system, err, errlen);
+  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(oa->system, err, errlen);
   if (!type) {
-    return VI_EXIT_USAGE;
+    return VI_EINVAL;
   }
   VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(type, a->nset, a->set, &sys, err, errlen);
+  int rc = VI_X(vi_system_alloc)(type, oa->nset, oa->set, &sys, err, errlen);
   if (rc != VI_OK) {
-    return rc == VI_EINVAL || rc == VI_EINCONSISTENT ? VI_EXIT_USAGE : VI_EXIT_FAIL;
+    return rc;
   }
-  int status = VI_EXIT_USAGE;
-  VI_REAL T = 1;
-  if (a->T && VI_X(vi_parse_positive)("final time T", a->T, &T, err, errlen)) {
+  VI_REAL T = oa->T != 0 ? (VI_REAL)oa->T : 1;
+  if (!(T > 0) || !vi_isfinite(T)) {
+    snprintf(err, errlen, "final time T = %g must be a positive number", (double)T);
+    rc = VI_EINVAL;
     goto out;
   }
-  /* Validate the method spec once, up front (exit 2 on a bad spec). */
+  /* Validate the method spec once, up front. */
   {
     VI_X(vi_stepper) *probe = NULL;
-    if (VI_X(vi_stepper_alloc)(a->method, sys, &probe, err, errlen) != VI_OK) {
+    if ((rc = VI_X(vi_stepper_alloc)(oa->method, sys, &probe, err, errlen)) != VI_OK) {
       goto out;
     }
     VI_X(vi_stepper_spec)(probe, res->method, sizeof res->method);
     VI_X(vi_stepper_free)(probe);
   }
   VI_X(vi_solver_opts) so;
-  if (VI_X(vi_solver_opts_parse)(a, &so, err, errlen)) {
+  if ((rc = VI_X(vi_solver_opts_from)(&oa->solver, &so, err, errlen)) != VI_OK) {
     goto out;
   }
-  long Ns[VI_ORDER_MAXH];
-  int nN = 0;
-  for (int i = 0; i < oa->nh; i++) {
-    VI_REAL h = 0;
-    if (VI_X(vi_parse_positive)("step size h", oa->h[i], &h, err, errlen) ||
-        VI_X(vi_steps_of)(T, a->T ? a->T : "1", h, oa->h[i], &Ns[nN++], err, errlen)) {
+  const long *Ns = oa->N;
+  const int nN = oa->nN;
+  if (nN < 0 || nN > VI_ORDER_MAXH) {
+    snprintf(err, errlen, "an order study takes 0 (automatic) to %d runs, not %d",
+             VI_ORDER_MAXH, nN);
+    rc = VI_EINVAL;
+    goto out;
+  }
+  for (int i = 0; i < nN; i++) {
+    if (Ns[i] < 1) {
+      snprintf(err, errlen, "run %d has %ld steps; every run needs at least one", i + 1,
+               Ns[i]);
+      rc = VI_EINVAL;
       goto out;
     }
   }
@@ -187,11 +192,10 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
     }
     res->nparams = pi;
   }
-  status = VI_EXIT_FAIL;
+  res->started = 1;
   VI_REAL scale[VI_NQUANT] = {1, 1, 1};
   if (oa->progress) {
-    fprintf(stderr, "order study: %s on %s, %s precision, T = %g\n", res->method,
-            type->info->name, VI_PREC_NAME, (double)T);
+    oa->progress(oa->progress_ctx, res, -1);
   }
   /* Round-off floor of each quantity: a few hundred eps of its size, or the
    * reference's own accuracy if that is worse. */
@@ -267,8 +271,8 @@ int VI_X(vi_order)(const vi_order_args *oa, vi_order_result *res, char *err,
   }
 #undef FLOORS
   VI_X(order_sort)(res);
-  status = VI_EXIT_OK;
+  rc = VI_OK;
 out:
   VI_X(vi_system_free)(sys);
-  return status;
+  return rc;
 }

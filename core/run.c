@@ -1,10 +1,9 @@
-/* run.c: the drivers behind `vistudy run` and `vistudy check`, in the
- * working precision (prec.h): look up the system, apply overrides, build
- * the stepper, integrate with a constant step and write the trajectory as
- * CSV with every value at the full precision of the working type to a
- * stream the caller opened (the program's outfile.h decides how a file is
- * written); when a step fails, the nodes computed so far are kept and the
- * failure is reported. */
+/* run.c: the typed drivers behind `vistudy run` and `vistudy check`, in
+ * the working precision (prec.h), and this precision's vi_api table (how
+ * untemplated code reaches the library, as dav1d reaches its bit depths).
+ * A trajectory integrates with a constant step and hands every K-th node,
+ * as the values of its named columns, to the caller's sink; the program
+ * decides how they are written. Returns vi_status only; never prints. */
 #include "prec.h"
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
@@ -39,35 +38,77 @@ int VI_X(vi_format_real)(char *buf, size_t len, VI_REAL x) {
 #endif
 }
 
-int VI_X(vi_parse_positive)(const char *what, const char *text, VI_REAL *out,
-                            char *err, size_t errlen) {
+/* vi_api.parse_real: a finite number in the working precision. */
+static int VI_X(parse_real)(const char *text, vi_wide *out) {
   char *end = NULL;
   if (!text || !*text) {
-    snprintf(err, errlen, "missing value for %s", what);
     return VI_EINVAL;
   }
-  errno = 0;
   VI_REAL v = vi_strtor(text, &end);
   if (end == text || *end != '\0' || !vi_isfinite(v)) {
-    snprintf(err, errlen, "invalid %s '%s': expected a positive number", what, text);
     return VI_EINVAL;
   }
-  if (!(v > 0)) {
-    snprintf(err, errlen, "invalid %s '%s': must be positive", what, text);
-    return VI_EINVAL;
-  }
-  *out = v;
+  *out = (vi_wide)v;
   return VI_OK;
 }
 
-/* Write one CSV row for a node. */
-static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
-                           const VI_X(vi_node) *nd, VI_REAL *work) {
+static int VI_X(format_wide)(char *buf, size_t len, vi_wide x) {
+  return VI_X(vi_format_real)(buf, len, (VI_REAL)x);
+}
+
+/* The columns of a system's trajectory rows: t, q, p, the multipliers
+ * (lambda, then mu), the energy, the residuals of the form (g and the
+ * hidden constraint for the mechanical form, |A M^-1 p + a| with
+ * nonholonomic constraints, the defect |p - alpha(q)| for the degenerate
+ * form) and the momentum maps. Returns the count; names NULL: count only. */
+static int VI_X(columns)(const VI_X(vi_system) *sys, char *names, size_t len,
+                         const char **ptr) {
+  const vi_system_info *info = sys->type->info;
+  int k = 0;
+  size_t used = 0;
+#define COL(...)                                                              \
+  do {                                                                        \
+    if (names && used < len) {                                                \
+      ptr[k] = names + used;                                                  \
+      used += (size_t)snprintf(names + used, len - used, __VA_ARGS__) + 1;    \
+    }                                                                         \
+    k++;                                                                      \
+  } while (0)
+  COL("t");
+  for (int i = 1; i <= sys->n; i++) {
+    COL("q%d", i);
+  }
+  for (int i = 1; i <= sys->n; i++) {
+    COL("p%d", i);
+  }
+  for (int i = 1; i <= sys->m; i++) {
+    COL("lambda%d", i);
+  }
+  for (int i = 1; i <= sys->m_nh; i++) {
+    COL("mu%d", i);
+  }
+  COL("energy");
+  if (sys->type->degen) {
+    COL("alpha_defect");
+  } else if (!sys->type->lie) {
+    COL("g_norm");
+    COL("gv_norm");
+  }
+  if (sys->m_nh > 0) {
+    COL("phi_norm");
+  }
+  for (int i = 0; VI_X(vi_type_has_momenta)(sys->type) && i < info->n_momenta; i++) {
+    COL("%s", info->momentum_names[i]);
+  }
+#undef COL
+  return k;
+}
+
+/* The values of one row (columns above) at a node; work holds n + ml + 8
+ * reals. */
+static int VI_X(row_values)(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
+                            VI_REAL *work, vi_wide *out) {
   const int n = sys->n, m = sys->m;
-  char buf[64];
-  /* The residual columns of the form: g and the hidden constraint
-   * (mechanical), |A M^-1 p + a| with nonholonomic constraints, the defect
-   * |p - alpha(q)| (degenerate). */
   VI_REAL E = 0, res[3] = {0, 0, 0};
   int nres = sys->type->degen ? 1 : sys->type->lie ? sys->m_nh > 0 : sys->m_nh > 0 ? 3 : 2;
   int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
@@ -98,349 +139,322 @@ static int VI_X(write_row)(FILE *f, const VI_X(vi_system) *sys,
   if (rc != 0) {
     return rc;
   }
-  VI_X(vi_format_real)(buf, sizeof buf, nd->t);
-  fputs(buf, f);
-  const VI_REAL *cols[3] = {nd->q, nd->p, nd->lambda};
-  const int cnt[3] = {n, n, sys->ml};
-  for (int c = 0; c < 3; c++) {
-    for (int i = 0; i < cnt[c]; i++) {
-      VI_X(vi_format_real)(buf, sizeof buf, cols[c][i]);
-      fputc(',', f);
-      fputs(buf, f);
-    }
+  int k = 0;
+  out[k++] = (vi_wide)nd->t;
+  for (int i = 0; i < n; i++) {
+    out[k++] = (vi_wide)nd->q[i];
   }
-  const VI_REAL tail[4] = {E, res[0], res[1], res[2]};
-  for (int i = 0; i < 1 + nres; i++) {
-    VI_X(vi_format_real)(buf, sizeof buf, tail[i]);
-    fputc(',', f);
-    fputs(buf, f);
+  for (int i = 0; i < n; i++) {
+    out[k++] = (vi_wide)nd->p[i];
+  }
+  for (int i = 0; i < sys->ml; i++) {
+    out[k++] = (vi_wide)nd->lambda[i];
+  }
+  out[k++] = (vi_wide)E;
+  for (int i = 0; i < nres; i++) {
+    out[k++] = (vi_wide)res[i];
   }
   if (VI_X(vi_type_has_momenta)(sys->type)) {
     if ((rc = sys->type->obs->momenta(sys->state, nd->q, nd->p, work)) != 0) {
       return rc;
     }
     for (int i = 0; i < sys->type->info->n_momenta; i++) {
-      VI_X(vi_format_real)(buf, sizeof buf, work[i]);
-      fputc(',', f);
-      fputs(buf, f);
+      out[k++] = (vi_wide)work[i];
     }
   }
-  fputc('\n', f);
   return VI_OK;
 }
 
-static void VI_X(write_header)(FILE *f, const VI_X(vi_system) *sys) {
-  fputs("t", f);
-  for (int i = 1; i <= sys->n; i++) {
-    fprintf(f, ",q%d", i);
-  }
-  for (int i = 1; i <= sys->n; i++) {
-    fprintf(f, ",p%d", i);
-  }
-  for (int i = 1; i <= sys->m; i++) {
-    fprintf(f, ",lambda%d", i);
-  }
-  for (int i = 1; i <= sys->m_nh; i++) {
-    fprintf(f, ",mu%d", i);
-  }
-  fputs(sys->type->degen ? ",energy,alpha_defect" : sys->type->lie ? ",energy" : ",energy,g_norm,gv_norm", f);
-  if (sys->m_nh > 0) {
-    fputs(",phi_norm", f);
-  }
-  const vi_system_info *info = sys->type->info;
-  if (VI_X(vi_type_has_momenta)(sys->type)) {
-    for (int i = 0; i < info->n_momenta; i++) {
-      fprintf(f, ",%s", info->momentum_names[i]);
-    }
-  }
-  fputc('\n', f);
-}
-
-static double VI_X(now)(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-int VI_X(vi_solver_opts_parse)(const vi_common_args *a, VI_X(vi_solver_opts) *so,
-                               char *err, size_t errlen) {
+int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *so, char *err,
+                              size_t errlen) {
   VI_X(vi_solver_opts_default)(so);
-  so->kind = a->solver;
+  so->kind = c->kind;
 #if defined(VI_PREC_Q)
   if (so->kind == VI_SOLVER_KINSOL) {
-    snprintf(err, errlen,
-             "--solver kinsol works in double precision only (Debian's SUNDIALS "
-             "is built for double); use --solver newton with --precision quad");
-    return VI_EINVAL;
+    snprintf(err, errlen, "the KINSOL backend works in double precision only (Debian's "
+             "SUNDIALS is built for double); use the built-in Newton solver in quad");
+    return VI_EUNSUPPORTED;
   }
 #endif
-  if (a->rtol && VI_X(vi_parse_positive)("--rtol", a->rtol, &so->rtol, err, errlen)) {
-    return VI_EINVAL;
+  if (c->rtol != 0) {
+    if (!(c->rtol > 0) || !vi_isfinite((VI_REAL)c->rtol)) {
+      snprintf(err, errlen, "invalid solver rtol %.3g: must be a positive number",
+               (double)c->rtol);
+      return VI_EINVAL;
+    }
+    so->rtol = (VI_REAL)c->rtol;
   }
   if (so->rtol < VI_EPS) {
-    snprintf(err, errlen, "--rtol %s is below the %s precision's epsilon %.3g and "
-             "cannot be met; use --precision quad or a larger --rtol",
-             a->rtol, VI_PREC_NAME, (double)VI_EPS);
+    snprintf(err, errlen, "rtol %.3g is below the %s precision's epsilon %.3g and "
+             "cannot be met; use quad precision or a larger rtol",
+             (double)so->rtol, VI_PREC_NAME, (double)VI_EPS);
     return VI_EINVAL;
   }
-  if (a->max_iter > 0) {
-    so->max_iter = a->max_iter;
+  if (c->max_iter > 0) {
+    so->max_iter = c->max_iter;
   }
   return VI_OK;
 }
 
-int VI_X(vi_steps_of)(VI_REAL T, const char *Ttext, VI_REAL h, const char *htext,
-                      long *N, char *err, size_t errlen) {
+static int VI_X(steps_of)(vi_wide Tw, vi_wide hw, long *N, double *ratio_out) {
+  const VI_REAL T = (VI_REAL)Tw, h = (VI_REAL)hw;
   VI_REAL ratio = T / h;
-  if (!(ratio < VI_C(9.0e18))) {
-    snprintf(err, errlen, "T/h = %.3g steps (T = %s, h = %s) is beyond any run; choose a larger "
-             "h or a smaller T", (double)ratio, Ttext, htext);
+  *ratio_out = (double)ratio;
+  if (!(T > 0) || !(h > 0) || !(ratio < VI_C(9.0e18))) {
     return VI_EINVAL;
   }
   long k = (long)vi_floor(ratio + VI_C(0.5));
   if (k < 1 || vi_fabs(ratio - (VI_REAL)k) > VI_C(1e-9) * ratio) {
-    snprintf(err, errlen,
-             "final time T = %s is not a whole multiple of h = %s (T/h = %.6g); "
-             "choose h = T/N for an integer N",
-             Ttext, htext, (double)ratio);
     return VI_EINVAL;
   }
   *N = k;
   return VI_OK;
 }
 
-/* Columns of the CSV of a system (t, q, p, lambda, energy, g_norm,
- * gv_norm, momenta). */
-static int VI_X(csv_columns)(const VI_X(vi_system) *sys) {
-  const vi_system_info *info = sys->type->info;
-  return 1 + 2 * sys->n + sys->ml +
-         (sys->type->degen ? 2 : (sys->type->lie ? 1 : 3) + (sys->m_nh > 0)) + (VI_X(vi_type_has_momenta)(sys->type) ? info->n_momenta : 0);
+/* ---- trajectories ---------------------------------------------------------- */
+
+struct VI_X(traj) {
+  VI_X(vi_system) *sys;
+  VI_X(vi_stepper) *st; /* NULL: the reference */
+  VI_X(vi_solver_opts) so;
+  VI_REAL T, h;
+  long N, every;
+  int ncol;
+  const char **colptr;
+  char *colnames;
+  VI_REAL *buf; /* node (2n + ml) and work */
+  vi_wide *row;
+};
+
+static void VI_X(traj_free)(vi_traj *tr) {
+  struct VI_X(traj) *t = (struct VI_X(traj) *)tr;
+  if (!t) {
+    return;
+  }
+  VI_X(vi_stepper_free)(t->st);
+  VI_X(vi_system_free)(t->sys);
+  free(t->colptr);
+  free(t->colnames);
+  free(t->buf);
+  free(t->row);
+  free(t);
 }
 
-/* Nodes of a reference trajectory held in memory at once. */
-#define VI_RUN_MAX_REF_NODES 10000000L
+/* Make the system (VI_EINVAL or VI_EINCONSISTENT for bad data, with the
+ * reason) by registry name and overrides. */
+static int VI_X(make_system)(const char *name, int nset, const char *const *set,
+                             VI_X(vi_system) **sys, char *err, size_t errlen) {
+  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(name, err, errlen);
+  if (!type) {
+    return VI_EINVAL;
+  }
+  return VI_X(vi_system_alloc)(type, nset, set, sys, err, errlen);
+}
 
-/* `run --method reference`: the reference solution of order studies
- * (vi_reference: the exact solution, or the independent integration of
- * the form's equations) at the nodes k h, in the layout of `run`. */
-static int VI_X(run_reference)(const VI_X(vi_system) *sys, VI_REAL h, long nsteps, long every,
-                               FILE *f, VI_REAL *work, int quiet, char *err, size_t errlen) {
-  const int n = sys->n, m = sys->ml;
-  const size_t rows = (size_t)nsteps + 1;
+static int VI_X(traj_open)(const vi_traj_config *c, vi_traj **out, vi_traj_info *info,
+                           char *err, size_t errlen) {
+  *out = NULL;
+  struct VI_X(traj) *t = calloc(1, sizeof *t);
+  if (!t) {
+    snprintf(err, errlen, "out of memory");
+    return VI_ENOMEM;
+  }
+  int rc = VI_X(make_system)(c->system, c->nset, c->set, &t->sys, err, errlen);
+  if (rc != VI_OK) {
+    goto fail;
+  }
+  t->T = (VI_REAL)c->T;
+  t->N = c->N;
+  t->every = c->every > 1 ? c->every : 1;
+  if (!(t->T > 0) || t->N < 1) {
+    snprintf(err, errlen, "a trajectory needs T > 0 and at least one step");
+    rc = VI_EINVAL;
+    goto fail;
+  }
+  t->h = t->T / (VI_REAL)t->N;
+  if ((rc = VI_X(vi_solver_opts_from)(&c->solver, &t->so, err, errlen)) != VI_OK) {
+    goto fail;
+  }
+  const int is_ref = c->method && strcmp(c->method, "reference") == 0;
+  if (is_ref && t->N + 1 > VI_TRAJ_MAX_REF_NODES) {
+    snprintf(err, errlen,
+             "the reference is computed in memory: at most %ld nodes (%ld steps give %ld)",
+             VI_TRAJ_MAX_REF_NODES, t->N, t->N + 1);
+    rc = VI_EINVAL;
+    goto fail;
+  }
+  if (!is_ref &&
+      (rc = VI_X(vi_stepper_alloc)(c->method, t->sys, &t->st, err, errlen)) != VI_OK) {
+    goto fail;
+  }
+  const int n = t->sys->n, m = t->sys->ml;
+  const int nwork = n + 8 + (m > n ? m : n);
+  t->ncol = VI_X(columns)(t->sys, NULL, 0, NULL);
+  const size_t namelen = (size_t)t->ncol * 24;
+  t->colnames = malloc(namelen);
+  t->colptr = calloc((size_t)t->ncol, sizeof *t->colptr);
+  t->buf = calloc((size_t)(2 * n + m + nwork), sizeof *t->buf);
+  t->row = calloc((size_t)t->ncol, sizeof *t->row);
+  if (!t->colnames || !t->colptr || !t->buf || !t->row) {
+    snprintf(err, errlen, "out of memory");
+    rc = VI_ENOMEM;
+    goto fail;
+  }
+  VI_X(columns)(t->sys, t->colnames, namelen, t->colptr);
+  memset(info, 0, sizeof *info);
+  snprintf(info->system, sizeof info->system, "%s", t->sys->type->info->name);
+  if (t->st) {
+    VI_X(vi_stepper_spec)(t->st, info->method, sizeof info->method);
+  } else {
+    snprintf(info->method, sizeof info->method, "reference");
+  }
+  info->ncol = t->ncol;
+  info->colnames = t->colptr;
+  *out = (vi_traj *)t;
+  return VI_OK;
+fail:
+  VI_X(traj_free)((vi_traj *)t);
+  return rc;
+}
+
+/* The driver's observer: every K-th node and the last go to the sink. */
+typedef struct VI_X(traj_obs) {
+  struct VI_X(traj) *t;
+  vi_row_sink sink;
+  void *ctx;
+  vi_traj_result *res;
+  int eval_rc; /* a failure evaluating a row (not of the method) */
+} VI_X(traj_obs);
+
+static int VI_X(traj_deliver)(VI_X(traj_obs) *o, long k, const VI_X(vi_node) *nd) {
+  struct VI_X(traj) *t = o->t;
+  int rc = VI_X(row_values)(t->sys, nd, t->buf + 2 * t->sys->n + t->sys->ml, t->row);
+  if (rc != VI_OK) {
+    o->eval_rc = vi_callback_status(rc);
+    o->res->eval_failed = 1;
+    return o->eval_rc;
+  }
+  if ((rc = o->sink(o->ctx, k, t->ncol, t->row)) != VI_OK) {
+    o->res->sink_status = rc;
+    return rc;
+  }
+  o->res->rows++;
+  return VI_OK;
+}
+
+static int VI_X(traj_observe)(void *ctx, long k, const VI_X(vi_node) *nd) {
+  VI_X(traj_obs) *o = ctx;
+  if (k % o->t->every != 0 && k != o->t->N) {
+    return VI_OK;
+  }
+  return VI_X(traj_deliver)(o, k, nd);
+}
+
+/* The reference solution of order studies (vi_reference: the exact
+ * solution, or the independent integration of the form's equations) at
+ * the nodes k h. */
+static int VI_X(traj_reference)(VI_X(traj_obs) *o, char *err, size_t errlen) {
+  struct VI_X(traj) *t = o->t;
+  const int n = t->sys->n, m = t->sys->ml;
+  const size_t rows = (size_t)t->N + 1;
   VI_REAL *Q = malloc(rows * (size_t)(2 * n + m) * sizeof *Q);
   if (!Q) {
-    snprintf(err, errlen, "out of memory for %ld reference nodes", nsteps + 1);
+    snprintf(err, errlen, "out of memory for %ld reference nodes", t->N + 1);
     return VI_ENOMEM;
   }
   VI_REAL *P = Q + rows * (size_t)n, *L = P + rows * (size_t)n;
   VI_X(vi_reference_info) info;
-  int rc = VI_X(vi_reference)(sys, h, nsteps, Q, P, L, NULL, &info, err, errlen);
+  int rc = VI_X(vi_reference)(t->sys, t->h, t->N, Q, P, L, NULL, &info, err, errlen);
   if (rc == VI_OK) {
-    VI_X(write_header)(f, sys);
-    for (long k = 0; rc == VI_OK && k <= nsteps; k++) {
-      if (k % every != 0 && k != nsteps) {
-        continue;
-      }
-      VI_X(vi_node) nd = {(VI_REAL)k * h, Q + (size_t)k * (size_t)n, P + (size_t)k * (size_t)n,
-                          L + (size_t)k * (size_t)m};
-      rc = VI_X(write_row)(f, sys, &nd, work);
+    snprintf(o->res->ref_method, sizeof o->res->ref_method, "%s", info.method);
+    o->res->ref_accuracy = info.accuracy;
+    for (long k = 0; rc == VI_OK && k <= t->N; k++) {
+      VI_X(vi_node) nd = {(VI_REAL)k * t->h, Q + (size_t)k * (size_t)n,
+                          P + (size_t)k * (size_t)n, L + (size_t)k * (size_t)m};
+      rc = VI_X(traj_observe)(o, k, &nd);
     }
-    if (rc != VI_OK) {
+    if (rc != VI_OK && o->res->eval_failed) {
       snprintf(err, errlen, "%s evaluating the reference's energy or residuals",
                vi_strerror(rc));
-    } else if (!quiet) {
-      fprintf(stderr, "vistudy run: reference of %s, %s precision: %s (estimated accuracy %.1e)\n",
-              sys->type->info->name, VI_PREC_NAME, info.method, info.accuracy);
     }
   }
   free(Q);
   return rc;
 }
 
-/* The observer of `run`: every K-th node and the last go to the CSV. */
-typedef struct VI_X(run_obs) {
-  FILE *f;
-  const VI_X(vi_system) *sys;
-  VI_REAL *work;
-  long every, N, written;
-  int wrc; /* a failure of write_row (not of the method) */
-} VI_X(run_obs);
-
-static int VI_X(run_observe)(void *ctx, long k, const VI_X(vi_node) *nd) {
-  VI_X(run_obs) *r = ctx;
-  if (k % r->every != 0 && k != r->N) {
-    return VI_OK;
+static int VI_X(traj_run)(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *res,
+                          char *err, size_t errlen) {
+  struct VI_X(traj) *t = (struct VI_X(traj) *)tr;
+  memset(res, 0, sizeof *res);
+  VI_X(traj_obs) o = {t, sink, ctx, res, VI_OK};
+  if (!t->st) {
+    return VI_X(traj_reference)(&o, err, errlen);
   }
-  int rc = VI_X(write_row)(r->f, r->sys, nd, r->work);
-  if (rc != VI_OK) {
-    r->wrc = rc;
-    return rc;
-  }
-  r->written++;
-  return VI_OK;
-}
-
-int VI_X(vi_run)(const vi_run_args *ra, char *err, size_t errlen) {
-  const vi_common_args *a = &ra->c;
-  int status = VI_EXIT_USAGE;
-  VI_X(vi_system) *sys = NULL;
-  VI_X(vi_stepper) *st = NULL;
-  VI_REAL *buf = NULL;
-  FILE *f = ra->out;
-  const char *fname = ra->out_name ? ra->out_name : "the output";
-  VI_REAL h = 0, T = 0;
-  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(a->system, err, errlen);
-  if (!type) {
-    goto fail;
-  }
-  int rc = VI_X(vi_system_alloc)(type, a->nset, a->set, &sys, err, errlen);
-  if (rc != VI_OK) {
-    if (rc != VI_EINVAL && rc != VI_EINCONSISTENT) {
-      status = VI_EXIT_FAIL; /* out of memory, a failing callback */
-    }
-    goto fail;
-  }
-  long nsteps = 0;
-  VI_X(vi_solver_opts) so;
-  if (VI_X(vi_parse_positive)("step size h", ra->h, &h, err, errlen) ||
-      VI_X(vi_parse_positive)("final time T", a->T, &T, err, errlen) ||
-      VI_X(vi_steps_of)(T, a->T, h, ra->h, &nsteps, err, errlen) ||
-      VI_X(vi_solver_opts_parse)(a, &so, err, errlen)) {
-    goto fail;
-  }
-  /* A run that cannot finish, or would fill the disk, is refused before it
-   * starts: the limits are stated in the README ("Outputs"). */
-  const long every = ra->every > 1 ? ra->every : 1;
-  const double rows = (double)(nsteps / every + 1 + (nsteps % every != 0));
-  const double bytes = rows * VI_X(csv_columns)(sys) * (VI_DIG + 8);
-  if (!ra->force && nsteps > VI_RUN_MAX_STEPS) {
-    snprintf(err, errlen,
-             "T/h = %ld steps is above the limit of %ld steps of one run; choose a larger "
-             "h or a smaller T, or pass --force to run it anyway",
-             nsteps, VI_RUN_MAX_STEPS);
-    goto fail;
-  }
-  if (!ra->force && ra->out_is_file && bytes > VI_RUN_MAX_BYTES) {
-    double k = ceil(bytes / VI_RUN_MAX_BYTES * (double)every);
-    snprintf(err, errlen,
-             "the run would write about %.3g GB to %s (%.0f nodes), above the limit of "
-             "%.3g GB; write every K-th node with --every K (K >= %.0f), or pass --force",
-             bytes / 1e9, fname, rows, VI_RUN_MAX_BYTES / 1e9, k);
-    goto fail;
-  }
-  const int is_ref = a->method && strcmp(a->method, "reference") == 0;
-  if (is_ref && nsteps + 1 > VI_RUN_MAX_REF_NODES) {
-    snprintf(err, errlen,
-             "the reference is computed in memory: at most %ld nodes (T/h = %ld steps "
-             "give %ld); choose a larger h or a smaller T",
-             VI_RUN_MAX_REF_NODES, nsteps, nsteps + 1);
-    goto fail;
-  }
-  if (!is_ref && VI_X(vi_stepper_alloc)(a->method, sys, &st, err, errlen) != VI_OK) {
-    goto fail;
-  }
-  const int n = sys->n, m = sys->ml;
-  const int nwork = n + 8 + (m > n ? m : n);
-  buf = calloc((size_t)(2 * n + m + nwork), sizeof *buf);
-  if (!buf) {
-    snprintf(err, errlen, "out of memory");
-    status = VI_EXIT_FAIL;
-    goto fail;
-  }
-  VI_X(vi_node) node = {0, buf, buf + n, buf + 2 * n};
-  VI_REAL *work = buf + 2 * n + m;
-  status = VI_EXIT_FAIL;
-  if (is_ref) {
-    if (VI_X(run_reference)(sys, h, nsteps, every, f, work, ra->quiet, err, errlen) == VI_OK) {
-      status = VI_EXIT_OK;
-    }
-    goto fail;
-  }
-  double t_start = VI_X(now)();
-  VI_X(write_header)(f, sys);
-  VI_X(run_obs) ro = {f, sys, work, every, nsteps, 0, VI_OK};
+  const int n = t->sys->n, m = t->sys->ml;
+  VI_X(vi_node) node = {0, t->buf, t->buf + n, t->buf + 2 * n};
   long k = -1;
-  rc = VI_X(vi_integrate)(st, &so, h, nsteps, sys->q0, sys->p0, &node, VI_X(run_observe), &ro,
-                          &k);
-  long written = ro.written;
+  int rc = VI_X(vi_integrate)(t->st, &t->so, t->h, t->N, t->sys->q0, t->sys->p0, &node,
+                              VI_X(traj_observe), &o, &k);
   if (k < 0) {
-    /* The method's lambda_0 comes from its first solve, which failed: the
-     * initial node is written with the initial data and lambda = NaN. */
-    memcpy(node.q, sys->q0, (size_t)n * sizeof *node.q);
-    memcpy(node.p, sys->p0, (size_t)n * sizeof *node.p);
+    /* The method's lambda_0 comes from its first solve, which failed: node
+     * 0 is delivered with the initial data and lambda = NaN. */
+    memcpy(node.q, t->sys->q0, (size_t)n * sizeof *node.q);
+    memcpy(node.p, t->sys->p0, (size_t)n * sizeof *node.p);
     for (int i = 0; i < m; i++) {
       node.lambda[i] = (VI_REAL)NAN;
     }
     node.t = 0;
-    if (VI_X(write_row)(f, sys, &node, work) == VI_OK) {
-      written++;
-    }
+    VI_X(traj_deliver)(&o, 0, &node);
     k = 0;
   }
-  double elapsed = VI_X(now)() - t_start;
-  if (fflush(f) != 0 || ferror(f)) {
-    snprintf(err, errlen, "write error on %s: %s", fname, strerror(errno));
-    goto fail;
+  const VI_X(vi_stats) *stt = VI_X(vi_stepper_stats)(t->st);
+  res->steps = stt->steps;
+  res->newton_iters = stt->newton_iters;
+  res->newton_iters_max = stt->newton_iters_max;
+  res->unknowns = stt->unknowns;
+  if (rc != VI_OK && !res->eval_failed && res->sink_status == VI_OK) {
+    res->failed_step = k + 1;
+    snprintf(err, errlen, "%s computing step %ld (t = %.17g)",
+             rc > 0 ? "recoverable failure" : "failure", k + 1,
+             (double)((VI_REAL)k * t->h));
+  } else if (rc != VI_OK && res->eval_failed) {
+    snprintf(err, errlen, "%s evaluating the energy or residuals of node %ld",
+             vi_strerror(rc), k);
   }
-  char spec[256];
-  VI_X(vi_stepper_spec)(st, spec, sizeof spec);
-  if (rc != VI_OK && ro.wrc != VI_OK) {
-    snprintf(err, errlen, "%s evaluating the energy or residuals of node %ld; the %ld node%s "
-             "written so far %s in %s", vi_strerror(rc), k, written, written == 1 ? "" : "s",
-             written == 1 ? "is" : "are", fname);
-    goto fail;
-  }
-  if (rc != VI_OK) {
-    snprintf(err, errlen,
-             "%s computing step %ld (t = %.17g) with %s on %s: %s; the %ld "
-             "node%s written so far %s in %s%s",
-             rc > 0 ? "recoverable failure" : "failure", k + 1, (double)((VI_REAL)k * h),
-             spec, type->info->name, vi_strerror(rc), written, written == 1 ? "" : "s",
-             written == 1 ? "is" : "are", fname,
-             rc > 0 ? "; try another h, a looser --rtol or a larger --max-iter" : "");
-    goto fail;
-  }
-  if (!ra->quiet) {
-    const VI_X(vi_stats) *stt = VI_X(vi_stepper_stats)(st);
-    fprintf(stderr,
-            "vistudy run: %s on %s, %s precision, %s solver: %ld steps of h = %s "
-            "to T = %s, %d unknowns/step, %.2f Newton iterations/step (max %ld), "
-            "%.3f s\n",
-            spec, type->info->name, VI_PREC_NAME,
-            so.kind == VI_SOLVER_KINSOL ? "kinsol" : "newton", stt->steps, ra->h,
-            a->T, stt->unknowns,
-            stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0.0,
-            stt->newton_iters_max, elapsed);
-  }
-  status = VI_EXIT_OK;
-fail:
-  free(buf);
-  VI_X(vi_stepper_free)(st);
-  VI_X(vi_system_free)(sys);
-  return status;
+  return rc;
 }
 
-static void VI_X(print_line)(void *ctx, const char *line) {
-  FILE *f = ctx;
-  fprintf(f, "%s\n", line);
-}
+/* ---- check ------------------------------------------------------------------- */
 
-int VI_X(vi_check)(const char *system, int nset, const char *const *set,
-                   char *err, size_t errlen) {
-  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(system, err, errlen);
-  if (!type) {
-    return VI_EXIT_USAGE;
-  }
+static int VI_X(check)(const char *system, int nset, const char *const *set,
+                       void (*line)(void *ctx, const char *text), void *ctx, int *failed,
+                       char *err, size_t errlen) {
   VI_X(vi_system) *sys = NULL;
-  if (VI_X(vi_system_alloc)(type, nset, set, &sys, err, errlen) != VI_OK) {
-    return VI_EXIT_USAGE;
+  *failed = 0;
+  int rc = VI_X(make_system)(system, nset, set, &sys, err, errlen);
+  if (rc != VI_OK) {
+    return rc;
   }
-  int failed = VI_X(vi_system_check)(sys, 4, VI_X(print_line), stdout);
+  int f = VI_X(vi_system_check)(sys, 4, line, ctx);
   VI_X(vi_system_free)(sys);
-  if (failed != 0) {
-    snprintf(err, errlen, "%s (%s): %d derivative check%s failed", system,
-             VI_PREC_NAME, failed < 0 ? 1 : failed, failed == 1 ? "" : "s");
-    return VI_EXIT_FAIL;
-  }
-  return VI_EXIT_OK;
+  *failed = f < 0 ? 1 : f;
+  return VI_OK;
 }
+
+const vi_api VI_X(vi_api) = {
+#if defined(VI_PREC_Q)
+    VI_QUAD,
+#else
+    VI_DOUBLE,
+#endif
+    VI_PREC_NAME,
+    (double)VI_EPS,
+    VI_X(parse_real),
+    VI_X(format_wide),
+    VI_X(steps_of),
+    VI_X(check),
+    VI_X(vi_order_study),
+    VI_X(traj_open),
+    VI_X(traj_run),
+    VI_X(traj_free),
+};

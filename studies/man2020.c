@@ -33,7 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAN_T "10"
+#define MAN_T 10 /* man2020 §5: T = 10 */
+#define MAN_T_TEXT "10"
 #define MAN_SYSTEM "spring-pendulum"
 
 typedef struct man_cell {
@@ -118,11 +119,11 @@ static void judge(man_cell *c) {
 static int run_cell(man_cell *c, const reproduce_opts *o, char *err, size_t errlen) {
   char method[64];
   snprintf(method, sizeof method, "man2020:alg=%s,m=%d", c->alg, c->m);
-  vi_order_args a = {0};
-  a.c.system = MAN_SYSTEM;
-  a.c.method = method;
-  a.c.T = MAN_T;
-  a.c.solver = VI_SOLVER_NEWTON;
+  vi_order_config a = {0};
+  a.system = MAN_SYSTEM;
+  a.method = method;
+  a.T = MAN_T;
+  a.solver.kind = VI_SOLVER_NEWTON;
   a.cache_dir = o->cache_dir;
   a.measure = VI_MEASURE_ENERGY;
   a.energy_only = 1;
@@ -131,8 +132,7 @@ static int run_cell(man_cell *c, const reproduce_opts *o, char *err, size_t errl
     snprintf(err, errlen, "out of memory");
     return -1;
   }
-  int st = vi_order_q(&a, r, err, errlen);
-  if (st != VI_EXIT_OK) {
+  if (vi_order_study_q(&a, r, err, errlen) != VI_OK) {
     free(r);
     return -1;
   }
@@ -166,7 +166,7 @@ static json_t *cells_json(const char *id, const man_cell *c, int n, int *matched
   json_object_set_new(j, "system", json_string(MAN_SYSTEM));
   json_object_set_new(j, "params", json_string("defaults of vistudy list systems "
                                                "(man2020 (50)-(52): m1 = m2 = l = g = 1)"));
-  json_object_set_new(j, "T", json_real(atof(MAN_T)));
+  json_object_set_new(j, "T", json_real(MAN_T));
   json_object_set_new(j, "measure", json_string("energy: max_k |H_k - H_0| / |H_0|, man2020 "
                                                 "(46)-(47)"));
   json_object_set_new(j, "precision", json_string("quad"));
@@ -253,7 +253,7 @@ static char *cells_md(const char *id, const char *title, const man_cell *c, int 
      "(`vistudy order --measure energy --precision quad`); order: least squares over the "
      "asymptotic range. Each entry: measured (published); a mismatch in **bold**. "
      "Matched %d/%d.\n\n",
-     id, title, MAN_SYSTEM, MAN_T, matched, total);
+     id, title, MAN_SYSTEM, MAN_T_TEXT, matched, total);
   MD("| algorithm |");
   int ms[16], nm = 0;
   for (int k = 0; k < n; k++) {
@@ -341,7 +341,7 @@ static char *cells_csv(const man_cell *c, int n) {
 
 /* What determines the cells besides the code (cells.h). */
 #define MAN_CONFIG                                                                       \
-  MAN_SYSTEM " defaults; T = " MAN_T "; quad; --measure energy, --h auto; energy error " \
+  MAN_SYSTEM " defaults; T = " MAN_T_TEXT "; quad; --measure energy, --h auto; energy error " \
              "max_k |H_k - H_0| / |H_0|"
 
 int vi_man2020_run(const char *id, const reproduce_opts *o) {

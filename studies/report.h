@@ -6,6 +6,7 @@
 #include "vistudy.h"
 #include "fit.h"
 #include "machine.h"
+#include "outcome.h"
 
 #include <jansson.h>
 #include <stdio.h>

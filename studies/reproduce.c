@@ -198,10 +198,10 @@ static void cell_spec(const cell *c, char *spec, size_t len) {
 }
 
 static int run_cell(cell *c, const reproduce_opts *o, char *err, size_t errlen) {
-  vi_order_args a = {0};
-  a.c.system = "planar-pendulum";
-  a.c.T = "1";
-  a.c.solver = VI_SOLVER_NEWTON;
+  vi_order_config a = {0};
+  a.system = "planar-pendulum";
+  a.T = 1;
+  a.solver.kind = VI_SOLVER_NEWTON;
   a.cache_dir = o->cache_dir;
   char spec[256], pspec[300];
   cell_spec(c, spec, sizeof spec);
@@ -214,9 +214,8 @@ static int run_cell(cell *c, const reproduce_opts *o, char *err, size_t errlen) 
     return -1;
   }
   for (int pass = 0; pass < 2; pass++) {
-    a.c.method = pass ? pspec : spec;
-    int st = quad ? vi_order_q(&a, res, err, errlen) : vi_order_d(&a, res, err, errlen);
-    if (st != VI_EXIT_OK) {
+    a.method = pass ? pspec : spec;
+    if (vi_api_of(quad ? VI_QUAD : VI_DOUBLE)->order(&a, res, err, errlen) != VI_OK) {
       free(res);
       return -1;
     }

@@ -139,12 +139,12 @@ static int VI_X(cf_fail_fatal_lie)(const void *st, const VI_REAL *g, const VI_RE
   return -2;
 }
 
-/* The declared orders of spec on sys, measured by vi_order with explicit
+/* The declared orders of spec on sys, measured by vi_order_study with explicit
  * step sizes h = 1/32 .. 1/256 (T = 0.5): small enough for the fastest
  * default motion (the 3D double pendulum) to be asymptotic. */
 static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysname,
                             const VI_X(vi_stepper) * st) {
-  static const char *const hs[] = {"0.03125", "0.015625", "0.0078125", "0.00390625"};
+  static const long Ns[] = {16, 32, 64, 128}; /* h = T/N = 1/32 .. 1/256 */
   static const char *const qn[VI_NQUANT + 1] = {"q", "p", "lambda", "energy"};
   int want[VI_NQUANT + 1], any_state = 0;
   for (int x = 0; x <= VI_NQUANT; x++) {
@@ -154,23 +154,23 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
   if (!any_state && want[VI_NQUANT] <= 0) {
     return;
   }
-  vi_order_args a = {0};
-  a.c.system = sysname;
-  a.c.method = spec;
-  a.c.T = "0.5";
-  a.c.solver = VI_SOLVER_NEWTON;
-  a.nh = 4;
+  vi_order_config a = {0};
+  a.system = sysname;
+  a.method = spec;
+  a.T = 0.5;
+  a.solver.kind = VI_SOLVER_NEWTON;
+  a.nN = 4;
   for (int i = 0; i < 4; i++) {
-    a.h[i] = hs[i];
+    a.N[i] = Ns[i];
   }
   a.measure = any_state ? VI_MEASURE_STATE : VI_MEASURE_ENERGY;
   a.energy_only = !any_state;
   vi_order_result *r = calloc(1, sizeof *r);
   char err[512] = "";
-  int rc = r ? VI_X(vi_order)(&a, r, err, sizeof err) : VI_ENOMEM;
-  VI_CHECK(c, rc == VI_EXIT_OK, "%s on %s (%s): order study failed: %s", spec, sysname,
+  int rc = r ? VI_X(vi_order_study)(&a, r, err, sizeof err) : VI_ENOMEM;
+  VI_CHECK(c, rc == VI_OK, "%s on %s (%s): order study failed: %s", spec, sysname,
            VI_PREC_NAME, err);
-  for (int x = 0; rc == VI_EXIT_OK && x <= VI_NQUANT; x++) {
+  for (int x = 0; rc == VI_OK && x <= VI_NQUANT; x++) {
     if (want[x] <= 0) {
       continue;
     }

@@ -305,23 +305,23 @@ static void test_orders(vi_check_ctx *ctx) {
       {"man2020:alg=EGG,m=4", 4, 4},
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    vi_order_args a;
+    vi_order_config a;
     memset(&a, 0, sizeof a);
-    a.c.system = "triple-pendulum";
-    a.c.nset = TP_NSET;
-    a.c.set = tp_set;
-    a.c.method = cases[c].spec;
-    a.c.T = "1";
-    a.nh = 4;
-    a.h[0] = "0.025";
-    a.h[1] = "0.0125";
-    a.h[2] = "0.00625";
-    a.h[3] = "0.003125";
+    a.system = "triple-pendulum";
+    a.nset = TP_NSET;
+    a.set = tp_set;
+    a.method = cases[c].spec;
+    a.T = 1;
+    a.nN = 4;
+    a.N[0] = 40; /* h = 0.025 .. 0.003125 */
+    a.N[1] = 80;
+    a.N[2] = 160;
+    a.N[3] = 320;
     vi_order_result r;
     char err[512];
-    int rc = vi_order_q(&a, &r, err, sizeof err);
-    VI_CHECK(ctx, rc == VI_EXIT_OK, "%s: %s", cases[c].spec, err);
-    if (rc != VI_EXIT_OK) {
+    int rc = vi_order_study_q(&a, &r, err, sizeof err);
+    VI_CHECK(ctx, rc == VI_OK, "%s: %s", cases[c].spec, err);
+    if (rc != VI_OK) {
       continue;
     }
     vi_fit fq = vi_fit_order(r.nh, r.h, r.err[VI_Q], r.floor[VI_Q], 10.0);

@@ -1,0 +1,199 @@
+/* args.c: option handling shared by the subcommands: usage errors, the
+ * options of run and order, numbers parsed in the working precision, the
+ * reference cache. */
+#include "cli.h"
+#include "outfile.h"
+#include "spec.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int vi_cli_usage(const char *cmd, const char *msg) {
+  fprintf(stderr, "vistudy %s: %s\n", cmd, msg);
+  fprintf(stderr, "Try 'vistudy %s --help'.\n", cmd);
+  return VI_EXIT_USAGE;
+}
+
+int vi_cli_exit_of(int status, int setup) {
+  if (status == VI_OK) {
+    return VI_EXIT_OK;
+  }
+  int fixable = status == VI_EINVAL || status == VI_EINCONSISTENT || status == VI_EUNSUPPORTED;
+  return setup && fixable ? VI_EXIT_USAGE : VI_EXIT_FAIL;
+}
+
+int vi_cli_split_set(const char *arg, char *buf, size_t buflen, const char **set, int *nset) {
+  size_t len = strlen(arg);
+  if (len + 1 > buflen) {
+    return -1;
+  }
+  memcpy(buf, arg, len + 1);
+  char *start = buf;
+  /* A comma-separated item that contains '=' starts a new assignment. */
+  for (char *c = buf; *c; c++) {
+    if (*c != ',') {
+      continue;
+    }
+    char *next = c + 1, *eq = strchr(next, '='), *comma = strchr(next, ',');
+    if (eq && (!comma || eq < comma)) {
+      *c = '\0';
+      if (*nset == VI_CLI_MAX_SET) {
+        return -1;
+      }
+      set[(*nset)++] = start;
+      start = next;
+    }
+  }
+  if (*nset == VI_CLI_MAX_SET) {
+    return -1;
+  }
+  set[(*nset)++] = start;
+  return 0;
+}
+
+int vi_cli_precision(const char *cmd, const char *s, vi_precision *p) {
+  if (vi_precision_parse(s, p) != 0) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "invalid --precision '%s'; valid: double, quad", s);
+    return vi_cli_usage(cmd, msg);
+  }
+  return 0;
+}
+
+int vi_cli_common_opt(const char *cmd, int c, const char *arg, vi_cli_common *co) {
+  char err[512];
+  switch (c) {
+  case 'S':
+    co->system = arg;
+    return 1;
+  case 's':
+    if (vi_cli_split_set(arg, co->setbuf + co->setused, sizeof co->setbuf - co->setused,
+                         co->set, &co->nset)) {
+      return -vi_cli_usage(cmd, "too many --set values");
+    }
+    co->setused += strlen(arg) + 1;
+    return 1;
+  case 'm':
+    co->method = arg;
+    return 1;
+  case 'T':
+    co->T = arg;
+    return 1;
+  case 'p':
+    return vi_cli_precision(cmd, arg, &co->prec) ? -VI_EXIT_USAGE : 1;
+  case 'v':
+    if (strcmp(arg, "newton") == 0) {
+      co->solver = VI_SOLVER_NEWTON;
+    } else if (strcmp(arg, "kinsol") == 0) {
+      co->solver = VI_SOLVER_KINSOL;
+    } else {
+      snprintf(err, sizeof err, "invalid --solver '%s'; valid: newton, kinsol", arg);
+      return -vi_cli_usage(cmd, err);
+    }
+    return 1;
+  case 'r':
+    co->rtol = arg;
+    return 1;
+  case 'i':
+    if (vi_parse_int("--max-iter", arg, 1, 100000, &co->max_iter, err, sizeof err)) {
+      return -vi_cli_usage(cmd, err);
+    }
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+int vi_cli_positive(const char *cmd, const vi_api *api, const char *what, const char *text,
+                    vi_wide *out) {
+  char msg[512];
+  if (!text || !*text) {
+    snprintf(msg, sizeof msg, "missing value for %s", what);
+    return vi_cli_usage(cmd, msg);
+  }
+  if (api->parse_real(text, out) != VI_OK) {
+    snprintf(msg, sizeof msg, "invalid %s '%s': expected a positive number", what, text);
+    return vi_cli_usage(cmd, msg);
+  }
+  if (!(*out > 0)) {
+    snprintf(msg, sizeof msg, "invalid %s '%s': must be positive", what, text);
+    return vi_cli_usage(cmd, msg);
+  }
+  return 0;
+}
+
+int vi_cli_solver(const char *cmd, const vi_api *api, const vi_cli_common *co,
+                  vi_solver_config *sc) {
+  char msg[512];
+  memset(sc, 0, sizeof *sc);
+  sc->kind = co->solver;
+  sc->max_iter = co->max_iter;
+  if (co->solver == VI_SOLVER_KINSOL && api->precision == VI_QUAD) {
+    return vi_cli_usage(cmd, "--solver kinsol works in double precision only (Debian's "
+                             "SUNDIALS is built for double); use --solver newton with "
+                             "--precision quad");
+  }
+  if (co->rtol) {
+    if (vi_cli_positive(cmd, api, "--rtol", co->rtol, &sc->rtol)) {
+      return VI_EXIT_USAGE;
+    }
+    if ((double)sc->rtol < api->eps) {
+      snprintf(msg, sizeof msg, "--rtol %s is below the %s precision's epsilon %.3g and "
+               "cannot be met; use --precision quad or a larger --rtol",
+               co->rtol, api->name, api->eps);
+      return vi_cli_usage(cmd, msg);
+    }
+  }
+  return 0;
+}
+
+int vi_cli_steps(const char *cmd, const vi_api *api, vi_wide T, const char *Ttext, vi_wide h,
+                 const char *htext, long *N) {
+  double ratio = 0;
+  if (api->steps_of(T, h, N, &ratio) == VI_OK) {
+    return 0;
+  }
+  char msg[512];
+  if (!(ratio < 9.0e18)) {
+    snprintf(msg, sizeof msg, "T/h = %.3g steps (T = %s, h = %s) is beyond any run; choose a "
+             "larger h or a smaller T", ratio, Ttext, htext);
+  } else {
+    snprintf(msg, sizeof msg, "final time T = %s is not a whole multiple of h = %s "
+             "(T/h = %.6g); choose h = T/N for an integer N", Ttext, htext, ratio);
+  }
+  return vi_cli_usage(cmd, msg);
+}
+
+const char *vi_cli_default_cache(char *buf, size_t len) {
+  const char *d = getenv("VI_CACHE_DIR");
+  if (d && *d) {
+    return d;
+  }
+  const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (x && *x == '/') {
+    snprintf(buf, len, "%s/vistudy", x);
+  } else if (home && *home == '/') {
+    snprintf(buf, len, "%s/.cache/vistudy", home);
+  } else {
+    return NULL;
+  }
+  return buf;
+}
+
+int vi_cli_prepare_cache(const char *cmd, const char **dir, int given) {
+  char err[VI_PATH_MAX + 256];
+  if (*dir == NULL || vi_dir_prepare(*dir, 1, err, sizeof err) == 0) {
+    return 0;
+  }
+  if (given) {
+    char msg[sizeof err + 16];
+    snprintf(msg, sizeof msg, "--cache: %s", err);
+    vi_cli_usage(cmd, msg);
+    return -1;
+  }
+  fprintf(stderr, "vistudy %s: warning: no reference cache: %s\n", cmd, err);
+  *dir = NULL;
+  return 0;
+}

@@ -1,0 +1,130 @@
+/* cmd_reproduce.c: `vistudy reproduce ID|--all|--list`: the options of the
+ * study driver (studies/reproduce.c), every destination checked before any
+ * work. */
+#include "cli.h"
+#include "outfile.h"
+#include "reproduce.h"
+#include "spec.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int vi_cmd_reproduce(int argc, char **argv) {
+  static const struct option opts[] = {
+      {"all", no_argument, NULL, 'a'},          {"list", no_argument, NULL, 'l'},
+      {"fresh", no_argument, NULL, 'f'},        {"strict", no_argument, NULL, 's'},
+      {"published", required_argument, NULL, 'P'}, {"results", required_argument, NULL, 'R'},
+      {"cache", required_argument, NULL, 'c'},  {"no-cache", no_argument, NULL, 'n'},
+      {"max-cells", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
+      {"quick", no_argument, NULL, 'q'},        {"skip", required_argument, NULL, 'k'},
+      {NULL, 0, NULL, 0}};
+  char pubbuf[VI_PATH_MAX], resbuf[VI_PATH_MAX + 16], cachebuf[VI_PATH_MAX];
+  reproduce_opts o = {.published_dir = vi_published_dir(pubbuf, sizeof pubbuf),
+                      .results_dir = "results",
+                      .cache_dir = vi_cli_default_cache(cachebuf, sizeof cachebuf),
+                      .progress = isatty(2)};
+  int all = 0, list = 0, c, cache_given = 0;
+  char err[VI_PATH_MAX + 512];
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'a':
+      all = 1;
+      break;
+    case 'l':
+      list = 1;
+      break;
+    case 'f':
+      o.fresh = 1;
+      break;
+    case 's':
+      o.strict = 1;
+      break;
+    case 'P':
+      o.published_dir = optarg;
+      break;
+    case 'R':
+      o.results_dir = optarg;
+      break;
+    case 'c':
+      o.cache_dir = optarg;
+      cache_given = 1;
+      break;
+    case 'n':
+      o.cache_dir = NULL;
+      break;
+    case 'q':
+      o.quick = 1;
+      break;
+    case 'k':
+      o.skip = optarg;
+      break;
+    case 'm':
+      if (vi_parse_int("--max-cells", optarg, 1, 100000, &o.max_cells, err, sizeof err)) {
+        return vi_cli_usage("reproduce", err);
+      }
+      break;
+    case 'h':
+      puts("usage: vistudy reproduce ID|--all|--list [--fresh] [--strict] [--quick]\n"
+           "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
+           "                         [--max-cells N] [--skip ID,...]\n"
+           "\n"
+           "Regenerates a paper table or figure (see --list). A table study writes\n"
+           "results/ID.{md,csv,json}, compares every cell with the published values\n"
+           "(DIR, default $VI_PUBLISHED_DIR or ../shared/published) and prints\n"
+           "'matched N/M cells' and every mismatch. A figure study also draws\n"
+           "results/ID.{svg,png} with gnuplot (script kept as results/ID.gp) and\n"
+           "checks the claims the paper's text makes about the figure.\n"
+           "An interrupted run resumes from results/ID.partial.json unless --fresh;\n"
+           "a stored cell is used only when the same build of vistudy computed it for\n"
+           "the same configuration, and every verdict is recomputed against the\n"
+           "published values as they are now.\n"
+           "--max-cells N runs only the first N rows of a table; --quick runs a\n"
+           "figure on a reduced grid (tests); both are reduced runs and write to\n"
+           "DIR/quick/ (DIR: --results, default results), never over the full\n"
+           "results. --skip leaves studies out of --all.\n"
+           "Every destination is checked before any work: a results directory that\n"
+           "cannot be created or written, or a result name that is a directory, is\n"
+           "refused (exit 2).\n"
+           "Exit 0 when the study ran; with --strict, 1 on any mismatch or claim\n"
+           "that does not hold.");
+      return VI_EXIT_OK;
+    default:
+      return vi_cli_usage("reproduce", "invalid option");
+    }
+  }
+  if (list) {
+    return vi_reproduce_list(stdout);
+  }
+  if (all == (optind < argc) || argc - optind > 1) {
+    return vi_cli_usage("reproduce", "give exactly one study ID, or --all (see --list)");
+  }
+  int selected[64];
+  if (vi_reproduce_nstudies() > 64) {
+    return vi_cli_usage("reproduce", "too many studies (a bug)");
+  }
+  if (o.skip && !all) {
+    return vi_cli_usage("reproduce", "--skip goes with --all");
+  }
+  if (vi_reproduce_select(all ? NULL : argv[optind], o.skip, selected, err, sizeof err) != 0) {
+    return vi_cli_usage("reproduce", err);
+  }
+  /* Reduced runs never overwrite the full results: they go to DIR/quick. */
+  if (o.quick || o.max_cells > 0) {
+    if (vi_dir_prepare(o.results_dir, 0, err, sizeof err) != 0) {
+      return vi_cli_usage("reproduce", err);
+    }
+    snprintf(resbuf, sizeof resbuf, "%s/quick", o.results_dir);
+    o.results_dir = resbuf;
+  }
+  if (vi_reproduce_check(selected, &o, err, sizeof err) != 0) {
+    return vi_cli_usage("reproduce", err);
+  }
+  if (vi_cli_prepare_cache("reproduce", &o.cache_dir, cache_given) != 0) {
+    return VI_EXIT_USAGE;
+  }
+  return vi_reproduce(selected, &o);
+}
+

@@ -1,0 +1,238 @@
+/* cmd_run.c: `vistudy run`: one trajectory (vi_api.traj_*) written as CSV
+ * with every value at the full precision of the working type, by the rules
+ * of outfile.h; a run that fails keeps the nodes computed so far. */
+#include "cli.h"
+#include "outfile.h"
+#include "spec.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* Runs that cannot finish or would fill the disk are refused unless
+ * --force (README, "Outputs"). */
+#define RUN_MAX_STEPS 100000000L               /* 1e8 steps */
+#define RUN_MAX_BYTES (1024.0 * 1024 * 1024)   /* 1 GiB of CSV in a regular file */
+
+typedef struct csv_sink {
+  FILE *f;
+  const vi_api *api;
+} csv_sink;
+
+static int write_csv_row(void *ctx, long k, int ncol, const vi_wide *v) {
+  csv_sink *s = ctx;
+  char buf[64];
+  for (int i = 0; i < ncol; i++) {
+    s->api->format_real(buf, sizeof buf, v[i]);
+    if (i > 0) {
+      fputc(',', s->f);
+    }
+    fputs(buf, s->f);
+  }
+  fputc('\n', s->f);
+  return ferror(s->f) ? VI_EIO : VI_OK;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const char *const run_help =
+    "usage: vistudy run --system S [--set name=v1,v2 ...] --method SPEC --h H --T T\n"
+    "                   [--precision double|quad] [--solver newton|kinsol]\n"
+    "                   [--rtol R] [--max-iter K] [--every K] [--force] [--quiet]\n"
+    "                   --out FILE|-\n"
+    "\n"
+    "Integrates from t = 0 to T (a whole multiple of H) and writes the CSV\n"
+    "  t,q1..qn,p1..pn,lambda1..lambdam,energy,g_norm,gv_norm[,momenta]\n"
+    "(degenerate form: t,q1..qn,p1..pn,energy,alpha_defect with the defect\n"
+    "|p - alpha(q)|_inf). --method reference writes the reference solution of\n"
+    "order studies (exact, or an independent integration) in the same layout.\n"
+    "with every value at full precision (17 digits double, 36 quad);\n"
+    "g_norm = |g(q)|_inf, gv_norm = |G(q) M^-1 p|_inf (hidden constraint).\n"
+    "Newton: converged when |dx_i| <= rtol (|x_i| + u_i), u_i = 1 for positions\n"
+    "and 1/h^2 for multipliers; default rtol = 100 eps, max-iter 50 per solve.\n"
+    "A summary goes to stderr unless --quiet.\n"
+    "--out: '-' is standard output; a device or FIFO is written through; a\n"
+    "regular file is written to a temporary file and renamed into place (a\n"
+    "symbolic link is followed); a directory is refused. --every K writes\n"
+    "every K-th node and the last. A run of more than 1e8 steps, or one that\n"
+    "would write more than 1 GiB to a regular file, is refused unless --force.\n"
+    "Systems and method keys: 'vistudy list'.";
+
+/* Integrate and write; the output is open (o), the trajectory prepared. */
+static int run_traj(const vi_api *api, vi_traj *tr, const vi_traj_info *info, vi_out *o,
+                    const char *fname, const char *htext, const char *Ttext,
+                    const vi_cli_common *co, int quiet) {
+  FILE *f = o->f;
+  for (int i = 0; i < info->ncol; i++) {
+    fprintf(f, i ? ",%s" : "%s", info->colnames[i]);
+  }
+  fputc('\n', f);
+  csv_sink sink = {f, api};
+  vi_traj_result r;
+  char err[1024] = "";
+  double t0 = now();
+  int rc = api->traj_run(tr, write_csv_row, &sink, &r, err, sizeof err);
+  double elapsed = now() - t0;
+  const long w = r.rows;
+  const char *are = w == 1 ? "is" : "are", *s = w == 1 ? "" : "s";
+  if (fflush(f) != 0 || ferror(f) || r.sink_status == VI_EIO) {
+    fprintf(stderr, "vistudy run: write error on %s: %s\n", fname, strerror(errno));
+    return VI_EXIT_FAIL;
+  }
+  if (rc != VI_OK) {
+    if (r.failed_step > 0) {
+      fprintf(stderr, "vistudy run: %s with %s on %s: %s; the %ld node%s written so far %s "
+              "in %s%s\n", err, info->method, info->system, vi_strerror(rc), w, s, are,
+              fname, rc > 0 ? "; try another h, a looser --rtol or a larger --max-iter" : "");
+    } else {
+      fprintf(stderr, "vistudy run: %s; the %ld node%s written so far %s in %s\n", err, w,
+              s, are, fname);
+    }
+    return VI_EXIT_FAIL;
+  }
+  if (quiet) {
+    return VI_EXIT_OK;
+  }
+  if (strcmp(info->method, "reference") == 0) {
+    fprintf(stderr, "vistudy run: reference of %s, %s precision: %s (estimated accuracy "
+            "%.1e)\n", info->system, api->name, r.ref_method, r.ref_accuracy);
+  } else {
+    fprintf(stderr,
+            "vistudy run: %s on %s, %s precision, %s solver: %ld steps of h = %s "
+            "to T = %s, %d unknowns/step, %.2f Newton iterations/step (max %ld), "
+            "%.3f s\n",
+            info->method, info->system, api->name,
+            co->solver == VI_SOLVER_KINSOL ? "kinsol" : "newton", r.steps, htext, Ttext,
+            r.unknowns, r.steps ? (double)r.newton_iters / (double)r.steps : 0.0,
+            r.newton_iters_max, elapsed);
+  }
+  return VI_EXIT_OK;
+}
+
+int vi_cmd_run(int argc, char **argv) {
+  static const struct option opts[] = {VI_CLI_COMMON_LONG_OPTS,
+                                       {"h", required_argument, NULL, 'H'},
+                                       {"out", required_argument, NULL, 'o'},
+                                       {"every", required_argument, NULL, 'e'},
+                                       {"force", no_argument, NULL, 'F'},
+                                       {"quiet", no_argument, NULL, 'q'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
+  vi_cli_common co = {0};
+  co.solver = VI_SOLVER_NEWTON;
+  const char *out = NULL, *htext = NULL;
+  char err[VI_PATH_MAX + 2048] = "";
+  int c, every = 1, force = 0, quiet = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    int k = vi_cli_common_opt("run", c, optarg, &co);
+    if (k < 0) {
+      return -k;
+    }
+    if (k > 0) {
+      continue;
+    }
+    switch (c) {
+    case 'H':
+      htext = optarg;
+      break;
+    case 'o':
+      out = optarg;
+      break;
+    case 'e':
+      if (vi_parse_int("--every", optarg, 1, 1000000000, &every, err, sizeof err)) {
+        return vi_cli_usage("run", err);
+      }
+      break;
+    case 'F':
+      force = 1;
+      break;
+    case 'q':
+      quiet = 1;
+      break;
+    case 'h':
+      puts(run_help);
+      return VI_EXIT_OK;
+    default:
+      return vi_cli_usage("run", "invalid option");
+    }
+  }
+  if (optind != argc) {
+    snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+    return vi_cli_usage("run", err);
+  }
+  const char *missing = !co.system ? "--system" : !co.method ? "--method" : !htext ? "--h"
+                        : !co.T   ? "--T"       : !out       ? "--out"    : NULL;
+  if (missing) {
+    snprintf(err, sizeof err, "missing %s", missing);
+    return vi_cli_usage("run", err);
+  }
+  const vi_api *api = vi_api_of(co.prec);
+  vi_traj_config tc = {co.system, co.nset, co.set, co.method, 0, 0, every, {0}};
+  vi_wide h = 0;
+  if (vi_cli_positive("run", api, "step size h", htext, &h) ||
+      vi_cli_positive("run", api, "final time T", co.T, &tc.T) ||
+      vi_cli_steps("run", api, tc.T, co.T, h, htext, &tc.N) ||
+      vi_cli_solver("run", api, &co, &tc.solver)) {
+    return VI_EXIT_USAGE;
+  }
+  if (!force && tc.N > RUN_MAX_STEPS) {
+    snprintf(err, sizeof err,
+             "T/h = %ld steps is above the limit of %ld steps of one run; choose a larger "
+             "h or a smaller T, or pass --force to run it anyway", tc.N, RUN_MAX_STEPS);
+    return vi_cli_usage("run", err);
+  }
+  /* The destination is checked (and its temporary created) before any work
+   * and removed again when the run cannot start. */
+  vi_out o;
+  if (vi_out_open(&o, out, err, sizeof err) != 0) {
+    char msg[sizeof err + 16];
+    snprintf(msg, sizeof msg, "--out: %s", err);
+    return vi_cli_usage("run", msg);
+  }
+  const char *fname = o.d.kind == VI_DEST_STDOUT ? "standard output" : o.d.path;
+  vi_traj *tr = NULL;
+  vi_traj_info info;
+  int rc = api->traj_open(&tc, &tr, &info, err, sizeof err);
+  if (rc != VI_OK) {
+    vi_out_abort(&o);
+    if (vi_cli_exit_of(rc, 1) == VI_EXIT_USAGE) {
+      return vi_cli_usage("run", err);
+    }
+    fprintf(stderr, "vistudy run: %s\n", err);
+    return VI_EXIT_FAIL;
+  }
+  const double rows = (double)(tc.N / every + 1 + (tc.N % every != 0));
+  const double bytes = rows * info.ncol * (api->precision == VI_QUAD ? 44 : 25);
+  if (!force && o.d.kind == VI_DEST_FILE && bytes > RUN_MAX_BYTES) {
+    double k = ceil(bytes / RUN_MAX_BYTES * (double)every);
+    snprintf(err, sizeof err,
+             "the run would write about %.3g GB to %s (%.0f nodes), above the limit of "
+             "%.3g GB; write every K-th node with --every K (K >= %.0f), or pass --force",
+             bytes / 1e9, fname, rows, RUN_MAX_BYTES / 1e9, k);
+    api->traj_free(tr);
+    vi_out_abort(&o);
+    return vi_cli_usage("run", err);
+  }
+  int st = run_traj(api, tr, &info, &o, fname, htext, co.T, &co, quiet);
+  api->traj_free(tr);
+  /* A failed run keeps the nodes computed so far: the file is committed,
+   * unless the run failed before writing any node. */
+  char cerr[VI_PATH_MAX + 256];
+  if (st != VI_EXIT_OK && o.d.kind == VI_DEST_FILE && ftell(o.f) <= 0) {
+    vi_out_abort(&o);
+  } else if (vi_out_commit(&o, cerr, sizeof cerr) != 0) {
+    if (st == VI_EXIT_OK) {
+      fprintf(stderr, "vistudy run: %s\n", cerr);
+    }
+    st = VI_EXIT_FAIL;
+  }
+  return st;
+}
