@@ -68,9 +68,10 @@ static void list_methods(void) {
   for (int i = 0; vi_method_types_d[i]; i++) {
     const vi_method_type_d *mt = vi_method_types_d[i];
     printf("\n%s  (%s)\n  %s\n", mt->name, mt->cite, mt->summary);
-    for (const vi_key_doc *k = mt->keys; k->key; k++) {
-      printf("  %-8s %s\n           values: %s; default: %s\n", k->key, k->doc,
-             k->values, k->def);
+    for (const vi_opt *k = mt->options; k->key; k++) {
+      char range[256], def[64];
+      vi_opt_describe(k, range, sizeof range, def, sizeof def);
+      printf("  %-8s %s\n           values: %s; default: %s\n", k->key, k->doc, range, def);
     }
   }
 }

@@ -360,18 +360,17 @@ typedef struct VI_X(vi_method_type) {
   const char *name;
   const char *summary;
   const char *cite;
-  const vi_key_doc *keys; /* terminated by key == NULL */
+  /* The options as data (vi_opt, core/options.c): parsing of
+   * "key=value,...", the canonical spec, list methods and the messages come
+   * from this table; terminated by key == NULL. */
+  const vi_opt *options;
   unsigned needs;         /* VI_NEED_* of the systems it can integrate */
   size_t opts_size;
-  /* Parse "key=value,..." (may be empty) into opts; validate (e.g.
-   * Theorem 1 of wenger2017) and write the reason to err on failure. */
-  int (*parse)(void *opts, const char *kv, char *err, size_t errlen);
-  /* Complete the defaults of options filled directly (the typed
-   * constructor) and refuse what is out of range or ruled out, with the
-   * reason; parse ends with the same check. */
+  /* The family's own rules after the table's range checks, for both the
+   * spec parser and the typed constructor: derive the defaults that depend
+   * on other options and refuse what the family's paper rules out (e.g.
+   * Theorem 1 of wenger2017), with the reason. */
   int (*check)(void *opts, char *err, size_t errlen);
-  /* Canonical spec text of parsed options, e.g. "galerkin:s=2,w=2,...". */
-  void (*format)(const void *opts, char *buf, size_t len);
   /* Bytes of private state for this system size. */
   size_t (*state_size)(const void *opts, int n, int m);
   /* Intervals solved ahead: init solves that many (galerkin: 1, its

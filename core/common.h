@@ -91,7 +91,17 @@ typedef struct vi_galerkin_opts {
   int ctrl;    /* vi_ctrl */
   int project; /* 0: none, 1: P p (projection (4)) */
   int lambda;  /* 0: lambda_k^0, 1: recomputed from (70) */
+  int scheme;  /* vi_galerkin_scheme: a named scheme sets its keys (where
+                  they hold 0) */
 } vi_galerkin_opts;
+/* The named schemes of galerkin (wenger2017 §2.2; the constrained Lobatto
+ * IIIA-IIIB pair: w = s-1, r = s with Lobatto rules). */
+typedef enum vi_galerkin_scheme {
+  VI_GALERKIN_NO_SCHEME = 0,
+  VI_GALERKIN_SHAKE = 1,
+  VI_GALERKIN_RATTLE = 2,
+  VI_GALERKIN_LOBATTO3AB = 3
+} vi_galerkin_scheme;
 
 typedef struct vi_man2020_opts {
   int m;     /* points per step */
@@ -126,13 +136,69 @@ typedef struct vi_system_info {
 /* Number of parameter values of a system (sum of counts). */
 int vi_system_info_nvalues(const vi_system_info *info);
 
-/* Documentation of one key of a method spec NAME:key=value,... */
-typedef struct vi_key_doc {
+/* The options of a method family as data (design.md, "The method
+ * interface"): one table generates the parsing of NAME:key=value,..., the
+ * canonical spec, the range checks of the typed constructor, `vistudy list
+ * methods` and every message naming the valid choices (core/options.c). */
+typedef enum vi_opt_kind {
+  VI_OPT_INT = 0,    /* an integer in lo..hi */
+  VI_OPT_CHOICE = 1, /* one of names[], stored as values[i] */
+  VI_OPT_PRESET = 2  /* a name that stands for other keys (presets[]) */
+} vi_opt_kind;
+
+/* A named preset: a spec fragment of other keys, e.g. galerkin's
+ * scheme=shake = "s=1,w=1,quadL=lobatto,r=2", man2020's alg=LGG =
+ * "ctrl=lobatto,quadU=gauss,quadC=gauss". */
+typedef struct vi_opt_preset {
+  const char *name;
+  const char *fragment;
+  const char *derived; /* keys the family's check derives from it, as text
+                          ("w=s-1, r=s"), or NULL */
+} vi_opt_preset;
+
+#define VI_OPT_NOFIELD ((size_t)-1)
+typedef struct vi_opt {
   const char *key;
-  const char *values; /* valid values, e.g. "1..12" or "gauss|lobatto" */
-  const char *def;    /* default, as text */
+  int kind;                      /* vi_opt_kind */
+  size_t offset;                 /* offsetof the int field; VI_OPT_NOFIELD: none
+                                    (a preset that is not stored) */
+  int lo, hi;                    /* VI_OPT_INT: the range */
+  const char *const *names;      /* VI_OPT_CHOICE: NULL-terminated value names */
+  const int *values;             /* VI_OPT_CHOICE: stored value of each name */
+  const vi_opt_preset *presets;  /* VI_OPT_PRESET: terminated by name == NULL;
+                                    stored as 1 + index (0: none) */
+  int def;                       /* default stored value; for VI_OPT_INT a 0
+                                    outside lo..hi means "derived by check" */
+  int preset_mode;               /* VI_OPT_PRESET: VI_PRESET_EXCLUSIVE (a key it
+                                    sets may not be given too) or
+                                    VI_PRESET_IN_SPEC (later keys override it, and
+                                    the canonical spec names it) */
+  const char *range_doc;         /* NULL: generated ("1..12", "gauss|lobatto") */
+  const char *def_doc;           /* NULL: generated from def */
   const char *doc;
-} vi_key_doc;
+} vi_opt;
+enum { VI_PRESET_EXCLUSIVE = 0, VI_PRESET_IN_SPEC = 1 };
+
+/* Defaults of every option into opts. */
+void vi_opts_defaults(const vi_opt *table, void *opts);
+/* Parse "key=value,..." (after the defaults) for family; VI_EINVAL with a
+ * message naming the key and the valid choices. */
+int vi_opts_parse(const char *family, const vi_opt *table, void *opts, const char *kv,
+                  char *err, size_t errlen);
+/* The ranges of options filled directly (typed constructor); VI_EINVAL with
+ * the option, its value and its range. */
+int vi_opts_check(const char *family, const vi_opt *table, const void *opts, char *err,
+                  size_t errlen);
+/* Typed construction: a stored preset (e.g. vi_galerkin_opts.scheme) sets
+ * its keys where the options hold 0 (unset); a nonzero value that differs is
+ * refused. A no-op after vi_opts_parse. */
+int vi_opts_apply_presets(const char *family, const vi_opt *table, void *opts, char *err,
+                          size_t errlen);
+/* The canonical spec "family:key=value,...". */
+void vi_opts_format(const char *family, const vi_opt *table, const void *opts, char *buf,
+                    size_t len);
+/* The valid values and the default of option o as text (list methods). */
+void vi_opt_describe(const vi_opt *o, char *range, size_t rlen, char *def, size_t dlen);
 
 /* The error an order study is about: the global errors of q, p, lambda
  * against a reference (wenger2017 §4.1), or the max relative energy error

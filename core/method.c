@@ -56,7 +56,7 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
   return lacks == NULL;
 }
 
-static int VI_X(stepper_make)(const VI_X(vi_method_type) *type, const void *optbuf,
+static int VI_X(stepper_make)(const VI_X(vi_method_type) *type, void *optbuf,
                               const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
                               size_t errlen);
 
@@ -98,7 +98,8 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
              sizeof optbuf);
     return VI_ENOMEM;
   }
-  int rc = type->parse(optbuf, kv, err, errlen);
+  vi_opts_defaults(type->options, optbuf);
+  int rc = vi_opts_parse(type->name, type->options, optbuf, kv, err, errlen);
   if (rc != VI_OK) {
     return rc;
   }
@@ -118,22 +119,31 @@ int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *op
     return VI_EINVAL;
   }
   _Alignas(16) char optbuf[256];
-  if (type->opts_size > sizeof optbuf || type->check == NULL) {
-    snprintf(err, errlen, "method %s has no typed constructor", type->name);
-    return VI_EUNSUPPORTED;
+  if (type->opts_size > sizeof optbuf) {
+    snprintf(err, errlen, "options of method %s exceed %zu bytes", type->name,
+             sizeof optbuf);
+    return VI_ENOMEM;
   }
   memcpy(optbuf, opts, type->opts_size);
-  int rc = type->check(optbuf, err, errlen);
-  if (rc != VI_OK) {
-    return rc;
-  }
   return VI_X(stepper_make)(type, optbuf, sys, out, err, errlen);
 }
 
-/* One allocation of header, options and state from checked options. */
-static int VI_X(stepper_make)(const VI_X(vi_method_type) *type, const void *optbuf,
+/* One allocation of header, options and state from parsed or typed
+ * options, checked here for both paths: the presets a typed caller stored,
+ * the table's ranges, then the family's own rules. */
+static int VI_X(stepper_make)(const VI_X(vi_method_type) *type, void *optbuf,
                               const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
                               size_t errlen) {
+  int rc = vi_opts_apply_presets(type->name, type->options, optbuf, err, errlen);
+  if (rc == VI_OK) {
+    rc = vi_opts_check(type->name, type->options, optbuf, err, errlen);
+  }
+  if (rc == VI_OK && type->check) {
+    rc = type->check(optbuf, err, errlen);
+  }
+  if (rc != VI_OK) {
+    return rc;
+  }
   size_t head = ALIGN16(sizeof(VI_X(vi_stepper)));
   size_t obytes = ALIGN16(type->opts_size);
   size_t sbytes = type->state_size(optbuf, sys->n, sys->m);
@@ -220,5 +230,5 @@ int VI_X(vi_stepper_expected_order)(const VI_X(vi_stepper) *st, int quantity) {
 }
 
 void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len) {
-  st->type->format(st->opts, buf, len);
+  vi_opts_format(st->type->name, st->type->options, st->opts, buf, len);
 }

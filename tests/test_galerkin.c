@@ -354,8 +354,90 @@ static void test_typed(vi_check_ctx *c, const vi_system_d *sys) {
   st = NULL;
   mo.m = 1;
   rc = vi_stepper_alloc_opts_d(man, &mo, sys, &st, err, sizeof err);
-  VI_CHECK(c, rc == VI_EINVAL && st == NULL && strstr(err, "m in 2.."), "typed man2020 m = 1: %d",
-           rc);
+  VI_CHECK(c, rc == VI_EINVAL && st == NULL && strstr(err, "m = 1 out of range; valid: 2..16"),
+           "typed man2020 m = 1: %d '%s'", rc, err);
+  /* A named scheme in the typed options sets its keys where they hold 0,
+   * giving the stepper of the spec string, and refuses a key that differs. */
+  static const struct {
+    vi_galerkin_opts o;
+    const char *spec; /* NULL: refused */
+  } sch[] = {
+      {{.scheme = VI_GALERKIN_SHAKE, .quadZ = VI_RULE_LOBATTO, .ctrl = VI_CTRL_LOBATTO},
+       "galerkin:scheme=shake"},
+      {{.scheme = VI_GALERKIN_RATTLE, .quadZ = VI_RULE_LOBATTO, .ctrl = VI_CTRL_LOBATTO},
+       "galerkin:scheme=rattle"},
+      {{.s = 4, .scheme = VI_GALERKIN_LOBATTO3AB, .quadZ = VI_RULE_LOBATTO,
+        .ctrl = VI_CTRL_LOBATTO},
+       "galerkin:scheme=lobatto3ab,s=4"},
+      {{.s = 3, .scheme = VI_GALERKIN_SHAKE}, NULL},
+      {{.s = 4, .w = 2, .scheme = VI_GALERKIN_LOBATTO3AB}, NULL},
+      {{.s = 2, .scheme = 7}, NULL},
+  };
+  for (size_t i = 0; i < sizeof sch / sizeof sch[0]; i++) {
+    vi_galerkin_opts o = sch[i].o;
+    if (o.s == 0 && o.scheme != VI_GALERKIN_SHAKE && o.scheme != VI_GALERKIN_RATTLE) {
+      o.s = 2;
+    }
+    st = su = NULL;
+    rc = vi_stepper_alloc_opts_d(gal, &o, sys, &st, err, sizeof err);
+    if (!sch[i].spec) {
+      VI_CHECK(c, rc == VI_EINVAL && st == NULL, "typed scheme case %zu accepted", i);
+      vi_stepper_free_d(st);
+      continue;
+    }
+    ru = vi_stepper_alloc_d(sch[i].spec, sys, &su, err, sizeof err);
+    a[0] = b[0] = '\0';
+    if (rc == VI_OK && ru == VI_OK) {
+      vi_stepper_spec_d(st, a, sizeof a);
+      vi_stepper_spec_d(su, b, sizeof b);
+    }
+    VI_CHECK(c, rc == VI_OK && ru == VI_OK && strcmp(a, b) == 0,
+             "typed scheme %s: %d %d '%s' '%s' %s", sch[i].spec, rc, ru, a, b, err);
+    vi_stepper_free_d(st);
+    vi_stepper_free_d(su);
+  }
+}
+
+/* The option tables (core/options.c) over the registry: every example
+ * spec's canonical form parses to itself, and a bad key or value is
+ * refused with the valid choices the table lists. */
+static void test_option_tables(vi_check_ctx *c, const vi_system_d *sys) {
+  char err[512], a[256], b[256], bad[300];
+  for (int i = 0; vi_method_types_d[i]; i++) {
+    const vi_method_type_d *mt = vi_method_types_d[i];
+    for (int e = 0; mt->examples && mt->examples[e]; e++) {
+      vi_stepper_d *st = NULL, *su = NULL;
+      a[0] = b[0] = '\0';
+      int rc = vi_stepper_alloc_d(mt->examples[e], sys, &st, err, sizeof err);
+      if (rc == VI_OK) {
+        vi_stepper_spec_d(st, a, sizeof a);
+        rc = vi_stepper_alloc_d(a, sys, &su, err, sizeof err);
+      }
+      if (rc == VI_OK) {
+        vi_stepper_spec_d(su, b, sizeof b);
+      }
+      VI_CHECK(c, rc == VI_OK && strcmp(a, b) == 0, "%s: canonical '%s' reparsed as '%s' %s",
+               mt->examples[e], a, b, rc ? err : "");
+      vi_stepper_free_d(st);
+      vi_stepper_free_d(su);
+    }
+    snprintf(bad, sizeof bad, "%s:nosuchkey=1", mt->name);
+    vi_stepper_d *st = NULL;
+    int rc = vi_stepper_alloc_d(bad, sys, &st, err, sizeof err);
+    VI_CHECK(c, rc == VI_EINVAL && strstr(err, "unknown key 'nosuchkey'") &&
+                    strstr(err, mt->options[0].key),
+             "%s: '%s'", bad, err);
+    for (const vi_opt *o = mt->options; o->key; o++) {
+      snprintf(bad, sizeof bad, "%s:%s=bogus", mt->name, o->key);
+      rc = vi_stepper_alloc_d(bad, sys, &st, err, sizeof err);
+      char range[256], def[64];
+      vi_opt_describe(o, range, sizeof range, def, sizeof def);
+      VI_CHECK(c, rc == VI_EINVAL && strstr(err, "bogus") && strstr(err, o->key),
+               "%s: '%s'", bad, err);
+      vi_stepper_free_d(st);
+      st = NULL;
+    }
+  }
 }
 
 int main(void) {
@@ -365,6 +447,7 @@ int main(void) {
   vi_system_d *dpend = make_system("double-pendulum-3d", 1, dp_set);
   vi_system_d *systems[2] = {pend, dpend};
   test_typed(&ctx, dpend);
+  test_option_tables(&ctx, dpend);
 
   /* SHAKE (s = w = 1, Lobatto r = 2): identical positions. */
   for (int si = 0; si < 2; si++) {

@@ -43,14 +43,7 @@
  * Lobatto r = s is the constrained s-stage Lobatto IIIA-IIIB method; both
  * are checked against direct implementations in tests/test_galerkin.c.
  * Compiled once per precision (prec.h). */
-#include "prec.h"
-#include "numerics_tmpl.h"
-#include "api_tmpl.h"
 #include "methods/kit_tmpl.h"
-#include "spec.h"
-
-#include <stdio.h>
-#include <string.h>
 
 #define GAL_MAX 16 /* s, r, z limits (VI_TAB_MAX-sized stack tables) */
 
@@ -59,173 +52,67 @@ enum { LAM_NODE = 0, LAM_RECOMPUTE = 1 };
 
 typedef vi_galerkin_opts galerkin_opts;
 
-static const char *const rule_names[] = {"gauss", "lobatto", NULL};
-static const char *const ctrl_names[] = {"equidistant", "lobatto", NULL};
 static const char *const proj_names[] = {"none", "p", NULL};
 static const char *const lam_names[] = {"node", "recompute", NULL};
 
-static const vi_key_doc galerkin_keys[] = {
-    {"s", "1..12", "2", "degree of q_d (11); s+1 control points"},
-    {"w", "1..s (quadZ=lobatto), 2..s+1 (quadZ=gauss)", "s",
+/* Named schemes as data (PETSc's type vs scheme), in the order of
+ * vi_galerkin_scheme: the keys each one sets; lobatto3ab also derives w =
+ * s-1 and r = s (galerkin_check). The special cases are verified in
+ * tests/test_galerkin.c: s = w = 1 with Lobatto r = 2 is SHAKE (wenger2017
+ * §2.2, (10)), its projected momenta RATTLE's; w = s - 1 with Lobatto r = s
+ * the constrained s-stage Lobatto IIIA-IIIB method. */
+static const vi_opt_preset galerkin_schemes[] = {
+    {"shake", "s=1,w=1,quadL=lobatto,r=2", NULL},
+    {"rattle", "s=1,w=1,quadL=lobatto,r=2,project=p", NULL},
+    {"lobatto3ab", "quadL=lobatto", "w=s-1, r=s"},
+    {NULL, NULL, NULL}};
+
+#define GOPT(f) offsetof(galerkin_opts, f)
+static const vi_opt galerkin_options[] = {
+    {"s", VI_OPT_INT, GOPT(s), 1, 12, NULL, NULL, NULL, 2, 0, NULL, NULL,
+     "degree of q_d (11); s+1 control points"},
+    {"w", VI_OPT_INT, GOPT(w), 1, 13, NULL, NULL, NULL, 0, 0,
+     "1..s (quadZ=lobatto), 2..s+1 (quadZ=gauss)", "s",
      "degree of lambda_d (12); Theorem 1 condition 2"},
-    {"quadL", "gauss|lobatto", "gauss", "quadrature of the Lagrangian integral (19)"},
-    {"r", "s..16 (at least 2 for lobatto)", "s (gauss), s+1 (lobatto)",
+    {"quadL", VI_OPT_CHOICE, GOPT(quadL), 0, 0, vi_kit_rule_names, vi_kit_rule_values, NULL,
+     VI_RULE_GAUSS, 0, NULL, NULL, "quadrature of the Lagrangian integral (19)"},
+    {"r", VI_OPT_INT, GOPT(r), 1, GAL_MAX, NULL, NULL, NULL, 0, 0,
+     "s..16 (at least 2 for lobatto)", "s (gauss), s+1 (lobatto)",
      "nodes of the Lagrangian quadrature; ordL = 2r (gauss), 2r-2 (lobatto)"},
-    {"quadZ", "lobatto|gauss", "lobatto",
+    {"quadZ", VI_OPT_CHOICE, GOPT(quadZ), 0, 0, vi_kit_rule_names, vi_kit_rule_values, NULL,
+     VI_RULE_LOBATTO, 0, "lobatto|gauss", NULL,
      "quadrature of the constraint integral: lobatto z = w+1 (20), ordZ = 2w, "
      "stiffly accurate; gauss z = w-1 (24), not stiffly accurate"},
-    {"ctrl", "lobatto|equidistant", "lobatto", "control points d_j of q_d"},
-    {"project", "none|p", "none", "report P p, projection (4) onto the hidden constraint"},
-    {"lambda", "node|recompute", "node",
-     "report lambda_k^0, or lambda from (70) at (q_k, P p_k)"},
-    {"scheme", "shake|rattle|lobatto3ab", "none",
+    {"ctrl", VI_OPT_CHOICE, GOPT(ctrl), 0, 0, vi_kit_ctrl_names, vi_kit_ctrl_values, NULL,
+     VI_CTRL_LOBATTO, 0, "lobatto|equidistant", NULL, "control points d_j of q_d"},
+    {"project", VI_OPT_CHOICE, GOPT(project), 0, 0, proj_names, NULL, NULL, PROJ_NONE, 0,
+     NULL, NULL, "report P p, projection (4) onto the hidden constraint"},
+    {"lambda", VI_OPT_CHOICE, GOPT(lambda), 0, 0, lam_names, NULL, NULL, LAM_NODE, 0, NULL,
+     NULL, "report lambda_k^0, or lambda from (70) at (q_k, P p_k)"},
+    {"scheme", VI_OPT_PRESET, GOPT(scheme), 0, 0, NULL, NULL, galerkin_schemes, 0,
+     VI_PRESET_EXCLUSIVE, NULL, NULL,
      "a named scheme: its keys are set (giving one of them too is refused); "
      "shake = s=1,w=1,quadL=lobatto,r=2; rattle = shake with project=p; "
      "lobatto3ab = w=s-1,quadL=lobatto,r=s (the constrained s-stage Lobatto IIIA-IIIB)"},
-    {NULL, NULL, NULL, NULL}};
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+#undef GOPT
 
-/* Named schemes as data (PETSc's type vs scheme): the keys each one sets,
- * and whether w and r follow s (lobatto3ab: w = s - 1, r = s). The special
- * cases are verified in tests/test_galerkin.c: s = w = 1 with Lobatto r = 2
- * is SHAKE (wenger2017 §2.2, (10)), its projected momenta RATTLE's; w = s - 1
- * with Lobatto r = s the constrained s-stage Lobatto IIIA-IIIB method. */
-typedef struct galerkin_scheme {
-  const char *name;
-  const char *keys;  /* the keys it sets, as a spec fragment */
-  int w_r_follow_s;  /* w = s - 1, r = s */
-  const char *sets;  /* the keys the user may not give beside it */
-} galerkin_scheme;
-
-static const galerkin_scheme galerkin_schemes[] = {
-    {"shake", "s=1,w=1,quadL=lobatto,r=2", 0, "s w quadL r"},
-    {"rattle", "s=1,w=1,quadL=lobatto,r=2,project=p", 0, "s w quadL r project"},
-    {"lobatto3ab", "quadL=lobatto", 1, "w quadL r"},
-    {NULL, NULL, 0, NULL}};
-
-/* Map a choice index of rule_names to vi_rule. */
-static int rule_of(int i) { return i == 0 ? VI_RULE_GAUSS : VI_RULE_LOBATTO; }
-
-static int VI_X(galerkin_check)(void *opts_, char *err, size_t errlen);
-
-static int VI_X(galerkin_parse)(void *opts_, const char *kv, char *err,
-                                size_t errlen) {
+/* What the table cannot say: the defaults of w and r and what wenger2017
+ * rules out, for the spec parser and the typed constructor alike. */
+static int VI_X(galerkin_check)(void *opts_, char *err, size_t errlen) {
   galerkin_opts *o = opts_;
-  memset(o, 0, sizeof *o);
-  o->s = 2;
-  o->quadL = VI_RULE_GAUSS;
-  o->quadZ = VI_RULE_LOBATTO;
-  o->ctrl = VI_CTRL_LOBATTO;
-  char key[32], val[64];
-  int rc, choice;
-  /* A named scheme first: its keys become the values, and giving one of
-   * them as well is refused (no silent precedence). */
-  const galerkin_scheme *sch = NULL;
-  for (const char *c0 = kv; (rc = vi_kv_next(&c0, key, sizeof key, val, sizeof val, err,
-                                             errlen)) > 0;) {
-    if (strcmp(key, "scheme") != 0) {
-      continue;
-    }
-    for (const galerkin_scheme *g = galerkin_schemes; g->name; g++) {
-      sch = strcmp(g->name, val) == 0 ? g : sch;
-    }
-    if (!sch) {
-      snprintf(err, errlen,
-               "invalid value '%s' for key 'scheme' of method galerkin; valid: shake, rattle, "
-               "lobatto3ab",
-               val);
-      return VI_EINVAL;
-    }
-  }
-  if (rc < 0) {
-    return VI_EINVAL;
-  }
-  const char *parts[2] = {sch ? sch->keys : "", kv};
-  for (int part = 0; part < 2; part++) {
-    const char *cur = parts[part];
-    while ((rc = vi_kv_next(&cur, key, sizeof key, val, sizeof val, err, errlen)) > 0) {
-      if (strcmp(key, "scheme") == 0) {
-        continue;
-      }
-      if (part == 1 && sch) {
-        char pad[48];
-        snprintf(pad, sizeof pad, " %s ", key);
-        char sets[64];
-        snprintf(sets, sizeof sets, " %s ", sch->sets);
-        if (strstr(sets, pad)) {
-          snprintf(err, errlen,
-                   "key '%s' is set by scheme=%s (%s%s); give either the scheme or the key",
-                   key, sch->name, sch->keys, sch->w_r_follow_s ? ", w=s-1, r=s" : "");
-          return VI_EINVAL;
-        }
-      }
-      if (strcmp(key, "s") == 0) {
-        if (vi_parse_int(key, val, 1, 12, &o->s, err, errlen)) {
-          return VI_EINVAL;
-        }
-      } else if (strcmp(key, "w") == 0) {
-        if (vi_parse_int(key, val, 1, 13, &o->w, err, errlen)) {
-          return VI_EINVAL;
-        }
-      } else if (strcmp(key, "r") == 0) {
-        if (vi_parse_int(key, val, 1, GAL_MAX, &o->r, err, errlen)) {
-          return VI_EINVAL;
-        }
-      } else if (strcmp(key, "quadL") == 0 || strcmp(key, "quadZ") == 0) {
-        if (vi_parse_choice(key, val, rule_names, &choice, err, errlen)) {
-          return VI_EINVAL;
-        }
-        *(key[4] == 'L' ? &o->quadL : &o->quadZ) = rule_of(choice);
-      } else if (strcmp(key, "ctrl") == 0) {
-        if (vi_parse_choice(key, val, ctrl_names, &choice, err, errlen)) {
-          return VI_EINVAL;
-        }
-        o->ctrl = choice == 0 ? VI_CTRL_EQUIDISTANT : VI_CTRL_LOBATTO;
-      } else if (strcmp(key, "project") == 0) {
-        if (vi_parse_choice(key, val, proj_names, &o->project, err, errlen)) {
-          return VI_EINVAL;
-        }
-      } else if (strcmp(key, "lambda") == 0) {
-        if (vi_parse_choice(key, val, lam_names, &o->lambda, err, errlen)) {
-          return VI_EINVAL;
-        }
-      } else {
-        snprintf(err, errlen,
-                 "unknown key '%s' for method galerkin; valid: s, w, quadL, r, "
-                 "quadZ, ctrl, project, lambda, scheme",
-                 key);
-        return VI_EINVAL;
-      }
-    }
-    if (rc < 0) {
-      return VI_EINVAL;
-    }
-  }
-  if (sch && sch->w_r_follow_s) {
+  if (o->scheme == VI_GALERKIN_LOBATTO3AB) {
     if (o->s < 2) {
-      snprintf(err, errlen, "scheme=%s needs s >= 2 (w = s-1 >= 1)", sch->name);
+      snprintf(err, errlen, "scheme=lobatto3ab needs s >= 2 (w = s-1 >= 1)");
+      return VI_EINVAL;
+    }
+    if ((o->w != 0 && o->w != o->s - 1) || (o->r != 0 && o->r != o->s)) {
+      snprintf(err, errlen, "scheme=lobatto3ab sets w = s-1 = %d and r = s = %d; the options "
+               "have w = %d, r = %d", o->s - 1, o->s, o->w, o->r);
       return VI_EINVAL;
     }
     o->w = o->s - 1;
     o->r = o->s;
-  }
-  return VI_X(galerkin_check)(o, err, errlen);
-}
-
-/* Defaults of w and r, then what wenger2017 rules out (shared by the spec
- * parser and the typed constructor, which also checks the ranges). */
-static int VI_X(galerkin_check)(void *opts_, char *err, size_t errlen) {
-  galerkin_opts *o = opts_;
-  if (o->s < 1 || o->s > 12 || o->w < 0 || o->w > 13 || o->r < 0 || o->r > GAL_MAX ||
-      (o->quadL != VI_RULE_GAUSS && o->quadL != VI_RULE_LOBATTO) ||
-      (o->quadZ != VI_RULE_GAUSS && o->quadZ != VI_RULE_LOBATTO) ||
-      (o->ctrl != VI_CTRL_LOBATTO && o->ctrl != VI_CTRL_EQUIDISTANT) || o->project < 0 ||
-      o->project > 1 || o->lambda < 0 || o->lambda > 1) {
-    snprintf(err, errlen,
-             "galerkin options out of range: s in 1..12, w in 0..13 (0: s), r in 0..%d "
-             "(0: the default), quadL and quadZ gauss or lobatto, ctrl lobatto or "
-             "equidistant, project and lambda 0 or 1",
-             GAL_MAX);
-    return VI_EINVAL;
   }
   if (o->w == 0) {
     o->w = o->s;
@@ -270,15 +157,6 @@ static int VI_X(galerkin_check)(void *opts_, char *err, size_t errlen) {
   return VI_OK;
 }
 
-static void VI_X(galerkin_format)(const void *opts_, char *buf, size_t len) {
-  const galerkin_opts *o = opts_;
-  snprintf(buf, len, "galerkin:s=%d,w=%d,quadL=%s,r=%d,quadZ=%s,ctrl=%s,project=%s,lambda=%s",
-           o->s, o->w, o->quadL == VI_RULE_GAUSS ? "gauss" : "lobatto", o->r,
-           o->quadZ == VI_RULE_GAUSS ? "gauss" : "lobatto",
-           o->ctrl == VI_CTRL_LOBATTO ? "lobatto" : "equidistant",
-           proj_names[o->project], lam_names[o->lambda]);
-}
-
 /* ---- state -------------------------------------------------------------- */
 
 typedef struct VI_X(gal_state) {
@@ -304,8 +182,8 @@ typedef struct VI_X(gal_state) {
   VI_REAL lam0[GAL_MAX + 1]; /* Gauss: weights of Lambda_j for lambda at t_k */
   /* Interval data and work arrays (carved from the stepper block). */
   VI_REAL *q0, *pk, *x, *xprev, *ptil, *lam_node, *pnode;
-  VI_REAL *Q, *V, *MV, *dV, *HV, *g, *G, *HG;
-  VI_REAL *Mq, *Dq, *kw; /* M(Q), D_q(M V), vi_system_lagr work (M(q)) */
+  VI_X(vi_kit_work) w; /* a quadrature node of the Lagrangian integral */
+  VI_REAL *g, *G, *HG;
   VI_REAL *Zg;  /* G(Z_j), z blocks of m x n, kept for the momentum update */
   VI_REAL *Zq;  /* Z_j, z blocks of n */
 } VI_X(gal_state);
@@ -323,17 +201,10 @@ static size_t VI_X(gal_layout)(VI_X(gal_state) *st, char *base, int n, int m,
   t->ptil = VI_X(vi_carve)(base, &off, (size_t)n);
   t->lam_node = VI_X(vi_carve)(base, &off, (size_t)m);
   t->pnode = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->Q = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->V = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->MV = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->dV = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->HV = VI_X(vi_carve)(base, &off, (size_t)n * n);
+  VI_X(vi_kit_work_carve)(&t->w, base, &off, n);
   t->g = VI_X(vi_carve)(base, &off, (size_t)m);
   t->G = VI_X(vi_carve)(base, &off, (size_t)m * n);
   t->HG = VI_X(vi_carve)(base, &off, (size_t)n * n);
-  t->Mq = VI_X(vi_carve)(base, &off, (size_t)n * n);
-  t->Dq = VI_X(vi_carve)(base, &off, (size_t)n * n);
-  t->kw = VI_X(vi_carve)(base, &off, (size_t)n * n + n);
   t->Zg = VI_X(vi_carve)(base, &off, (size_t)z * m * n);
   t->Zq = VI_X(vi_carve)(base, &off, (size_t)z * n);
   (void)s;
@@ -351,9 +222,6 @@ static size_t VI_X(galerkin_state_size)(const void *opts_, int n, int m) {
 
 /* Unknown vector layout: q^1..q^s (s blocks of n), then Lambda_j for the
  * nlam unknown multiplier nodes (blocks of m). */
-static VI_REAL *VI_X(qblock)(VI_X(gal_state) *st, VI_REAL *x, int mu) {
-  return mu == 0 ? st->q0 : x + (size_t)(mu - 1) * st->n;
-}
 
 /* Index of the first unknown multiplier node j, and the weight factor c_j
  * of Lambda_j in the q equations (2 for the shared node of continuous
@@ -362,40 +230,18 @@ static VI_REAL VI_X(cfac)(const VI_X(gal_state) *st, int j) {
   return (st->lobatto && j == 0 && !st->first) ? VI_C(2.0) : VI_C(1.0);
 }
 
-/* q_d and qdot_d at a node from the tables l (values) and dl (derivatives,
- * may be NULL): Q = sum_mu l_mu q^mu, V = (1/h) sum_mu dl_mu q^mu. */
-static void VI_X(eval_qd)(VI_X(gal_state) *st, const VI_REAL *x,
-                          const VI_REAL *l, const VI_REAL *dl, VI_REAL *Q,
-                          VI_REAL *V) {
-  const int n = st->n;
-  for (int a = 0; a < n; a++) {
-    Q[a] = 0;
-    if (V) {
-      V[a] = 0;
-    }
-  }
-  for (int mu = 0; mu <= st->s; mu++) {
-    const VI_REAL *qm = VI_X(qblock)(st, (VI_REAL *)x, mu);
-    for (int a = 0; a < n; a++) {
-      Q[a] += l[mu] * qm[a];
-      if (V) {
-        V[a] += dl[mu] * qm[a];
-      }
-    }
-  }
-  if (V) {
-    for (int a = 0; a < n; a++) {
-      V[a] /= st->h;
-    }
-  }
+/* q_d and qdot_d at a node (kit: vi_kit_eval). */
+static void VI_X(eval_qd)(const VI_X(gal_state) *st, const VI_REAL *x, const VI_REAL *l,
+                          const VI_REAL *dl, VI_REAL *Q, VI_REAL *V) {
+  VI_X(vi_kit_eval)(st->n, st->s, st->q0, x, l, dl, st->h, Q, V);
 }
 
 /* The Lagrangian's derivatives at a quadrature node (Q, V) into dV =
  * -L_q, MV = L_v and, with jac, HV = -L_qq, Mq = L_vv, Dq = L_vq (the last
  * two only for a configuration-dependent mass; see vi_system_lagr). */
 static int VI_X(node_lagr)(VI_X(gal_state) *st, int jac) {
-  return VI_X(vi_system_lagr)(st->sys, st->Q, st->V, st->dV, st->MV,
-                              jac ? st->HV : NULL, st->Mq, st->Dq, st->kw);
+  return VI_X(vi_system_lagr)(st->sys, st->w.Q, st->w.V, st->w.dV, st->w.MV,
+                              jac ? st->w.HV : NULL, st->w.Mq, st->w.Dq, st->w.kw);
 }
 
 /* Residual and Jacobian of one interval (see the file comment). */
@@ -406,7 +252,6 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
   const VI_X(vi_system_type) *ty = sys->type;
   const int n = st->n, m = st->m, s = st->s, N = st->N;
   const VI_REAL h = st->h;
-  const VI_REAL *M = sys->M;
   const int lam_off = s * n;
   int rc;
   if (F) {
@@ -420,33 +265,10 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
   }
   /* Lagrangian integral (19): h sum_i b_i L(Q_i, V_i). */
   for (int i = 0; i < st->r; i++) {
-    const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
-    VI_X(eval_qd)(st, x, l, dl, st->Q, st->V);
-    if ((rc = VI_X(node_lagr)(st, J != NULL)) != VI_OK) {
+    if ((rc = VI_X(vi_kit_lagr_node)(sys, &st->w, s, s, st->q0, x, st->lL + i * (s + 1),
+                                     st->dlL + i * (s + 1), h, h * st->bL[i], F, J, N)) !=
+        VI_OK) {
       return rc;
-    }
-    const VI_REAL hb = h * st->bL[i];
-    if (F) {
-      for (int nu = 0; nu < s; nu++) {
-        VI_REAL *Fn = F + nu * n;
-        for (int a = 0; a < n; a++) {
-          Fn[a] += hb * (-l[nu] * st->dV[a] + dl[nu] / h * st->MV[a]);
-        }
-      }
-    }
-    if (J) {
-      /* d/dq^mu of hb (l_nu L_q + dl_nu/h L_v), dQ/dq^mu = l_mu,
-       * dV/dq^mu = dl_mu/h; M(q) adds the mixed L_qv, L_vq blocks. */
-      const VI_REAL *Lvv = sys->config_mass ? st->Mq : M;
-      const VI_REAL *Dq = sys->config_mass ? st->Dq : NULL;
-      for (int nu = 0; nu < s; nu++) {
-        for (int mu = 1; mu <= s; mu++) {
-          VI_X(vi_lagr_block)(J + (size_t)(nu * n) * N + (mu - 1) * n, N, n,
-                              -hb * l[nu] * l[mu], hb * dl[nu] * dl[mu] / (h * h),
-                              hb * l[nu] * dl[mu] / h, hb * dl[nu] * l[mu] / h,
-                              st->HV, Lvv, Dq);
-        }
-      }
     }
   }
   /* Constraint integral (20)/(24) and the constraints themselves. */
@@ -533,18 +355,12 @@ static int VI_X(gal_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F,
  * with a0 from the index-1 form, Lambda_j = lambda(q0, p0) of (70). */
 static int VI_X(guess_start)(VI_X(gal_state) *st, const VI_REAL *lam0) {
   const int n = st->n, m = st->m;
-  VI_REAL *v = st->V, *a = st->MV;
+  VI_REAL *v = st->w.V, *a = st->w.MV;
   int rc = VI_X(vi_system_accel)(st->sys, st->q0, st->pk, lam0, v, a);
   if (rc != VI_OK) {
     return rc;
   }
-  for (int mu = 1; mu <= st->s; mu++) {
-    VI_REAL t = st->d[mu] * st->h;
-    VI_REAL *qm = st->x + (size_t)(mu - 1) * n;
-    for (int i = 0; i < n; i++) {
-      qm[i] = st->q0[i] + t * v[i] + t * t / 2 * a[i];
-    }
-  }
+  VI_X(vi_kit_taylor)(n, st->s, st->d, st->h, st->q0, v, a, st->x);
   for (int j = 0; j < st->nlam; j++) {
     memcpy(st->x + st->s * n + (size_t)j * m, lam0, (size_t)m * sizeof *lam0);
   }
@@ -556,18 +372,8 @@ static int VI_X(guess_start)(VI_X(gal_state) *st, const VI_REAL *lam0) {
  * unknowns followed by its q^0. */
 static void VI_X(guess_extrapolate)(VI_X(gal_state) *st) {
   const int n = st->n, m = st->m, s = st->s;
-  const VI_REAL *xp = st->xprev, *qp0 = st->xprev + st->N;
-  for (int mu = 1; mu <= s; mu++) {
-    VI_REAL *qm = st->x + (size_t)(mu - 1) * n;
-    const VI_REAL *l = st->lX + mu * (s + 1);
-    for (int i = 0; i < n; i++) {
-      VI_REAL acc = l[0] * qp0[i];
-      for (int nu = 1; nu <= s; nu++) {
-        acc += l[nu] * xp[(size_t)(nu - 1) * n + i];
-      }
-      qm[i] = acc;
-    }
-  }
+  const VI_REAL *xp = st->xprev;
+  VI_X(vi_kit_extrapolate)(n, s, st->lX, st->xprev + st->N, xp, st->x);
   for (int j = 0; j < st->nlam; j++) {
     VI_REAL *Lj = st->x + s * n + (size_t)j * m;
     const VI_REAL *l = st->lamX + j * st->nlam;
@@ -581,22 +387,18 @@ static void VI_X(guess_extrapolate)(VI_X(gal_state) *st) {
   }
 }
 
+/* The Taylor guess from the last node multiplier (the retry of a failed
+ * solve from an extrapolated guess). */
+static int VI_X(restart)(void *ctx) {
+  VI_X(gal_state) *st = ctx;
+  return VI_X(guess_start)(st, st->lam_node);
+}
+
 /* Solve the current interval from the prepared guess; on a recoverable
  * failure of an extrapolated guess retry once from the Taylor guess. */
 static int VI_X(solve_interval)(VI_X(gal_state) *st, VI_X(vi_stats) *stats,
                                 int extrapolated) {
-  long it = 0, fe = 0, je = 0;
-  int rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
-  if (rc > 0 && extrapolated) {
-    VI_REAL *lam_guess = st->lam_node; /* last node multiplier */
-    int g = VI_X(guess_start)(st, lam_guess);
-    if (g != 0) {
-      return g;
-    }
-    rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
-  }
-  VI_X(vi_stats_add_solve)(stats, it, fe, je);
-  return rc;
+  return VI_X(vi_kit_solve)(st->solver, st->x, extrapolated, VI_X(restart), st, stats);
 }
 
 /* After solving: node multiplier and momentum at t_k, the partial momentum
@@ -649,13 +451,13 @@ static int VI_X(finish_interval)(VI_X(gal_state) *st) {
   }
   for (int i = 0; i < st->r; i++) {
     const VI_REAL *l = st->lL + i * (s + 1), *dl = st->dlL + i * (s + 1);
-    VI_X(eval_qd)(st, st->x, l, dl, st->Q, st->V);
+    VI_X(eval_qd)(st, st->x, l, dl, st->w.Q, st->w.V);
     if ((rc = VI_X(node_lagr)(st, 0)) != VI_OK) {
       return rc;
     }
     const VI_REAL hb = h * st->bL[i];
     for (int a = 0; a < n; a++) {
-      st->ptil[a] += hb * (l[s] * (-st->dV[a]) + dl[s] / h * st->MV[a]);
+      st->ptil[a] += hb * (l[s] * (-st->w.dV[a]) + dl[s] / h * st->w.MV[a]);
     }
   }
   for (int j = 0; j < st->nlam; j++) {
@@ -685,7 +487,7 @@ static int VI_X(emit_node)(VI_X(gal_state) *st, VI_X(vi_node) *node) {
   memcpy(node->lambda, st->lam_node, (size_t)m * sizeof *node->lambda);
   int rc = VI_OK;
   if (st->o.project == PROJ_P || st->o.lambda == LAM_RECOMPUTE) {
-    VI_REAL *pp = st->V;
+    VI_REAL *pp = st->w.V;
     memcpy(pp, st->pnode, (size_t)n * sizeof *pp);
     rc = VI_X(vi_system_project_p)(st->sys, node->q, pp);
     if (rc == VI_OK && st->o.project == PROJ_P) {
@@ -719,10 +521,7 @@ static int VI_X(galerkin_init)(void *state, const void *opts_,
   const galerkin_opts *o = opts_;
   const int n = sys->n, m = sys->m;
   int rc;
-  if (sys->type->mech == NULL || sys->type->holo == NULL || m < 1) {
-    return VI_EUNSUPPORTED;
-  }
-  memset(st, 0, sizeof *st);
+  memset(st, 0, sizeof *st); /* needs (mechanical, holonomic) checked at alloc */
   st->o = *o;
   st->sys = sys;
   st->n = n;
@@ -741,20 +540,10 @@ static int VI_X(galerkin_init)(void *state, const void *opts_,
   VI_X(gal_layout)(st, (char *)state + head, n, m, st->s, st->z, st->N);
   /* Tables. */
   const int s = st->s;
-  if ((rc = VI_X(vi_ctrl_points)(o->ctrl, s, st->d)) != VI_OK ||
-      (rc = VI_X(vi_quad_rule)(o->quadL, st->r, st->cL, st->bL)) != VI_OK ||
-      (rc = VI_X(vi_quad_rule)(o->quadZ, st->z, st->f, st->e)) != VI_OK) {
+  if ((rc = VI_X(vi_kit_tables)(o->ctrl, s, st->d, o->quadL, st->r, st->cL, st->bL, st->lL,
+                                 st->dlL, o->quadZ, st->z, st->f, st->e, st->lZ, st->lX)) !=
+      VI_OK) {
     return rc;
-  }
-  for (int i = 0; i < st->r; i++) {
-    VI_X(vi_lagrange_eval)(s + 1, st->d, st->cL[i], st->lL + i * (s + 1),
-                           st->dlL + i * (s + 1));
-  }
-  for (int j = 0; j < st->z; j++) {
-    VI_X(vi_lagrange_eval)(s + 1, st->d, st->f[j], st->lZ + j * (s + 1), NULL);
-  }
-  for (int mu = 0; mu <= s; mu++) {
-    VI_X(vi_lagrange_eval)(s + 1, st->d, 1 + st->d[mu], st->lX + mu * (s + 1), NULL);
   }
   /* The unknown multipliers of the previous interval sit at f_0..f_{nlam-1};
    * extrapolate them to f_j + 1 (a constant for a single node). */
@@ -829,9 +618,7 @@ static int VI_X(galerkin_unknowns)(const void *state) {
 }
 
 static void VI_X(galerkin_fini)(void *state) {
-  VI_X(gal_state) *st = state;
-  VI_X(vi_solver_free)(st->solver);
-  st->solver = NULL;
+  VI_X(vi_kit_fini)(&((VI_X(gal_state) *)state)->solver);
 }
 
 /* wenger2017 Tables 1-2 on the diagonal w = s with the Lobatto constraint
@@ -867,15 +654,13 @@ const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
     .summary = "constrained Galerkin variational integrator: q_d degree s, "
                "lambda_d degree w, separate quadratures for L and g.lambda",
     .cite = "wenger2017 (11)-(22), (4), (70)",
-    .keys = galerkin_keys,
+    .options = galerkin_options,
     .needs = VI_NEED_MECH | VI_NEED_HOLO,
     .lookahead = 1,
     .expected_order = galerkin_expected_order,
     .examples = galerkin_examples,
     .opts_size = sizeof(galerkin_opts),
-    .parse = VI_X(galerkin_parse),
     .check = VI_X(galerkin_check),
-    .format = VI_X(galerkin_format),
     .state_size = VI_X(galerkin_state_size),
     .init = VI_X(galerkin_init),
     .step = VI_X(galerkin_step),

@@ -1,9 +1,27 @@
 /* kit_tmpl.h: the private kit of the Galerkin-type families (galerkin.c,
- * man2020.c; design.md "a private kit shared by related families"): how a
- * family lays out its state block, adds a quadrature node's Jacobian block
- * of the Lagrangian, and counts a solve. Not part of the public API.
+ * man2020.c; design.md "a private kit shared by related families"): the
+ * headers a family needs, how it lays out its state block, evaluates the
+ * polynomial q_d at a quadrature node, adds the node's share of the
+ * Lagrangian integral to the residual and Jacobian, builds the Taylor and
+ * extrapolated guesses, retries a failed solve and counts it. Not part of
+ * the public API. Every function keeps the order of the floating-point
+ * operations the families had, so trajectories are unchanged to the bit.
  *
- * No include guard: included once per precision, after api_tmpl.h. */
+ * No include guard: included once per family file, which includes nothing
+ * else of vistudy. */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The option values the families share (their option tables, vi_opt). */
+static const char *const vi_kit_rule_names[] = {"gauss", "lobatto", NULL};
+static const int vi_kit_rule_values[] = {VI_RULE_GAUSS, VI_RULE_LOBATTO};
+static const char *const vi_kit_ctrl_names[] = {"equidistant", "lobatto", NULL};
+static const int vi_kit_ctrl_values[] = {VI_CTRL_EQUIDISTANT, VI_CTRL_LOBATTO};
 
 /* Add the counts of one step's solve (as vi_solve reports them) to stats
  * (may be NULL). */
@@ -54,3 +72,183 @@ static inline void VI_X(vi_lagr_block)(VI_REAL *B, int ld, int n, VI_REAL kv,
   }
 }
 
+
+/* The work of one quadrature node of the Lagrangian integral: Q, V = q_d,
+ * qdot_d there; dV = -L_q, MV = L_v, HV = -L_qq; Mq = L_vv, Dq = L_vq for a
+ * configuration-dependent mass (see vi_system_lagr) and its work kw. */
+typedef struct VI_X(vi_kit_work) {
+  VI_REAL *Q, *V, *MV, *dV, *HV, *Mq, *Dq, *kw;
+} VI_X(vi_kit_work);
+
+static inline void VI_X(vi_kit_work_carve)(VI_X(vi_kit_work) *w, char *base, size_t *off,
+                                           int n) {
+  const size_t nn = (size_t)n * (size_t)n;
+  w->Q = VI_X(vi_carve)(base, off, (size_t)n);
+  w->V = VI_X(vi_carve)(base, off, (size_t)n);
+  w->MV = VI_X(vi_carve)(base, off, (size_t)n);
+  w->dV = VI_X(vi_carve)(base, off, (size_t)n);
+  w->HV = VI_X(vi_carve)(base, off, nn);
+  w->Mq = VI_X(vi_carve)(base, off, nn);
+  w->Dq = VI_X(vi_carve)(base, off, nn);
+  w->kw = VI_X(vi_carve)(base, off, nn + (size_t)n);
+}
+
+/* Control value mu of a step's polynomial: q^0 is known, q^mu (mu >= 1) is
+ * block mu - 1 of the unknowns x. */
+static inline const VI_REAL *VI_X(vi_kit_q)(int n, const VI_REAL *q0, const VI_REAL *x,
+                                            int mu) {
+  return mu == 0 ? q0 : x + (size_t)(mu - 1) * (size_t)n;
+}
+
+/* q_d and qdot_d at a node from the basis values l and derivatives dl (may
+ * be NULL, then V is not touched): Q = sum_mu l_mu q^mu, V = (1/h) sum_mu
+ * dl_mu q^mu, mu = 0..deg (wenger2017 (11), man2020 (20)). */
+static inline void VI_X(vi_kit_eval)(int n, int deg, const VI_REAL *q0, const VI_REAL *x,
+                                     const VI_REAL *l, const VI_REAL *dl, VI_REAL h,
+                                     VI_REAL *Q, VI_REAL *V) {
+  for (int a = 0; a < n; a++) {
+    Q[a] = 0;
+    if (dl) {
+      V[a] = 0;
+    }
+  }
+  for (int mu = 0; mu <= deg; mu++) {
+    const VI_REAL *qm = VI_X(vi_kit_q)(n, q0, x, mu);
+    for (int a = 0; a < n; a++) {
+      Q[a] += l[mu] * qm[a];
+      if (dl) {
+        V[a] += dl[mu] * qm[a];
+      }
+    }
+  }
+  if (dl) {
+    for (int a = 0; a < n; a++) {
+      V[a] /= h;
+    }
+  }
+}
+
+/* One node of the Lagrangian integral h sum_i b_i L(Q_i, V_i) (wenger2017
+ * (19), man2020 (35)-(36)), hb = h b_i: evaluates q_d, the Lagrangian's
+ * derivatives, adds hb (l_nu L_q + dl_nu/h L_v) to the rows nu = 0..nrows-1
+ * of F (blocks of n; may be NULL) and their derivatives in q^mu, mu =
+ * 1..deg, to J (row stride N; may be NULL). */
+static inline int VI_X(vi_kit_lagr_node)(const VI_X(vi_system) *sys, VI_X(vi_kit_work) *w,
+                                         int deg, int nrows, const VI_REAL *q0,
+                                         const VI_REAL *x, const VI_REAL *l, const VI_REAL *dl,
+                                         VI_REAL h, VI_REAL hb, VI_REAL *F, VI_REAL *J, int N) {
+  const int n = sys->n;
+  VI_X(vi_kit_eval)(n, deg, q0, x, l, dl, h, w->Q, w->V);
+  int rc = VI_X(vi_system_lagr)(sys, w->Q, w->V, w->dV, w->MV, J ? w->HV : NULL, w->Mq, w->Dq,
+                                w->kw);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  if (F) {
+    for (int nu = 0; nu < nrows; nu++) {
+      VI_REAL *Fn = F + nu * n;
+      for (int a = 0; a < n; a++) {
+        Fn[a] += hb * (-l[nu] * w->dV[a] + dl[nu] / h * w->MV[a]);
+      }
+    }
+  }
+  if (J) {
+    /* d/dq^mu, dQ/dq^mu = l_mu, dV/dq^mu = dl_mu/h; M(q) adds the mixed
+     * L_qv, L_vq blocks. */
+    const VI_REAL *Lvv = sys->config_mass ? w->Mq : sys->M;
+    const VI_REAL *Dq = sys->config_mass ? w->Dq : NULL;
+    for (int nu = 0; nu < nrows; nu++) {
+      for (int mu = 1; mu <= deg; mu++) {
+        VI_X(vi_lagr_block)(J + (size_t)(nu * n) * N + (mu - 1) * n, N, n,
+                            -hb * l[nu] * l[mu], hb * dl[nu] * dl[mu] / (h * h),
+                            hb * l[nu] * dl[mu] / h, hb * dl[nu] * l[mu] / h, w->HV, Lvv, Dq);
+      }
+    }
+  }
+  return VI_OK;
+}
+
+/* The Taylor guess of a first step: q^mu = q0 + t v0 + t^2/2 a0 at t = d_mu
+ * h, mu = 1..deg, into the first deg blocks of x. */
+static inline void VI_X(vi_kit_taylor)(int n, int deg, const VI_REAL *d, VI_REAL h,
+                                       const VI_REAL *q0, const VI_REAL *v, const VI_REAL *a,
+                                       VI_REAL *x) {
+  for (int mu = 1; mu <= deg; mu++) {
+    VI_REAL t = d[mu] * h;
+    VI_REAL *qm = x + (size_t)(mu - 1) * n;
+    for (int i = 0; i < n; i++) {
+      qm[i] = q0[i] + t * v[i] + t * t / 2 * a[i];
+    }
+  }
+}
+
+/* The guess of a later step: the previous step's polynomial (q^0 = qp0,
+ * q^nu = block nu - 1 of xp) extrapolated to the new control points, lX
+ * holding the basis values there (row mu, deg + 1 values). */
+static inline void VI_X(vi_kit_extrapolate)(int n, int deg, const VI_REAL *lX,
+                                            const VI_REAL *qp0, const VI_REAL *xp, VI_REAL *x) {
+  for (int mu = 1; mu <= deg; mu++) {
+    const VI_REAL *l = lX + mu * (deg + 1);
+    VI_REAL *qm = x + (size_t)(mu - 1) * n;
+    for (int i = 0; i < n; i++) {
+      VI_REAL acc = l[0] * qp0[i];
+      for (int nu = 1; nu <= deg; nu++) {
+        acc += l[nu] * xp[(size_t)(nu - 1) * n + i];
+      }
+      qm[i] = acc;
+    }
+  }
+}
+
+/* Solve a step from the prepared guess in x; on a recoverable failure, and
+ * when retry, rebuild the Taylor guess (restart(ctx)) and solve once more.
+ * Both solves are counted in stats. */
+static inline int VI_X(vi_kit_solve)(VI_X(vi_solver) *solver, VI_REAL *x, int retry,
+                                     int (*restart)(void *ctx), void *ctx,
+                                     VI_X(vi_stats) *stats) {
+  long it = 0, fe = 0, je = 0;
+  int rc = VI_X(vi_solve)(solver, x, &it, &fe, &je);
+  if (rc > 0 && retry) {
+    int g = restart(ctx);
+    if (g != 0) {
+      return g;
+    }
+    rc = VI_X(vi_solve)(solver, x, &it, &fe, &je);
+  }
+  VI_X(vi_stats_add_solve)(stats, it, fe, je);
+  return rc;
+}
+
+/* The tables of a step: control points d_0..d_deg of q_d (vi_ctrl);
+ * the Lagrangian rule (nL nodes c, weights b) with the basis values lL and
+ * derivatives dlL there; the constraint rule (nC nodes f, weights e) with
+ * the basis values lC; the basis at 1 + d_mu (lX) for the extrapolated
+ * guess. Rows of deg + 1 values. */
+static inline int VI_X(vi_kit_tables)(int ctrl, int deg, VI_REAL *d, int ruleL, int nL,
+                                      VI_REAL *c, VI_REAL *b, VI_REAL *lL, VI_REAL *dlL,
+                                      int ruleC, int nC, VI_REAL *f, VI_REAL *e,
+                                      VI_REAL *lC, VI_REAL *lX) {
+  int rc;
+  if ((rc = VI_X(vi_ctrl_points)(ctrl, deg, d)) != VI_OK ||
+      (rc = VI_X(vi_quad_rule)(ruleL, nL, c, b)) != VI_OK ||
+      (rc = VI_X(vi_quad_rule)(ruleC, nC, f, e)) != VI_OK) {
+    return rc;
+  }
+  const int w = deg + 1;
+  for (int i = 0; i < nL; i++) {
+    VI_X(vi_lagrange_eval)(w, d, c[i], lL + i * w, dlL + i * w);
+  }
+  for (int j = 0; j < nC; j++) {
+    VI_X(vi_lagrange_eval)(w, d, f[j], lC + j * w, NULL);
+  }
+  for (int mu = 0; mu <= deg; mu++) {
+    VI_X(vi_lagrange_eval)(w, d, 1 + d[mu], lX + mu * w, NULL);
+  }
+  return VI_OK;
+}
+
+/* Release the solver a family's init made (vi_method_type.fini). */
+static inline void VI_X(vi_kit_fini)(VI_X(vi_solver) **solver) {
+  VI_X(vi_solver_free)(*solver);
+  *solver = NULL;
+}

@@ -28,109 +28,43 @@
  * wenger2017 (70).
  *
  * Compiled once per precision (prec.h). */
-#include "prec.h"
-#include "numerics_tmpl.h"
-#include "api_tmpl.h"
 #include "methods/kit_tmpl.h"
-#include "spec.h"
-
-#include <stdio.h>
-#include <string.h>
 
 #define MAN_MAX 16 /* m limit (quadrature tables) */
 
 typedef vi_man2020_opts man_opts;
 
-static const char *const man_rule_names[] = {"gauss", "lobatto", NULL};
-static const char *const man_ctrl_names[] = {"equidistant", "lobatto", NULL};
 
-static const vi_key_doc man_keys[] = {
-    {"alg", "ELL|EGL|ELG|EGG|LLL|LGL|LLG|LGG", "LGG",
+/* man2020 Table 2: the eight algorithms as names for three keys: control
+ * points (E equidistant, L Lobatto), then the rule of the unconstrained and
+ * of the constrained term (G Gauss, L Lobatto). */
+static const vi_opt_preset man_algs[] = {
+    {"ELL", "ctrl=equidistant,quadU=lobatto,quadC=lobatto", NULL},
+    {"EGL", "ctrl=equidistant,quadU=gauss,quadC=lobatto", NULL},
+    {"ELG", "ctrl=equidistant,quadU=lobatto,quadC=gauss", NULL},
+    {"EGG", "ctrl=equidistant,quadU=gauss,quadC=gauss", NULL},
+    {"LLL", "ctrl=lobatto,quadU=lobatto,quadC=lobatto", NULL},
+    {"LGL", "ctrl=lobatto,quadU=gauss,quadC=lobatto", NULL},
+    {"LLG", "ctrl=lobatto,quadU=lobatto,quadC=gauss", NULL},
+    {"LGG", "ctrl=lobatto,quadU=gauss,quadC=gauss", NULL},
+    {NULL, NULL, NULL}};
+
+#define MOPT(f) offsetof(man_opts, f)
+static const vi_opt man_options[] = {
+    {"alg", VI_OPT_PRESET, VI_OPT_NOFIELD, 0, 0, NULL, NULL, man_algs, 0, VI_PRESET_IN_SPEC,
+     NULL, "LGG",
      "man2020 Table 2: control points (E equidistant, L Lobatto), then the rule of "
      "the unconstrained and of the constrained term (G Gauss, L Lobatto)"},
-    {"m", "2..16", "3", "points per step: q and lambda of degree m-1, m-point rules"},
-    {"ctrl", "equidistant|lobatto", "from alg", "control points (overrides alg)"},
-    {"quadU", "gauss|lobatto", "from alg", "rule of the unconstrained term (overrides alg)"},
-    {"quadC", "gauss|lobatto", "from alg", "rule of the constrained term (overrides alg)"},
-    {NULL, NULL, NULL, NULL}};
-
-static int man_letter(char c, int *rule) {
-  if (c == 'G') {
-    *rule = VI_RULE_GAUSS;
-  } else if (c == 'L') {
-    *rule = VI_RULE_LOBATTO;
-  } else {
-    return -1;
-  }
-  return 0;
-}
-
-static int VI_X(man_parse)(void *opts_, const char *kv, char *err, size_t errlen) {
-  man_opts *o = opts_;
-  memset(o, 0, sizeof *o);
-  o->m = 3;
-  o->ctrl = VI_CTRL_LOBATTO;
-  o->quadU = VI_RULE_GAUSS;
-  o->quadC = VI_RULE_GAUSS;
-  char key[32], val[64];
-  const char *cur = kv;
-  int rc, choice;
-  while ((rc = vi_kv_next(&cur, key, sizeof key, val, sizeof val, err, errlen)) > 0) {
-    if (strcmp(key, "alg") == 0) {
-      if (strlen(val) != 3 || (val[0] != 'E' && val[0] != 'L') ||
-          man_letter(val[1], &o->quadU) || man_letter(val[2], &o->quadC)) {
-        snprintf(err, errlen,
-                 "invalid value '%s' for key 'alg' of method man2020; valid: ELL, EGL, ELG, "
-                 "EGG, LLL, LGL, LLG, LGG",
-                 val);
-        return VI_EINVAL;
-      }
-      o->ctrl = val[0] == 'E' ? VI_CTRL_EQUIDISTANT : VI_CTRL_LOBATTO;
-    } else if (strcmp(key, "m") == 0) {
-      if (vi_parse_int(key, val, 2, MAN_MAX, &o->m, err, errlen)) {
-        return VI_EINVAL;
-      }
-    } else if (strcmp(key, "ctrl") == 0) {
-      if (vi_parse_choice(key, val, man_ctrl_names, &choice, err, errlen)) {
-        return VI_EINVAL;
-      }
-      o->ctrl = choice == 0 ? VI_CTRL_EQUIDISTANT : VI_CTRL_LOBATTO;
-    } else if (strcmp(key, "quadU") == 0 || strcmp(key, "quadC") == 0) {
-      if (vi_parse_choice(key, val, man_rule_names, &choice, err, errlen)) {
-        return VI_EINVAL;
-      }
-      *(key[4] == 'U' ? &o->quadU : &o->quadC) = choice == 0 ? VI_RULE_GAUSS : VI_RULE_LOBATTO;
-    } else {
-      snprintf(err, errlen, "unknown key '%s' for method man2020; valid: alg, m, ctrl, quadU, quadC",
-               key);
-      return VI_EINVAL;
-    }
-  }
-  return rc < 0 ? VI_EINVAL : VI_OK;
-}
-
-/* The ranges a typed construction must respect (the spec parser enforces
- * them as it reads). */
-static int VI_X(man_check)(void *opts_, char *err, size_t errlen) {
-  const man_opts *o = opts_;
-  if (o->m < 2 || o->m > MAN_MAX ||
-      (o->ctrl != VI_CTRL_LOBATTO && o->ctrl != VI_CTRL_EQUIDISTANT) ||
-      (o->quadU != VI_RULE_GAUSS && o->quadU != VI_RULE_LOBATTO) ||
-      (o->quadC != VI_RULE_GAUSS && o->quadC != VI_RULE_LOBATTO)) {
-    snprintf(err, errlen,
-             "man2020 options out of range: m in 2..%d, ctrl lobatto or equidistant, quadU "
-             "and quadC gauss or lobatto",
-             MAN_MAX);
-    return VI_EINVAL;
-  }
-  return VI_OK;
-}
-
-static void VI_X(man_format)(const void *opts_, char *buf, size_t len) {
-  const man_opts *o = opts_;
-  snprintf(buf, len, "man2020:alg=%c%c%c,m=%d", o->ctrl == VI_CTRL_LOBATTO ? 'L' : 'E',
-           o->quadU == VI_RULE_GAUSS ? 'G' : 'L', o->quadC == VI_RULE_GAUSS ? 'G' : 'L', o->m);
-}
+    {"m", VI_OPT_INT, MOPT(m), 2, MAN_MAX, NULL, NULL, NULL, 3, 0, NULL, NULL,
+     "points per step: q and lambda of degree m-1, m-point rules"},
+    {"ctrl", VI_OPT_CHOICE, MOPT(ctrl), 0, 0, vi_kit_ctrl_names, vi_kit_ctrl_values, NULL,
+     VI_CTRL_LOBATTO, 0, NULL, "from alg", "control points (overrides alg)"},
+    {"quadU", VI_OPT_CHOICE, MOPT(quadU), 0, 0, vi_kit_rule_names, vi_kit_rule_values, NULL,
+     VI_RULE_GAUSS, 0, NULL, "from alg", "rule of the unconstrained term (overrides alg)"},
+    {"quadC", VI_OPT_CHOICE, MOPT(quadC), 0, 0, vi_kit_rule_names, vi_kit_rule_values, NULL,
+     VI_RULE_GAUSS, 0, NULL, "from alg", "rule of the constrained term (overrides alg)"},
+    {NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+#undef MOPT
 
 /* ---- state -------------------------------------------------------------- */
 
@@ -151,10 +85,10 @@ typedef struct VI_X(man_state) {
   VI_REAL lX[MAN_MAX * MAN_MAX], dlX[MAN_MAX];
   /* Step data and work arrays (carved from the stepper block). */
   VI_REAL *q0, *p0, *x, *xprev, *qprev0;
-  VI_REAL *Q, *V, *MV, *dV, *HV, *g, *G, *HG, *L, *mu, *v;
-  /* Configuration-dependent mass only: M and D_q(Mv) at a node, M(q^n)^-1,
-   * G M(q^n)^-1, and the work of vi_system_lagr. */
-  VI_REAL *Mq, *Dq, *Minvq, *GMi, *kw;
+  VI_X(vi_kit_work) w; /* a quadrature node of the Lagrangian integral */
+  VI_REAL *g, *G, *HG, *L, *mu, *v;
+  /* Configuration-dependent mass only: M(q^n)^-1 and G M(q^n)^-1. */
+  VI_REAL *Minvq, *GMi;
 } VI_X(man_state);
 
 static size_t VI_X(man_layout)(VI_X(man_state) *st, char *base, int n, int m, int N) {
@@ -167,22 +101,15 @@ static size_t VI_X(man_layout)(VI_X(man_state) *st, char *base, int n, int m, in
   t->x = VI_X(vi_carve)(base, &off, (size_t)N);
   t->xprev = VI_X(vi_carve)(base, &off, (size_t)N);
   t->qprev0 = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->Q = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->V = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->MV = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->dV = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->HV = VI_X(vi_carve)(base, &off, nn);
+  VI_X(vi_kit_work_carve)(&t->w, base, &off, n);
   t->g = VI_X(vi_carve)(base, &off, (size_t)m);
   t->G = VI_X(vi_carve)(base, &off, (size_t)m * n);
   t->HG = VI_X(vi_carve)(base, &off, nn);
   t->L = VI_X(vi_carve)(base, &off, (size_t)m);
   t->mu = VI_X(vi_carve)(base, &off, (size_t)m);
   t->v = VI_X(vi_carve)(base, &off, (size_t)n);
-  t->Mq = VI_X(vi_carve)(base, &off, nn);
-  t->Dq = VI_X(vi_carve)(base, &off, nn);
   t->Minvq = VI_X(vi_carve)(base, &off, nn);
   t->GMi = VI_X(vi_carve)(base, &off, (size_t)m * n);
-  t->kw = VI_X(vi_carve)(base, &off, nn + (size_t)n);
   return off;
 }
 
@@ -196,36 +123,10 @@ static size_t VI_X(man_state_size)(const void *opts_, int n, int m) {
   return head + VI_X(man_layout)(NULL, NULL, n, m, VI_X(man_unknowns_of)(o, n, m));
 }
 
-/* Control value mu of the unknowns: q^0 is known, q^mu (mu >= 1) is block
- * mu - 1 of x. */
-static const VI_REAL *VI_X(man_q)(const VI_X(man_state) *st, const VI_REAL *x, int mu) {
-  return mu == 0 ? st->q0 : x + (size_t)(mu - 1) * st->n;
-}
-
-/* q (and qdot when dl) at a node from the basis values l, dl. */
+/* q (and qdot when dl) at a node from the basis values l, dl (kit). */
 static void VI_X(man_eval)(const VI_X(man_state) *st, const VI_REAL *x, const VI_REAL *l,
                            const VI_REAL *dl, VI_REAL *Q, VI_REAL *V) {
-  const int n = st->n;
-  for (int a = 0; a < n; a++) {
-    Q[a] = 0;
-    if (dl) {
-      V[a] = 0;
-    }
-  }
-  for (int mu = 0; mu <= st->deg; mu++) {
-    const VI_REAL *qm = VI_X(man_q)(st, x, mu);
-    for (int a = 0; a < n; a++) {
-      Q[a] += l[mu] * qm[a];
-      if (dl) {
-        V[a] += dl[mu] * qm[a];
-      }
-    }
-  }
-  if (dl) {
-    for (int a = 0; a < n; a++) {
-      V[a] /= st->h;
-    }
-  }
+  VI_X(vi_kit_eval)(st->n, st->deg, st->q0, x, l, dl, st->h, Q, V);
 }
 
 /* Residual and Jacobian of one step (file comment; man2020 (35)-(45)).
@@ -238,7 +139,6 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
   const int n = st->n, m = st->m, deg = st->deg, N = st->N;
   const int loff = st->loff, poff = st->poff;
   const VI_REAL h = st->h;
-  const VI_REAL *M = sys->M;
   const VI_REAL *pn = x + poff;
   int rc;
   if (F) {
@@ -254,43 +154,19 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       J[(size_t)(deg * n + a) * N + poff + a] = -1; /* (39) */
     }
   }
-  /* Unconstrained term: h sum_j b_j L(Q_j, Qdot_j). */
+  /* Unconstrained term: h sum_j b_j L(Q_j, Qdot_j), (35)-(36). */
   for (int j = 0; j < st->o.m; j++) {
-    const VI_REAL *l = st->lU + j * (deg + 1), *dl = st->dlU + j * (deg + 1);
-    VI_X(man_eval)(st, x, l, dl, st->Q, st->V);
-    /* dV = -L_q, MV = L_v, HV = -L_qq (and M(Q), D_q(M V) for M(q)). */
-    if ((rc = VI_X(vi_system_lagr)(sys, st->Q, st->V, st->dV, st->MV, J ? st->HV : NULL,
-                                   st->Mq, st->Dq, st->kw)) != VI_OK) {
+    if ((rc = VI_X(vi_kit_lagr_node)(sys, &st->w, deg, deg + 1, st->q0, x,
+                                     st->lU + j * (deg + 1), st->dlU + j * (deg + 1), h,
+                                     h * st->b[j], F, J, N)) != VI_OK) {
       return rc;
-    }
-    const VI_REAL hb = h * st->b[j];
-    if (F) {
-      for (int i = 0; i <= deg; i++) {
-        VI_REAL *Fi = F + i * n;
-        for (int a = 0; a < n; a++) {
-          Fi[a] += hb * (-l[i] * st->dV[a] + dl[i] / h * st->MV[a]);
-        }
-      }
-    }
-    if (J) {
-      /* (36); with M(q), L_vv = M(Q) and the mixed L_qv, L_vq blocks. */
-      const VI_REAL *Lvv = sys->config_mass ? st->Mq : M;
-      const VI_REAL *Dq = sys->config_mass ? st->Dq : NULL;
-      for (int i = 0; i <= deg; i++) {
-        for (int mu = 1; mu <= deg; mu++) {
-          VI_X(vi_lagr_block)(J + (size_t)(i * n) * N + (mu - 1) * n, N, n,
-                              -hb * l[i] * l[mu], hb * dl[i] * dl[mu] / (h * h),
-                              hb * l[i] * dl[mu] / h, hb * dl[i] * l[mu] / h,
-                              st->HV, Lvv, Dq);
-        }
-      }
     }
   }
   /* Constrained term: h sum_j e_j g(Z_j) . Lambda_j, its derivative in
    * every R_i, (38) and the lambda-weighted Hessian of (37). */
   for (int j = 0; j < st->o.m; j++) {
     const VI_REAL *l = st->lC + j * (deg + 1);
-    VI_X(man_eval)(st, x, l, NULL, st->Q, NULL);
+    VI_X(man_eval)(st, x, l, NULL, st->w.Q, NULL);
     for (int k = 0; k < m; k++) {
       VI_REAL acc = 0;
       for (int mu = 0; mu <= deg; mu++) {
@@ -298,7 +174,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       }
       st->L[k] = acc;
     }
-    if ((rc = vi_callback_status(ty->holo->constraint_jac(sys->state, st->Q, st->G))) != 0) {
+    if ((rc = vi_callback_status(ty->holo->constraint_jac(sys->state, st->w.Q, st->G))) != 0) {
       return rc;
     }
     const VI_REAL he = h * st->e[j];
@@ -314,7 +190,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       }
     }
     if (J) {
-      if ((rc = vi_callback_status(ty->holo->constraint_hess(sys->state, st->Q, st->L, st->HG))) != 0) {
+      if ((rc = vi_callback_status(ty->holo->constraint_hess(sys->state, st->w.Q, st->L, st->HG))) != 0) {
         return rc;
       }
       for (int i = 0; i <= deg; i++) {
@@ -396,7 +272,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
         st->GMi[k * n + c] = acc;
       }
     }
-    if ((rc = VI_X(vi_system_kinetic)(sys, qn, st->v, st->kw, st->Dq, NULL)) != VI_OK) {
+    if ((rc = VI_X(vi_system_kinetic)(sys, qn, st->v, st->w.kw, st->w.Dq, NULL)) != VI_OK) {
       return rc;
     }
   }
@@ -430,7 +306,7 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
         }
         if (sys->config_mass) {
           for (int a = 0; a < n; a++) {
-            acc -= st->GMi[k * n + a] * st->Dq[a * n + c];
+            acc -= st->GMi[k * n + a] * st->w.Dq[a * n + c];
           }
         }
         row[(deg - 1) * n + c] = acc;
@@ -446,28 +322,22 @@ static int VI_X(man_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
 static int VI_X(man_guess_start)(VI_X(man_state) *st, const VI_REAL *lam0) {
   const int n = st->n, m = st->m, deg = st->deg;
   const VI_X(vi_system) *sys = st->sys;
-  VI_REAL *v = st->V, *a = st->MV;
+  VI_REAL *v = st->w.V, *a = st->w.MV;
   int rc = VI_X(vi_system_accel)(sys, st->q0, st->p0, lam0, v, a);
   if (rc != VI_OK) {
     return rc;
   }
-  for (int mu = 1; mu <= deg; mu++) {
-    VI_REAL t = st->d[mu] * st->h;
-    VI_REAL *qm = st->x + (size_t)(mu - 1) * n;
-    for (int i = 0; i < n; i++) {
-      qm[i] = st->q0[i] + t * v[i] + t * t / 2 * a[i];
-    }
-  }
+  VI_X(vi_kit_taylor)(n, deg, st->d, st->h, st->q0, v, a, st->x);
   for (int mu = 0; mu <= deg; mu++) {
     memcpy(st->x + st->loff + mu * m, lam0, (size_t)m * sizeof *lam0);
   }
   /* M at the guessed q^n (a guess only: M(q0) would do as well). */
   const VI_REAL *M = sys->M;
   if (sys->config_mass) {
-    if ((rc = VI_X(vi_system_mass)(sys, st->x + (size_t)(deg - 1) * n, st->Mq)) != VI_OK) {
+    if ((rc = VI_X(vi_system_mass)(sys, st->x + (size_t)(deg - 1) * n, st->w.Mq)) != VI_OK) {
       return rc;
     }
-    M = st->Mq;
+    M = st->w.Mq;
   }
   for (int i = 0; i < n; i++) {
     VI_REAL acc = 0;
@@ -484,17 +354,7 @@ static int VI_X(man_guess_start)(VI_X(man_state) *st, const VI_REAL *lam0) {
 static void VI_X(man_guess_extrapolate)(VI_X(man_state) *st) {
   const int n = st->n, m = st->m, deg = st->deg;
   const VI_REAL *xp = st->xprev;
-  for (int mu = 1; mu <= deg; mu++) {
-    const VI_REAL *l = st->lX + mu * (deg + 1);
-    VI_REAL *qm = st->x + (size_t)(mu - 1) * n;
-    for (int a = 0; a < n; a++) {
-      VI_REAL acc = l[0] * st->qprev0[a];
-      for (int nu = 1; nu <= deg; nu++) {
-        acc += l[nu] * xp[(size_t)(nu - 1) * n + a];
-      }
-      qm[a] = acc;
-    }
-  }
+  VI_X(vi_kit_extrapolate)(n, deg, st->lX, st->qprev0, xp, st->x);
   for (int mu = 0; mu <= deg; mu++) {
     const VI_REAL *l = st->lX + mu * (deg + 1);
     for (int k = 0; k < m; k++) {
@@ -510,38 +370,33 @@ static void VI_X(man_guess_extrapolate)(VI_X(man_state) *st) {
     for (int nu = 1; nu <= deg; nu++) {
       acc += st->dlX[nu] * xp[(size_t)(nu - 1) * n + a];
     }
-    st->V[a] = acc / st->h;
+    st->w.V[a] = acc / st->h;
   }
   /* M at the extrapolated q^n; a failing mass callback leaves M(q0): this
    * is only the starting guess. */
   const VI_REAL *M = st->sys->M;
   if (st->sys->config_mass &&
-      VI_X(vi_system_mass)(st->sys, st->x + (size_t)(deg - 1) * n, st->Mq) == VI_OK) {
-    M = st->Mq;
+      VI_X(vi_system_mass)(st->sys, st->x + (size_t)(deg - 1) * n, st->w.Mq) == VI_OK) {
+    M = st->w.Mq;
   }
   for (int a = 0; a < n; a++) {
     VI_REAL acc = 0;
     for (int c = 0; c < n; c++) {
-      acc += M[a * n + c] * st->V[c];
+      acc += M[a * n + c] * st->w.V[c];
     }
     st->x[st->poff + a] = acc;
   }
 }
 
+/* Retry of a failed solve: the Taylor guess with the last node multiplier. */
+static int VI_X(man_restart)(void *ctx) {
+  VI_X(man_state) *st = ctx;
+  memcpy(st->L, st->xprev + st->loff + st->deg * st->m, (size_t)st->m * sizeof *st->L);
+  return VI_X(man_guess_start)(st, st->L);
+}
+
 static int VI_X(man_solve)(VI_X(man_state) *st, VI_X(vi_stats) *stats) {
-  long it = 0, fe = 0, je = 0;
-  int rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
-  if (rc > 0 && st->have_prev) {
-    /* Retry once from the Taylor guess with the last node multiplier. */
-    memcpy(st->L, st->xprev + st->loff + st->deg * st->m, (size_t)st->m * sizeof *st->L);
-    int g = VI_X(man_guess_start)(st, st->L);
-    if (g != 0) {
-      return g;
-    }
-    rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
-  }
-  VI_X(vi_stats_add_solve)(stats, it, fe, je);
-  return rc;
+  return VI_X(vi_kit_solve)(st->solver, st->x, st->have_prev, VI_X(man_restart), st, stats);
 }
 
 static int VI_X(man_init)(void *state, const void *opts_, const VI_X(vi_system) *sys,
@@ -552,10 +407,7 @@ static int VI_X(man_init)(void *state, const void *opts_, const VI_X(vi_system) 
   const man_opts *o = opts_;
   const int n = sys->n, m = sys->m;
   int rc;
-  if (sys->type->mech == NULL || sys->type->holo == NULL || m < 1) {
-    return VI_EUNSUPPORTED;
-  }
-  memset(st, 0, sizeof *st);
+  memset(st, 0, sizeof *st); /* needs (mechanical, holonomic) checked at alloc */
   st->o = *o;
   st->sys = sys;
   st->n = n;
@@ -569,18 +421,10 @@ static int VI_X(man_init)(void *state, const void *opts_, const VI_X(vi_system) 
   size_t head = (sizeof *st + 15) / 16 * 16;
   VI_X(man_layout)(st, (char *)state + head, n, m, st->N);
   const int deg = st->deg;
-  if ((rc = VI_X(vi_ctrl_points)(o->ctrl, deg, st->d)) != VI_OK ||
-      (rc = VI_X(vi_quad_rule)(o->quadU, o->m, st->c, st->b)) != VI_OK ||
-      (rc = VI_X(vi_quad_rule)(o->quadC, o->m, st->f, st->e)) != VI_OK) {
+  if ((rc = VI_X(vi_kit_tables)(o->ctrl, deg, st->d, o->quadU, o->m, st->c, st->b, st->lU,
+                                 st->dlU, o->quadC, o->m, st->f, st->e, st->lC, st->lX)) !=
+      VI_OK) {
     return rc;
-  }
-  for (int j = 0; j < o->m; j++) {
-    VI_X(vi_lagrange_eval)(deg + 1, st->d, st->c[j], st->lU + j * (deg + 1),
-                           st->dlU + j * (deg + 1));
-    VI_X(vi_lagrange_eval)(deg + 1, st->d, st->f[j], st->lC + j * (deg + 1), NULL);
-  }
-  for (int mu = 0; mu <= deg; mu++) {
-    VI_X(vi_lagrange_eval)(deg + 1, st->d, 1 + st->d[mu], st->lX + mu * (deg + 1), NULL);
   }
   VI_REAL scratch[MAN_MAX];
   VI_X(vi_lagrange_eval)(deg + 1, st->d, VI_C(2.0), scratch, st->dlX);
@@ -660,9 +504,7 @@ static int VI_X(man_unknowns)(const void *state) {
 }
 
 static void VI_X(man_fini)(void *state) {
-  VI_X(man_state) *st = state;
-  VI_X(vi_solver_free)(st->solver);
-  st->solver = NULL;
+  VI_X(vi_kit_fini)(&((VI_X(man_state) *)state)->solver);
 }
 
 /* man2020 Tables 1 and 3: the order of the relative energy error is
@@ -685,15 +527,12 @@ const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
                "points, constraints at the control points and the velocity constraint at "
                "the step end; algorithms ELL..LGG",
     .cite = "man2020 (20)-(45), Table 2",
-    .keys = man_keys,
+    .options = man_options,
     .needs = VI_NEED_MECH | VI_NEED_HOLO,
     .lookahead = 0,
     .expected_order = man_expected_order,
     .examples = man_examples,
     .opts_size = sizeof(man_opts),
-    .parse = VI_X(man_parse),
-    .check = VI_X(man_check),
-    .format = VI_X(man_format),
     .state_size = VI_X(man_state_size),
     .init = VI_X(man_init),
     .step = VI_X(man_step),
