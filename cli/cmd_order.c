@@ -172,6 +172,7 @@ int vi_cmd_order(int argc, char **argv) {
   a.set = co.set;
   a.method = co.method;
   a.T = 1;
+  a.clock = vi_cpu_clock;
   const char *Ttext = co.T ? co.T : "1";
   if ((co.T && vi_cli_positive("order", api, "final time T", co.T, &a.T)) ||
       vi_cli_solver("order", api, &co, &a.solver)) {

@@ -237,7 +237,7 @@ typedef struct vi_order_result {
   double energy_floor;                  /* energy errors <= 10 floor are plateau */
   int measure;                          /* vi_measure of the study */
   double newton_per_step[VI_ORDER_MAXH];
-  double seconds[VI_ORDER_MAXH];
+  double seconds[VI_ORDER_MAXH];        /* by vi_order_config.clock; NaN untimed */
   int status[VI_ORDER_MAXH];            /* vi_status of each run */
   int unknowns;
   char note[320];       /* "" or a warning for the user (a cache not written) */
@@ -270,6 +270,9 @@ typedef struct vi_order_config {
    * prints, the caller reports progress. */
   void (*progress)(void *ctx, const vi_order_result *r, int i);
   void *progress_ctx;
+  /* The caller's clock for the seconds of each run (the studies' timing
+   * service, studies/timing.h); NULL: not timed (NaN). */
+  double (*clock)(void);
 } vi_order_config;
 
 /* A typed trajectory (vi_api.traj_*): integrate a system with a method

@@ -31,10 +31,11 @@
  * choices are in the spec table below and in every output. Long traces are
  * stored as an envelope: the minimum and maximum of the signed error over
  * each window of steps, so no peak is lost however many steps a window has.
- * Run times: the calling thread is pinned to one core with hwloc
- * (core/machine.c), each point is the minimum over several repetitions of
- * init + all steps (the error is measured in a separate, untimed pass), and
- * the machine is described in the outputs.
+ * Run times (the timing service, timing.h): the CPU time of the calling
+ * thread, pinned to one core with hwloc; each point is the minimum over
+ * several back-to-back repetitions of init + all steps (the error is
+ * measured in a separate, untimed pass), and the machine is described in
+ * the outputs.
  *
  * Figures have no published numbers; what the paper's text claims about
  * each figure is checked instead and reported as claims (held or not);
@@ -50,6 +51,7 @@
 #include "plot.h"
 #include "report.h"
 #include "reproduce.h"
+#include "study.h"
 #include "vistudy.h"
 
 #include <math.h>
@@ -507,14 +509,15 @@ static int work_point(const vi_system_d *sys, const char *method, double T, long
   row[W_EL] = e[2];
   row[W_NEWTON] = stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0;
   row[W_FEVALS] = stt->steps ? (double)stt->fevals / (double)stt->steps : 0;
-  double best = INFINITY;
+  vi_timed best = {INFINITY, INFINITY, 0};
   for (int r = 0; rc == VI_OK && r < reps; r++) {
-    double t0 = vi_clock();
+    vi_time t;
+    vi_time_start(&t);
     rc = vi_integrate_d(st, NULL, h, N, sys->q0, sys->p0, &nd, NULL, NULL, NULL);
-    double t = vi_clock() - t0;
-    best = t < best ? t : best;
+    vi_time_stop(&t);
+    vi_timed_more(&best, &t);
   }
-  row[W_SEC] = best;
+  row[W_SEC] = best.seconds;
   if (rc != VI_OK) {
     snprintf(err, errlen, "%s, h = %g: %s", method, h, vi_strerror(rc));
   }
@@ -1523,12 +1526,11 @@ static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl
 /* ---- driver --------------------------------------------------------------- */
 
 static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, const claim *cl,
-                         int nc,
-                         const vi_machine *mach, int pinned_core, const reproduce_opts *o,
-                         char *err, size_t errlen) {
-  char base[1024], line[600];
+                         int nc, const vi_timing *tg, const reproduce_opts *o, char *err,
+                         size_t errlen) {
+  char base[1024];
+  const char *line = tg->line;
   snprintf(base, sizeof base, "%s/%s", o->results_dir, f->id);
-  vi_machine_line(mach, line, sizeof line);
   json_t *j = json_object();
   json_object_set_new(j, "id", json_string(f->id));
   json_object_set_new(j, "system", json_string(f->system));
@@ -1542,15 +1544,7 @@ static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, 
   if (f->quantity) {
     json_object_set_new(j, "quantity", json_string(f->quantity));
   }
-  json_t *m = json_object();
-  json_object_set_new(m, "cpu", json_string(mach->cpu));
-  json_object_set_new(m, "cores", json_integer(mach->cores));
-  json_object_set_new(m, "os", json_string(mach->os));
-  json_object_set_new(m, "compiler", json_string(mach->compiler));
-  json_object_set_new(m, "build", json_string(mach->build));
-  json_object_set_new(m, "version", json_string(mach->version));
-  json_object_set_new(m, "pinned_core", pinned_core >= 0 ? json_integer(pinned_core) : json_null());
-  json_object_set_new(j, "machine", m);
+  json_object_set_new(j, "machine", vi_timing_json(tg));
   json_t *arr = json_array();
   for (int i = 0; i < ntot; i++) {
     json_array_append_new(arr, series_json(&ss[i]));
@@ -1657,13 +1651,16 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
               "recomputing it\n", f->id, ss[i].label, store.path, why);
     }
   }
-  vi_machine mach;
-  vi_machine_describe(&mach);
-  vi_pin *pin = NULL;
-  int core = -1;
-  if (f->kind == FIG_WORK && vi_pin_thread(&pin, &core, err, sizeof err) != 0) {
-    fprintf(stderr, "vistudy reproduce: %s: timing unpinned: %s\n", f->id, err);
-    core = -1;
+  /* Timed figures pin the thread and record the machine (timing.h). */
+  vi_timing tg = {.core = -1};
+  if (f->kind == FIG_WORK) {
+    vi_timing_begin(&tg);
+    if (tg.pin_note[0]) {
+      fprintf(stderr, "vistudy reproduce: %s: timing unpinned: %s\n", f->id, tg.pin_note);
+    }
+  } else {
+    vi_machine_describe(&tg.machine);
+    vi_machine_line(&tg.machine, tg.line, sizeof tg.line);
   }
   double T = o->quick ? f->T_quick : f->T;
   int status = VI_EXIT_OK;
@@ -1708,7 +1705,7 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
       break;
     }
   }
-  vi_pin_release(pin);
+  vi_timing_end(&tg);
   if (o->progress) {
     fputc('\n', stderr);
   }
@@ -1730,7 +1727,7 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
     nc = 0;
   }
   err[0] = 0;
-  int written = write_outputs(f, ss, ns, ntot, cl, nc, &mach, core, o, err, sizeof err) == 0;
+  int written = write_outputs(f, ss, ns, ntot, cl, nc, &tg, o, err, sizeof err) == 0;
   if (!written) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
     status = VI_EXIT_FAIL;
@@ -1761,7 +1758,8 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
   return status;
 }
 
-int vi_figures_run(const char *id, const reproduce_opts *o) {
+int vi_figures_run(const vi_study *s, const reproduce_opts *o) {
+  const char *id = s->id;
   for (int i = 0; i < NFIGS; i++) {
     if (strcmp(id, figs[i].id) == 0) {
       return run_figure(&figs[i], o);

@@ -46,6 +46,7 @@
 #include "plot.h"
 #include "report.h"
 #include "reproduce.h"
+#include "study.h"
 #include "vistudy.h"
 
 #include <math.h>
@@ -104,8 +105,7 @@ typedef struct me_point {
   long N;
   double h;
   double eq, ep, eE;    /* global q and p errors, max relative energy error */
-  double seconds, wall; /* minimum over the repetitions */
-  int reps;
+  vi_timed tm; /* CPU and wall time, minimum over the repetitions (timing.h) */
   long steps; /* stats->steps (the init solve of galerkin's look-ahead is
                  counted in newton, not in steps) */
   long newton, newton_max, fevals, jevals;
@@ -139,28 +139,14 @@ typedef struct me_study {
   double stop_err;    /* ... or a q error below this (past ME_NTAB) */
 } me_study;
 
-typedef struct me_time {
-  double cpu, wall;
-} me_time;
-
-static double me_cpu_clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static json_t *me_num(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* Repetitions of a run of t seconds: more where they are cheap, so that
- * the minimum is robust against the other processes of a shared machine. */
-static int me_reps(const me_study *S, double t) {
-  if (S->o->quick) {
-    return 1;
-  }
-  return t < 0.005 ? 11 : t < 0.05 ? 7 : 5;
-}
+/* Repetitions of a run by its time (timing.h): 5, 7 below 50 ms, 11 below
+ * 5 ms; more where they are cheap make the minimum robust on a shared
+ * machine. */
+static const vi_reps_policy me_reps = {11, 7, 5};
 
 /* ---- runs ------------------------------------------------------------------ */
 
@@ -174,18 +160,16 @@ static int me_copy_node(void *ctx, long k, const vi_node_d *nd) {
   return VI_OK;
 }
 
-static int me_once(me_study *S, vi_stepper_d *st, long N, me_time *tm) {
+static int me_once(me_study *S, vi_stepper_d *st, long N, vi_time *tm) {
   const int n = S->n;
   double node[64];
   vi_node_d nd = {0, node, node + n, node + 2 * n};
   vi_solver_opts_d so;
   vi_solver_opts_default_d(&so);
   const double h = ME_T / (double)N;
-  tm->cpu = me_cpu_clock();
-  tm->wall = vi_clock();
+  vi_time_start(tm);
   int rc = vi_integrate_d(st, &so, h, N, S->sys->q0, S->sys->p0, &nd, me_copy_node, S, NULL);
-  tm->cpu = me_cpu_clock() - tm->cpu;
-  tm->wall = vi_clock() - tm->wall;
+  vi_time_stop(tm);
   return rc;
 }
 
@@ -233,14 +217,14 @@ static me_point *me_point_run(me_study *S, int curve, long N) {
   P->N = N;
   P->h = ME_T / (double)N;
   P->eq = P->ep = P->eE = NAN;
-  P->seconds = P->wall = NAN;
+  P->tm.seconds = P->tm.wall = NAN;
   char err[256];
   vi_stepper_d *st = NULL;
   if (vi_stepper_alloc_d(S->curves[curve].spec, S->sys, &st, err, sizeof err) != VI_OK) {
     snprintf(P->msg, sizeof P->msg, "%.150s", err);
     return P;
   }
-  me_time tm;
+  vi_time tm;
   int rc = me_once(S, st, N, &tm);
   const vi_stats_d *stats = vi_stepper_stats_d(st);
   P->steps = stats->steps;
@@ -249,9 +233,7 @@ static me_point *me_point_run(me_study *S, int curve, long N) {
   P->fevals = stats->fevals;
   P->jevals = stats->jevals;
   P->unknowns = vi_stepper_unknowns_d(st);
-  P->seconds = tm.cpu;
-  P->wall = tm.wall;
-  P->reps = 1;
+  vi_timed_first(&P->tm, &tm);
   vi_stepper_free_d(st);
   if (rc != VI_OK) {
     snprintf(P->msg, sizeof P->msg, "%s", vi_strerror(rc));
@@ -278,7 +260,7 @@ static int me_sweep(me_study *S, int curve, char *err, size_t errlen) {
     }
     if (S->o->progress) {
       fprintf(stderr, "%s: %-24s h = %-8.4g e_q = %-9.3g e_H = %-9.3g %8.5f s %5.2f it/step%s%s\n",
-              "man2020-efficiency", S->curves[curve].label, P->h, P->eq, P->eE, P->seconds,
+              "man2020-efficiency", S->curves[curve].label, P->h, P->eq, P->eE, P->tm.seconds,
               P->steps ? (double)P->newton / (double)P->steps : 0.0, P->ok ? "" : "  ",
               P->msg);
     }
@@ -294,39 +276,30 @@ static int me_sweep(me_study *S, int curve, char *err, size_t errlen) {
     fails = 0;
     const int plateau = best < 1e-10 && P->eq > 0.5 * best;
     best = P->eq < best ? P->eq : best;
-    if (lad[i] >= ME_NTAB && (P->eq < S->stop_err || plateau || P->seconds > S->cap_seconds)) {
+    if (lad[i] >= ME_NTAB && (P->eq < S->stop_err || plateau || P->tm.seconds > S->cap_seconds)) {
       break;
     }
   }
   return 0;
 }
 
-/* The repetitions, in passes over all successful runs (as workprec.c): a
- * burst of load from another process spoils one pass, not every
- * repetition of one run. */
-static void me_repeat(me_study *S) {
-  for (int pass = 1; pass < me_reps(S, 0); pass++) {
-    if (S->o->progress) {
-      fprintf(stderr, "man2020-efficiency: timing repetition %d\n", pass + 1);
-    }
-    for (int i = 0; i < S->npts; i++) {
-      me_point *P = &S->pts[i];
-      if (!P->ok || pass >= me_reps(S, P->seconds)) {
-        continue;
-      }
-      vi_stepper_d *st = NULL;
-      char err[256];
-      me_time tm;
-      if (vi_stepper_alloc_d(S->curves[P->curve].spec, S->sys, &st, err, sizeof err) ==
-              VI_OK &&
-          me_once(S, st, P->N, &tm) == VI_OK) {
-        P->seconds = tm.cpu < P->seconds ? tm.cpu : P->seconds;
-        P->wall = tm.wall < P->wall ? tm.wall : P->wall;
-        P->reps++;
-      }
-      vi_stepper_free_d(st);
-    }
+/* A later repetition of a timed run (vi_repeat_in_passes). */
+static vi_timed *me_timed(void *ctx, int i) {
+  me_point *P = &((me_study *)ctx)->pts[i];
+  return P->ok ? &P->tm : NULL;
+}
+
+static int me_run_again(void *ctx, int i, vi_time *tm) {
+  me_study *S = ctx;
+  const me_point *P = &S->pts[i];
+  vi_stepper_d *st = NULL;
+  char err[256];
+  int rc = vi_stepper_alloc_d(S->curves[P->curve].spec, S->sys, &st, err, sizeof err);
+  if (rc == VI_OK) {
+    rc = me_once(S, st, P->N, tm);
   }
+  vi_stepper_free_d(st);
+  return rc == VI_OK ? 0 : -1;
 }
 
 /* ---- analysis ---------------------------------------------------------------- */
@@ -357,7 +330,7 @@ static double me_interp(const me_study *S, int curve, int measure, double E, dou
       double a = log(me_err(prev, measure)), b = log(e);
       double f = b == a ? 0 : (log(E) - a) / (b - a);
       *h = exp(log(prev->h) + f * (log(P->h) - log(prev->h)));
-      return exp(log(prev->seconds) + f * (log(P->seconds) - log(prev->seconds)));
+      return exp(log(prev->tm.seconds) + f * (log(P->tm.seconds) - log(prev->tm.seconds)));
     }
     prev = P;
   }
@@ -557,7 +530,7 @@ typedef struct me_claims {
 } me_claims;
 
 static double me_tstep(const me_point *P) {
-  return P ? P->seconds / (double)P->N : NAN;
+  return P ? P->tm.seconds / (double)P->N : NAN;
 }
 
 static void me_judge(const me_study *S, me_claims *C) {
@@ -625,10 +598,10 @@ static json_t *me_point_json(const me_study *S, const me_point *P) {
   json_object_set_new(j, "error_q", me_num(P->eq));
   json_object_set_new(j, "error_p", me_num(P->ep));
   json_object_set_new(j, "error_energy", me_num(P->eE));
-  json_object_set_new(j, "seconds", me_num(P->seconds));
-  json_object_set_new(j, "wall_seconds", me_num(P->wall));
-  json_object_set_new(j, "seconds_per_step", me_num(P->seconds / (double)P->N));
-  json_object_set_new(j, "repetitions", json_integer(P->reps));
+  json_object_set_new(j, "seconds", me_num(P->tm.seconds));
+  json_object_set_new(j, "wall_seconds", me_num(P->tm.wall));
+  json_object_set_new(j, "seconds_per_step", me_num(P->tm.seconds / (double)P->N));
+  json_object_set_new(j, "repetitions", json_integer(P->tm.reps));
   json_object_set_new(j, "unknowns", json_integer(P->unknowns));
   json_object_set_new(j, "newton_iters", json_integer(P->newton));
   json_object_set_new(j, "newton_per_step",
@@ -781,7 +754,7 @@ static char *me_plot_body(const me_study *S, const char *title) {
         if (np++ == 0) {
           fprintf(f, "$c%d << EOD\n", c);
         }
-        fprintf(f, "%.6e %.6e %.6e %.5g\n", P->eq, P->eE, P->seconds, P->h);
+        fprintf(f, "%.6e %.6e %.6e %.5g\n", P->eq, P->eE, P->tm.seconds, P->h);
       }
     }
     if (np > 0) {
@@ -845,7 +818,7 @@ static char *me_csv(const me_study *S) {
     fprintf(f, "%s,%d,\"%s\",%.17g,%ld,%d,%d,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%d,%.4f,%ld,%ld,%ld,"
                "\"%s\"\n",
             me_short[C->meth], C->m, C->spec, P->h, P->N, P->unknowns, C->paper, P->eq, P->ep,
-            P->eE, P->seconds, P->wall, P->seconds / (double)P->N, P->reps,
+            P->eE, P->tm.seconds, P->tm.wall, P->tm.seconds / (double)P->N, P->tm.reps,
             P->steps ? (double)P->newton / (double)P->steps : NAN, P->newton_max, P->fevals,
             P->jevals, P->ok ? "ok" : P->msg);
   }
@@ -934,7 +907,7 @@ static char *me_md(const me_study *S, const char *id, const char *mline, int cor
               K->paper, meth == ME_LOB ? "2md + (m-2)c" : "md + mc", K->formula);
       if (P) {
         fprintf(f, "%.2f | %.1f |", (double)P->newton / (double)P->steps,
-                1e6 * P->seconds / (double)P->N);
+                1e6 * P->tm.seconds / (double)P->N);
         me_md_err(f, P->eq, ME_Q);
         me_md_err(f, P->eE, ME_E);
         fputc('\n', f);
@@ -1074,7 +1047,7 @@ static char *me_md(const me_study *S, const char *id, const char *mline, int cor
     const me_curve *K = &S->curves[P->curve];
     if (P->ok) {
       fprintf(f, "| %s | %d | %.5g | %ld | %.3e | %.3e | %.3e | %d | %.2f | ok |\n",
-              me_names[K->meth], K->m, P->h, P->N, P->eq, P->eE, P->seconds, P->reps,
+              me_names[K->meth], K->m, P->h, P->N, P->eq, P->eE, P->tm.seconds, P->tm.reps,
               (double)P->newton / (double)P->steps);
     } else {
       fprintf(f, "| %s | %d | %.5g | %ld | - | - | - | - | - | %s |\n", me_names[K->meth],
@@ -1152,7 +1125,8 @@ static int me_reference(me_study *S, char *err, size_t errlen) {
              : -1;
 }
 
-int vi_man2020_eff_run(const char *id, const reproduce_opts *o) {
+int vi_man2020_eff_run(const vi_study *s, const reproduce_opts *o) {
+  const char *id = s->id;
   const double tstart = vi_clock();
   char err[512] = "";
   me_study *S = calloc(1, sizeof *S);
@@ -1166,8 +1140,8 @@ int vi_man2020_eff_run(const char *id, const reproduce_opts *o) {
   S->o = o;
   S->cap_seconds = o->quick ? 0.05 : 0.15;
   S->stop_err = 1e-12;
-  int status = VI_EXIT_FAIL, core = -1;
-  vi_pin *pin = NULL;
+  int status = VI_EXIT_FAIL;
+  vi_timing tg = {.core = -1};
   json_t *j = NULL;
   char *md = NULL, *csv = NULL, *body = NULL;
   const vi_system_type_d *type = vi_system_find_d(ME_SYSTEM, err, sizeof err);
@@ -1200,24 +1174,21 @@ int vi_man2020_eff_run(const char *id, const reproduce_opts *o) {
   if (me_canonical(S, err, sizeof err) != 0) {
     goto out;
   }
-  char perr[256];
-  if (vi_pin_thread(&pin, &core, perr, sizeof perr) != 0) {
-    fprintf(stderr, "%s: timings unpinned: %s\n", id, perr);
+  vi_timing_begin(&tg);
+  if (tg.pin_note[0]) {
+    fprintf(stderr, "%s: timings unpinned: %s\n", id, tg.pin_note);
   }
   for (int c = 0; c < S->ncurves; c++) {
     if (me_sweep(S, c, err, sizeof err) != 0) {
       goto out;
     }
   }
-  me_repeat(S);
-  vi_pin_release(pin);
-  pin = NULL;
+  vi_repeat_in_passes(S, S->npts, me_timed, me_run_again, &me_reps, o->quick, id, o->progress);
+  vi_timing_end(&tg);
   me_judge(S, C);
 
-  vi_machine mach;
-  vi_machine_describe(&mach);
-  char mline[512];
-  vi_machine_line(&mach, mline, sizeof mline);
+  const char *mline = tg.line;
+  const int core = tg.core;
   const double total = vi_clock() - tstart;
 
   j = json_object();
@@ -1243,7 +1214,7 @@ int vi_man2020_eff_run(const char *id, const reproduce_opts *o) {
                   "the momentum form of wenger2017 with m d + (m-1) c unknowns, fewer than "
                   "the paper's 2md + (m-2)c for the stage form: the paper's basis of "
                   "comparison does not apply to this implementation"));
-  json_object_set_new(j, "machine", vi_machine_json(&mach, mline));
+  json_object_set_new(j, "machine", vi_machine_json(&tg.machine, mline));
   json_object_set_new(j, "pinned_core", core >= 0 ? json_integer(core) : json_null());
   json_object_set_new(
       j, "timing",
@@ -1314,7 +1285,7 @@ out:
   if (status != VI_EXIT_OK && err[0]) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", id, err);
   }
-  vi_pin_release(pin);
+  vi_timing_end(&tg);
   json_decref(j);
   free(md);
   free(csv);

@@ -216,16 +216,3 @@ json_t *vi_params_json(const vi_system_d *sys) {
   }
   return p;
 }
-
-json_t *vi_machine_json(const vi_machine *m, const char *line) {
-  json_t *mj = json_object();
-  json_object_set_new(mj, "cpu", json_string(m->cpu));
-  json_object_set_new(mj, "cores", json_integer(m->cores));
-  json_object_set_new(mj, "pus", json_integer(m->pus));
-  json_object_set_new(mj, "os", json_string(m->os));
-  json_object_set_new(mj, "compiler", json_string(m->compiler));
-  json_object_set_new(mj, "build", json_string(m->build));
-  json_object_set_new(mj, "version", json_string(m->version));
-  json_object_set_new(mj, "line", json_string(line));
-  return mj;
-}

@@ -5,7 +5,7 @@
 
 #include "vistudy.h"
 #include "fit.h"
-#include "machine.h"
+#include "timing.h"
 #include "outcome.h"
 
 #include <jansson.h>
@@ -35,10 +35,6 @@ int vi_study_check(const char *dir, const char *id, const char *suffixes, char *
 /* A system's parameter values as a JSON object: scalars as numbers,
  * vector parameters (q0, v0, ...) as arrays, in the order of the type. */
 json_t *vi_params_json(const vi_system_d *sys);
-
-/* The machine as JSON: cpu, cores, pus, os, compiler, build, version and
- * the one-line description (vi_machine_line) as "line". */
-json_t *vi_machine_json(const vi_machine *m, const char *line);
 
 /* Write JSON to path (indent 2, 17 digits) by the rules of outfile.h;
  * 0 or -1 with the path and errno text in err. */

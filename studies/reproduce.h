@@ -1,4 +1,5 @@
-/* reproduce.h: paper reproductions (reproduce.c). */
+/* reproduce.h: the study driver (reproduce.c): options, selection, checks,
+ * runs. The registry and the runners: study.h. */
 #ifndef VI_REPRODUCE_H
 #define VI_REPRODUCE_H
 
@@ -35,11 +36,5 @@ int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
 /* Run the selected studies; the worst VI_EXIT_* status. */
 int vi_reproduce(const int selected[], const reproduce_opts *o);
 int vi_reproduce_list(FILE *f);
-
-/* The studies of other files, each run by its ID (VI_EXIT_* status). */
-int vi_figures_run(const char *id, const reproduce_opts *o);  /* figures.c */
-int vi_workprec_run(const char *id, const reproduce_opts *o); /* workprec.c */
-int vi_man2020_run(const char *id, const reproduce_opts *o);  /* man2020.c */
-int vi_man2020_eff_run(const char *id, const reproduce_opts *o); /* man2020_eff.c */
 
 #endif

@@ -45,6 +45,7 @@
 #include "plot.h"
 #include "report.h"
 #include "reproduce.h"
+#include "study.h"
 #include "vistudy.h"
 
 #include <ida/ida.h>
@@ -99,9 +100,7 @@ typedef struct wp_point {
   long steps;
   double err;     /* global q error; NAN when the run failed */
   double gdrift;  /* max_k |g(q_k)|_inf at the same nodes */
-  double seconds; /* CPU time of the pinned thread, minimum over the repetitions */
-  double wall;    /* wall-clock time, minimum over the repetitions */
-  int reps;
+  vi_timed tm;    /* CPU and wall time, minimum over the repetitions (timing.h) */
   long fevals;                    /* residual evaluations */
   long jevals;                    /* Jacobian evaluations */
   long newton;                    /* Newton iterations */
@@ -141,15 +140,10 @@ typedef struct wp_study {
   int max_points;     /* ... or after this many successful runs (0: no cap) */
 } wp_study;
 
-/* Repetitions of a run taking t seconds (t = 0: the most of any run). */
-static int wp_reps(const wp_study *S, double t) {
-  if (S->o->quick) {
-    return 1;
-  }
-  /* The machine is shared: more repetitions where they are cheap make the
-   * minimum robust against other processes. */
-  return t < 0.005 ? 7 : t < 0.05 ? 5 : 3;
-}
+/* Repetitions of a run by its time (timing.h): 3, 5 below 50 ms, 7 below
+ * 5 ms; more where they are cheap make the minimum robust on a shared
+ * machine. */
+static const vi_reps_policy wp_reps = {7, 5, 3};
 
 /* P->err = max over the measured nodes of |q_k - q_ref(t_k)|_inf (nk + 1
  * nodes, stride reference nodes apart; NaN propagates) and P->gdrift =
@@ -177,38 +171,6 @@ static void wp_error(const wp_study *S, long nk, long stride, wp_point *P) {
   P->err = e;
   P->gdrift = gd;
   P->ok = isfinite(e) && isfinite(gd);
-}
-
-/* Run time of one run. The study reports the CPU time of the (pinned)
- * thread: on a machine shared with other processes, time slices given to
- * them inflate the wall-clock time of every repetition alike (measured
- * here: the IDA runs' wall time doubled while a benchmark ran on the same
- * core), the thread's CPU time hardly. On an idle machine both agree; the
- * wall time is recorded beside it. */
-typedef struct wp_time {
-  double cpu, wall;
-} wp_time;
-
-static double wp_cpu_clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void wp_tic(wp_time *t) {
-  t->cpu = wp_cpu_clock();
-  t->wall = vi_clock();
-}
-
-static void wp_toc(wp_time *t) {
-  t->cpu = wp_cpu_clock() - t->cpu;
-  t->wall = vi_clock() - t->wall;
-}
-
-/* Keep the smaller of each time in P. */
-static void wp_keep_min(wp_point *P, const wp_time *t) {
-  P->seconds = t->cpu < P->seconds ? t->cpu : P->seconds;
-  P->wall = t->wall < P->wall ? t->wall : P->wall;
 }
 
 /* ---- reference --------------------------------------------------------- */
@@ -292,7 +254,7 @@ static int wp_copy_node(void *ctx, long k, const vi_node_d *nd) {
   return VI_OK;
 }
 
-static int wp_galerkin_once(wp_study *S, vi_stepper_d *st, long N, wp_time *tm) {
+static int wp_galerkin_once(wp_study *S, vi_stepper_d *st, long N, vi_time *tm) {
   const int n = S->n;
   double node[64]; /* 2n + m reals; wp_galerkin_point checks the size */
   vi_node_d nd = {0, node, node + n, node + 2 * n};
@@ -301,9 +263,9 @@ static int wp_galerkin_once(wp_study *S, vi_stepper_d *st, long N, wp_time *tm) 
   const double h = WP_T / (double)N;
   /* Nodes per measured node: 1 up to the reference grid, N / WP_NREF above. */
   wp_copy c = {S, N > WP_NREF ? N / WP_NREF : 1};
-  wp_tic(tm);
+  vi_time_start(tm);
   int rc = vi_integrate_d(st, &so, h, N, S->sys->q0, S->sys->p0, &nd, wp_copy_node, &c, NULL);
-  wp_toc(tm);
+  vi_time_stop(tm);
   return rc;
 }
 
@@ -330,15 +292,13 @@ static wp_point *wp_galerkin_point(wp_study *S, int curve, long N, char *err,
     snprintf(P->msg, sizeof P->msg, "%s", err);
     return P;
   }
-  wp_time tm;
+  vi_time tm;
   int rc = wp_galerkin_once(S, st, N, &tm);
   const vi_stats_d *stats = vi_stepper_stats_d(st);
   P->fevals = stats->fevals;
   P->jevals = stats->jevals;
   P->newton = stats->newton_iters;
-  P->seconds = tm.cpu;
-  P->wall = tm.wall;
-  P->reps = 1;
+  vi_timed_first(&P->tm, &tm);
   if (rc != VI_OK) {
     snprintf(P->msg, sizeof P->msg, "%s", vi_strerror(rc));
     vi_stepper_free_d(st);
@@ -374,7 +334,7 @@ static int wp_galerkin_sweep(wp_study *S, int curve, char *err, size_t errlen) {
     if (S->o->progress) {
       fprintf(stderr,
               "workprec: %-12s h = %-10.4g e_q = %-9.3g %8.4f s  %ld res evals%s%s\n",
-              S->curves[curve].label, P->h, P->err, P->seconds, P->fevals,
+              S->curves[curve].label, P->h, P->err, P->tm.seconds, P->fevals,
               P->ok ? "" : "  ", P->msg);
     }
     if (!P->ok) {
@@ -390,7 +350,7 @@ static int wp_galerkin_sweep(wp_study *S, int curve, char *err, size_t errlen) {
     fails = 0;
     int plateau = best < 1e-9 && P->err > 0.5 * best;
     best = P->err < best ? P->err : best;
-    if (P->err < S->stop_err || plateau || P->seconds > S->cap_seconds ||
+    if (P->err < S->stop_err || plateau || P->tm.seconds > S->cap_seconds ||
         (S->max_points > 0 && wp_curve_points(S, curve) >= S->max_points)) {
       break;
     }
@@ -698,12 +658,12 @@ static int wp_ida_alloc(wp_study *S, int form, wp_ida *I, char *err, size_t errl
 /* One IDA run at rtol = atol = tol to T with output at t_j = j T / WP_NOUT;
  * IDACreate, IDAInit and the options are inside the timing, the vectors
  * and the dense solver are reused. */
-static int wp_ida_once(wp_study *S, wp_ida *I, double tol, wp_point *P, wp_time *tm) {
+static int wp_ida_once(wp_study *S, wp_ida *I, double tol, wp_point *P, vi_time *tm) {
   const int n = S->n, ggl = I->dae.form == WP_GGL;
   memcpy(N_VGetArrayPointer(I->y), I->y0, (size_t)I->N * sizeof *I->y0);
   memcpy(N_VGetArrayPointer(I->yp), I->yp0, (size_t)I->N * sizeof *I->yp0);
   I->dae.msg[0] = 0;
-  wp_tic(tm);
+  vi_time_start(tm);
   void *mem = IDACreate(I->ctx);
   int rc = mem ? IDASetErrHandlerFn(mem, wp_ida_errh, &I->dae) : IDA_MEM_NULL;
   rc = rc ? rc : IDAInit(mem, wp_dae_res, 0.0, I->y, I->yp);
@@ -736,7 +696,7 @@ static int wp_ida_once(wp_study *S, wp_ida *I, double tol, wp_point *P, wp_time 
       memcpy(S->Qrun + j * n, yv, (size_t)n * sizeof *yv);
     }
   }
-  wp_toc(tm);
+  vi_time_stop(tm);
   if (mem) {
     long v = 0;
     IDAGetNumSteps(mem, &v);
@@ -785,18 +745,16 @@ static int wp_ida_sweep(wp_study *S, int curve, wp_ida *I) {
     P->curve = curve;
     P->rtol = P->atol = tol;
     P->err = NAN;
-    wp_time tm;
+    vi_time tm;
     int rc = wp_ida_once(S, I, tol, P, &tm);
-    P->seconds = tm.cpu;
-    P->wall = tm.wall;
-    P->reps = 1;
+    vi_timed_first(&P->tm, &tm);
     if (rc == 0) {
       wp_error(S, WP_NOUT, WP_NREF / WP_NOUT, P);
     }
     if (S->o->progress) {
       fprintf(stderr,
               "workprec: %-12s tol = %-8.2g e_q = %-9.3g %8.4f s  %ld res evals%s%s\n",
-              S->curves[curve].label, tol, P->err, P->seconds, P->fevals,
+              S->curves[curve].label, tol, P->err, P->tm.seconds, P->fevals,
               P->ok ? "" : "  ", P->msg);
     }
     if (!P->ok) {
@@ -804,7 +762,7 @@ static int wp_ida_sweep(wp_study *S, int curve, wp_ida *I) {
     }
     int plateau = best < 1e-9 && P->err > 0.5 * best;
     best = P->err < best ? P->err : best;
-    if (P->err < S->stop_err || plateau || P->seconds > 4 * S->cap_seconds ||
+    if (P->err < S->stop_err || plateau || P->tm.seconds > 4 * S->cap_seconds ||
         (S->max_points > 0 && wp_curve_points(S, curve) >= S->max_points)) {
       break;
     }
@@ -812,46 +770,42 @@ static int wp_ida_sweep(wp_study *S, int curve, wp_ida *I) {
   return 0;
 }
 
-/* The repetitions of the timings, in passes over all successful runs rather
- * than back to back, so that a burst of load from another process (the
- * machine is shared) spoils one pass, not every repetition of one run. */
-static void wp_repeat(wp_study *S, wp_ida ida[2]) {
-  for (int pass = 1; pass < wp_reps(S, 0); pass++) {
-    if (S->o->progress) {
-      fprintf(stderr, "workprec: timing repetition %d\n", pass + 1);
+/* A later repetition of a timed run (vi_repeat_in_passes). */
+typedef struct wp_again {
+  wp_study *S;
+  wp_ida *ida;
+} wp_again;
+
+static vi_timed *wp_timed(void *ctx, int i) {
+  wp_point *P = &((wp_again *)ctx)->S->pts[i];
+  return P->ok ? &P->tm : NULL;
+}
+
+static int wp_run_again(void *ctx, int i, vi_time *tm) {
+  wp_again *a = ctx;
+  wp_study *S = a->S;
+  wp_point *P = &S->pts[i];
+  int rc = -1;
+  if (P->family == WP_IDA) {
+    wp_point tmp;
+    rc = wp_ida_once(S, &a->ida[S->curves[P->curve].form], P->rtol, &tmp, tm);
+  } else {
+    vi_stepper_d *st = NULL;
+    char err[256];
+    if (vi_stepper_alloc_d(S->curves[P->curve].method, S->sys, &st, err, sizeof err) ==
+        VI_OK) {
+      rc = wp_galerkin_once(S, st, P->steps, tm);
     }
-    for (int i = 0; i < S->npts; i++) {
-      wp_point *P = &S->pts[i];
-      if (!P->ok || pass >= wp_reps(S, P->seconds)) {
-        continue;
-      }
-      wp_time tm;
-      int rc = -1;
-      if (P->family == WP_IDA) {
-        wp_point tmp;
-        rc = wp_ida_once(S, &ida[S->curves[P->curve].form], P->rtol, &tmp, &tm);
-      } else {
-        vi_stepper_d *st = NULL;
-        char err[256];
-        if (vi_stepper_alloc_d(S->curves[P->curve].method, S->sys, &st, err,
-                               sizeof err) == VI_OK) {
-          rc = wp_galerkin_once(S, st, P->steps, &tm);
-        }
-        vi_stepper_free_d(st);
-      }
-      if (rc == 0) {
-        wp_keep_min(P, &tm);
-      }
-      P->reps++;
-    }
+    vi_stepper_free_d(st);
   }
+  return rc == 0 ? 0 : -1;
 }
 
 /* ---- analysis ------------------------------------------------------------ */
 
 /* The cost measures: 0 CPU seconds, 1 residual evaluations, 2 wall seconds. */
 static double wp_cost(const wp_point *P, int evals) {
-  return evals == 1 ? (double)P->fevals : evals == 2 ? P->wall : P->seconds;
+  return evals == 1 ? (double)P->fevals : evals == 2 ? P->tm.wall : P->tm.seconds;
 }
 
 /* Cost of a curve at error E: log-log linear interpolation between the
@@ -955,9 +909,9 @@ static json_t *wp_point_json(const wp_study *S, const wp_point *P) {
   json_object_set_new(j, "steps", json_integer(P->steps));
   json_object_set_new(j, "error", wp_num(P->err));
   json_object_set_new(j, "g_drift", wp_num(P->gdrift));
-  json_object_set_new(j, "seconds", wp_num(P->seconds));
-  json_object_set_new(j, "wall_seconds", wp_num(P->wall));
-  json_object_set_new(j, "repetitions", json_integer(P->reps));
+  json_object_set_new(j, "seconds", wp_num(P->tm.seconds));
+  json_object_set_new(j, "wall_seconds", wp_num(P->tm.wall));
+  json_object_set_new(j, "repetitions", json_integer(P->tm.reps));
   json_object_set_new(j, "evals", json_integer(P->fevals));
   json_object_set_new(j, "jac_evals", json_integer(P->jevals));
   json_object_set_new(j, "newton_iters", json_integer(P->newton));
@@ -1011,7 +965,7 @@ static char *wp_plot_body(const wp_study *S, int ycol, const char *ylabel,
         if (np++ == 0) {
           fprintf(f, "$c%d << EOD\n", c);
         }
-        fprintf(f, "%.6e %.6e %ld\n", P->err, P->seconds, P->fevals);
+        fprintf(f, "%.6e %.6e %ld\n", P->err, P->tm.seconds, P->fevals);
       }
     }
     if (np > 0) {
@@ -1070,7 +1024,7 @@ static char *wp_csv(const wp_study *S) {
       fprintf(f, ",%.3g,%.3g,", P->rtol, P->atol);
     }
     fprintf(f, "%ld,%.6e,%.6e,%.6e,%.6e,%d,%ld,%ld,%ld,\"%s\"\n", P->steps, P->err,
-            P->gdrift, P->seconds, P->wall, P->reps, P->fevals, P->jevals, P->newton,
+            P->gdrift, P->tm.seconds, P->tm.wall, P->tm.reps, P->fevals, P->jevals, P->newton,
             P->ok ? "ok" : P->msg);
   }
   fclose(f);
@@ -1199,7 +1153,7 @@ static char *wp_md(const wp_study *S, const char *id, const char *mline, int cor
     const wp_point *P = &S->pts[i];
     if (P->family == WP_GALERKIN && P->ok) {
       fprintf(f, "| %s | %.5g | %ld | %.3e | %.1e | %.3e | %ld | %.2f | ok |\n",
-              S->curves[P->curve].label, P->h, P->steps, P->err, P->gdrift, P->seconds,
+              S->curves[P->curve].label, P->h, P->steps, P->err, P->gdrift, P->tm.seconds,
               P->fevals, (double)P->newton / (double)P->steps);
     } else if (P->family == WP_GALERKIN) {
       fprintf(f, "| %s | %.5g | %ld | - | - | - | %ld | - | %s |\n",
@@ -1216,7 +1170,7 @@ static char *wp_md(const wp_study *S, const char *id, const char *mline, int cor
         fprintf(f,
                 "| %s | %.2g | %ld | %.3e | %.1e | %.3e | %ld | %ld | %ld | %ld | ok |\n",
                 S->curves[P->curve].label, P->rtol, P->steps, P->err, P->gdrift,
-                P->seconds, P->fevals, P->jevals, P->newton, P->etfails);
+                P->tm.seconds, P->fevals, P->jevals, P->newton, P->etfails);
       } else {
         fprintf(f, "| %s | %.2g | %ld | - | - | - | %ld | %ld | %ld | %ld | %s |\n",
                 S->curves[P->curve].label, P->rtol, P->steps, P->fevals, P->jevals,
@@ -1281,7 +1235,8 @@ static void wp_canonical(wp_study *S) {
   }
 }
 
-int vi_workprec_run(const char *id, const reproduce_opts *o) {
+int vi_workprec_run(const vi_study *s, const reproduce_opts *o) {
+  const char *id = s->id;
   double tstart = vi_clock();
   char err[512] = "";
   wp_study *S = calloc(1, sizeof *S);
@@ -1300,8 +1255,7 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
    * reference's accuracy (about 1e-10). */
   S->stop_err = o->quick ? 1e-7 : 2e-12;
   int status = VI_EXIT_FAIL;
-  vi_pin *pin = NULL;
-  int core = -1;
+  vi_timing tg = {.core = -1};
   json_t *j = NULL;
   char *md = NULL, *csv = NULL, *b1 = NULL, *b2 = NULL;
   wp_ida ida[2];
@@ -1332,9 +1286,9 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
       goto out;
     }
   }
-  char perr[256];
-  if (vi_pin_thread(&pin, &core, perr, sizeof perr) != 0) {
-    fprintf(stderr, "workprec: timings unpinned: %s\n", perr);
+  vi_timing_begin(&tg);
+  if (tg.pin_note[0]) {
+    fprintf(stderr, "workprec: timings unpinned: %s\n", tg.pin_note);
   }
   for (int c = 0; c < S->ncurves; c++) {
     int rc = S->curves[c].family == WP_IDA ? wp_ida_sweep(S, c, &ida[S->curves[c].form])
@@ -1343,9 +1297,10 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
       goto out;
     }
   }
-  wp_repeat(S, ida);
-  vi_pin_release(pin);
-  pin = NULL;
+  wp_again again = {S, ida};
+  vi_repeat_in_passes(&again, S->npts, wp_timed, wp_run_again, &wp_reps, o->quick, "workprec",
+                      o->progress);
+  vi_timing_end(&tg);
 
   wp_speed st[WP_NLEVELS], se[WP_NLEVELS], sw[WP_NLEVELS];
   for (int l = 0; l < WP_NLEVELS; l++) {
@@ -1363,10 +1318,8 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
       minerr = S->pts[i].err;
     }
   }
-  vi_machine mach;
-  vi_machine_describe(&mach);
-  char mline[512];
-  vi_machine_line(&mach, mline, sizeof mline);
+  const char *mline = tg.line;
+  const int core = tg.core;
   double total = vi_clock() - tstart;
 
   j = json_object();
@@ -1377,7 +1330,7 @@ int vi_workprec_run(const char *id, const reproduce_opts *o) {
   json_object_set_new(j, "quick", json_boolean(o->quick));
   json_object_set_new(j, "error_measure",
                       json_string("max over the nodes t_k of |q_k - q_ref(t_k)|_inf"));
-  json_object_set_new(j, "machine", vi_machine_json(&mach, mline));
+  json_object_set_new(j, "machine", vi_machine_json(&tg.machine, mline));
   json_object_set_new(j, "pinned_core", core >= 0 ? json_integer(core) : json_null());
   json_object_set_new(
       j, "timing",
@@ -1516,7 +1469,7 @@ out:
   if (status != VI_EXIT_OK && err[0]) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", id, err);
   }
-  vi_pin_release(pin);
+  vi_timing_end(&tg);
   wp_ida_free(&ida[WP_GGL]);
   wp_ida_free(&ida[WP_INDEX1]);
   json_decref(j);

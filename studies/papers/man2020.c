@@ -1,4 +1,4 @@
-/* man2020.c: reproductions of man2020 Tables 1 and 3 (Man, Gao, Zhong
+/* man2020.c: the table studies of man2020 Tables 1 and 3 as data (study.h) (Man, Gao, Zhong
  * 2020): the convergence order, measured from the max relative Hamiltonian
  * error (46)-(49), of the eight algorithms ELL..LGG for m = 2..9 points on
  * the nonlinear spring pendulum (50)-(52), in quadruple precision as the
@@ -24,7 +24,7 @@
 #include "cells.h"
 #include "published.h"
 #include "report.h"
-#include "reproduce.h"
+#include "study.h"
 #include "vistudy.h"
 
 #include <errno.h>
@@ -54,8 +54,10 @@ typedef struct man_cell {
  * name, studies/published.h; an unknown rule name is an error with the
  * line). Table 1's rows name the construction, not an algorithm: it is
  * EGG. */
-static int read_cells(const char *path, const char *table, man_cell **out, int *n, char *err,
-                      size_t errlen) {
+static int read_cells(const vi_table_spec *spec, const char *path, void **out_, int *n,
+                      char *err, size_t errlen) {
+  man_cell **out = (man_cell **)out_;
+  const char *table = spec->subset;
   static const char *const names[] = {"control_points", "quad_unconstrained",
                                       "quad_constrained", "m", "order_energy", "source_table"};
   vi_table t;
@@ -116,7 +118,8 @@ static void judge(man_cell *c) {
   c->match = isfinite(c->order) && 2 * (int)lround(c->order / 2) == c->published;
 }
 
-static int run_cell(man_cell *c, const reproduce_opts *o, char *err, size_t errlen) {
+static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen) {
+  man_cell *c = c_;
   char method[64];
   snprintf(method, sizeof method, "man2020:alg=%s,m=%d", c->alg, c->m);
   vi_order_config a = {0};
@@ -125,6 +128,7 @@ static int run_cell(man_cell *c, const reproduce_opts *o, char *err, size_t errl
   a.T = MAN_T;
   a.solver.kind = VI_SOLVER_NEWTON;
   a.cache_dir = o->cache_dir;
+  a.clock = vi_cpu_clock;
   a.measure = VI_MEASURE_ENERGY;
   a.energy_only = 1;
   vi_order_result *r = calloc(1, sizeof *r);
@@ -159,7 +163,9 @@ static json_t *num(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *cells_json(const char *id, const man_cell *c, int n, int *matched, int *total) {
+static json_t *cells_json(const vi_study *st, const void *c_, int n, int *matched, int *total) {
+  const char *id = st->id;
+  const man_cell *c = c_;
   json_t *j = json_object(), *arr = json_array();
   *matched = *total = 0;
   json_object_set_new(j, "id", json_string(id));
@@ -202,7 +208,8 @@ static json_t *cells_json(const char *id, const man_cell *c, int n, int *matched
 }
 
 /* The measurement of a finished cell as the cell store keeps it. */
-static json_t *cell_measurement(const man_cell *c) {
+static json_t *cell_measurement(const void *c_) {
+  const man_cell *c = c_;
   return json_pack("{s:o, s:[o, o], s:[o, o], s:i, s:f}", "energy",
                    vi_cells_fit_json(c->order, c->measured, c->residual), "fit_h", num(c->hmax),
                    num(c->hmin), "fit_err", num(c->emax), num(c->emin), "fit_points", c->npoints,
@@ -215,7 +222,8 @@ static double num_or_nan(json_t *v) {
 
 /* Restore a cell from the store; -1 with the reason in why when the stored
  * value is not a valid measurement. */
-static int cell_restore(man_cell *c, json_t *v, char *why, size_t whylen) {
+static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
+  man_cell *c = c_;
   json_t *fit, *h0, *h1, *e0, *e1;
   json_error_t je;
   if (json_unpack_ex(v, &je, JSON_STRICT, "{s:o, s:[oo], s:[oo], s:i, s:F}", "energy", &fit,
@@ -239,8 +247,8 @@ static int cell_restore(man_cell *c, json_t *v, char *why, size_t whylen) {
 
 /* Markdown: the paper's layout (one row per algorithm, one column per m),
  * each entry "measured (published)", a mismatch in bold; then the fits. */
-static char *cells_md(const char *id, const char *title, const man_cell *c, int n, int matched,
-                      int total) {
+static char *cells_md(const vi_study *st, const void *c_, int n, int matched, int total) {
+  const man_cell *c = c_;
   size_t cap = 1 << 16, len = 0;
   char *t = malloc(cap);
   if (!t) {
@@ -253,7 +261,8 @@ static char *cells_md(const char *id, const char *title, const man_cell *c, int 
      "(`vistudy order --measure energy --precision quad`); order: least squares over the "
      "asymptotic range. Each entry: measured (published); a mismatch in **bold**. "
      "Matched %d/%d.\n\n",
-     id, title, MAN_SYSTEM, MAN_T_TEXT, matched, total);
+     st->id, ((const vi_table_spec *)st->spec)->caption, MAN_SYSTEM, MAN_T_TEXT, matched,
+     total);
   MD("| algorithm |");
   int ms[16], nm = 0;
   for (int k = 0; k < n; k++) {
@@ -320,7 +329,8 @@ static char *cells_md(const char *id, const char *title, const man_cell *c, int 
   return t;
 }
 
-static char *cells_csv(const man_cell *c, int n) {
+static char *cells_csv(const void *c_, int n) {
+  const man_cell *c = c_;
   size_t cap = 1 << 14, len = 0;
   char *t = malloc(cap);
   if (!t) {
@@ -339,99 +349,48 @@ static char *cells_csv(const man_cell *c, int n) {
   return t;
 }
 
+static void cell_key(const void *c_, char *buf, size_t len) {
+  const man_cell *c = c_;
+  snprintf(buf, len, "man2020:alg=%s,m=%d", c->alg, c->m);
+}
+
+static void cell_label(const void *c_, char *buf, size_t len) {
+  const man_cell *c = c_;
+  snprintf(buf, len, "%s m=%d", c->alg, c->m);
+}
+
+static int cell_done(const void *c) {
+  return ((const man_cell *)c)->done;
+}
+
+static int cells_mismatches(const void *c_, int n, FILE *f) {
+  const man_cell *c = c_;
+  int mism = 0;
+  for (int k = 0; k < n; k++) {
+    if (c[k].done && !c[k].match) {
+      fprintf(f, "  mismatch: %s m=%d energy: measured %s, published %d\n", c[k].alg, c[k].m,
+              c[k].measured, c[k].published);
+      mism++;
+    }
+  }
+  return mism;
+}
+
 /* What determines the cells besides the code (cells.h). */
 #define MAN_CONFIG                                                                       \
   MAN_SYSTEM " defaults; T = " MAN_T_TEXT "; quad; --measure energy, --h auto; energy error " \
              "max_k |H_k - H_0| / |H_0|"
 
-int vi_man2020_run(const char *id, const reproduce_opts *o) {
-  const int t3 = strcmp(id, "man2020-table3") == 0;
-  const char *title = t3 ? "man2020 Table 3: convergence order of the eight algorithms"
-                         : "man2020 Table 1: m-point Gauss rule, m equidistant control points "
-                           "(algorithm EGG)";
-  char path[VI_PATH_MAX + 64], err[2 * VI_PATH_MAX + 256] = "", note[VI_PATH_MAX + 256];
-  snprintf(path, sizeof path, "%s/man2020_orders.csv", o->published_dir);
-  man_cell *c = NULL;
-  int n = 0;
-  if (read_cells(path, t3 ? "3" : "1", &c, &n, err, sizeof err) != 0) {
-    fprintf(stderr, "vistudy reproduce: %s\n", err);
-    return VI_EXIT_FAIL;
+#define MAN_TABLE_SPEC(caption_, subset_)                                                   \
+  {                                                                                       \
+    .config = MAN_CONFIG, .caption = caption_, .subset = subset_,                         \
+    .cell_size = sizeof(man_cell), .verdicts_per_cell = 1, .read = read_cells,            \
+    .key = cell_key, .label = cell_label, .done = cell_done, .measure = run_cell,         \
+    .stored = cell_measurement, .restore = cell_restore, .json = cells_json,               \
+    .md = cells_md, .csv = cells_csv, .mismatches = cells_mismatches                      \
   }
-  /* A reduced run (--max-cells) keeps its store, so that a longer
-   * reduced run resumes from it. */
-  const int full = n;
-  if (o->max_cells > 0 && o->max_cells < n) {
-    n = o->max_cells;
-  }
-  vi_cells store;
-  if (vi_cells_open(&store, o->results_dir, id, MAN_CONFIG, o->fresh, note, sizeof note, err,
-                    sizeof err) != 0) {
-    fprintf(stderr, "vistudy reproduce: %s\n", err);
-    free(c);
-    return VI_EXIT_FAIL;
-  }
-  if (note[0]) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", id, note);
-  }
-  int status = VI_EXIT_OK, matched = 0, total = 0;
-  for (int k = 0; k < n; k++) {
-    char key[64], why[512];
-    snprintf(key, sizeof key, "man2020:alg=%s,m=%d", c[k].alg, c[k].m);
-    json_t *stored = vi_cells_get(&store, key);
-    if (stored && cell_restore(&c[k], stored, why, sizeof why) != 0) {
-      fprintf(stderr, "vistudy reproduce: %s: stored cell %s in %s is invalid (%s); recomputing it\n",
-              id, key, store.path, why);
-    }
-    if (c[k].done) {
-      continue;
-    }
-    if (o->progress) {
-      fprintf(stderr, "\r%s: cell %d/%d (%s m=%d)        ", id, k + 1, n, c[k].alg, c[k].m);
-    }
-    if (run_cell(&c[k], o, err, sizeof err) != 0) {
-      fprintf(stderr, "\nvistudy reproduce: %s %s m=%d: %s\n", id, c[k].alg, c[k].m, err);
-      status = VI_EXIT_FAIL;
-      break;
-    }
-    if (vi_cells_put(&store, key, cell_measurement(&c[k]), err, sizeof err) != 0) {
-      fprintf(stderr, "\nvistudy reproduce: %s: %s\n", id, err);
-      status = VI_EXIT_FAIL;
-      break;
-    }
-  }
-  if (o->progress) {
-    fputc('\n', stderr);
-  }
-  json_t *j = cells_json(id, c, n, &matched, &total);
-  char *md = cells_md(id, title, c, n, matched, total), *csv = cells_csv(c, n);
-  int written = vi_study_write(o->results_dir, id, j, md, csv, err, sizeof err) == 0;
-  if (!written) {
-    fprintf(stderr, "vistudy reproduce: %s\n", err);
-    status = VI_EXIT_FAIL;
-  }
-  if (status == VI_EXIT_OK && n == full) {
-    vi_cells_finish(&store);
-  }
-  vi_cells_close(&store);
-  printf("%s: matched %d/%d cells%s\n", id, matched, total,
-         total < n ? " (incomplete: the study stopped early)" : "");
-  int mism = 0;
-  for (int k = 0; k < n; k++) {
-    if (c[k].done && !c[k].match) {
-      printf("  mismatch: %s m=%d energy: measured %s, published %d\n", c[k].alg, c[k].m,
-             c[k].measured, c[k].published);
-      mism++;
-    }
-  }
-  if (written) {
-    printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, id);
-  }
-  json_decref(j);
-  free(md);
-  free(csv);
-  free(c);
-  if (status == VI_EXIT_OK && o->strict && mism > 0) {
-    status = VI_EXIT_FAIL;
-  }
-  return status;
-}
+
+const vi_table_spec vi_man2020_table1 = MAN_TABLE_SPEC(
+    "man2020 Table 1: m-point Gauss rule, m equidistant control points (algorithm EGG)", "1");
+const vi_table_spec vi_man2020_table3 =
+    MAN_TABLE_SPEC("man2020 Table 3: convergence order of the eight algorithms", "3");

@@ -1,0 +1,497 @@
+/* wenger2017.c: the table studies of wenger2017 as data (study.h): the
+ * layout, measurement and verdict of a cell; the table runner does the rest.
+ *
+ * wenger2017-table1 / -table2: every (s, w, ordL) cell of Tables 1 and 2 of
+ * wenger2017 (../shared/published/wenger2017_table{1_gauss,2_lobatto}.csv),
+ * measured by an order study of galerkin:s,w,quadL,r,quadZ=lobatto on the
+ * planar pendulum against its exact solution, compared cell by cell with
+ * the published orders. The published values are read only to compare: no
+ * published number is ever written into a measured column.
+ *
+ * Choices the paper leaves open (stated in every output): the system is the
+ * planar pendulum with its default parameters (the only system of §4 with
+ * an exact solution, so the reference is exact in both precisions), T = 1,
+ * step sizes chosen automatically (h = 1/N, N doubling); a cell whose
+ * predicted q order min(ordL, ordZ, 2s) is 8 or more runs in quad
+ * precision, because double cannot resolve it above round-off.
+ *
+ * Match rule (issue 3): the measured order rounded to the nearest even
+ * integer equals the published one, or both are 'd'. Extra columns: the
+ * §4.1 projection claim, the orders of p and lambda with
+ * project=p,lambda=recompute next to the order of q.
+ *
+ * Long runs: each finished cell goes to the cell store
+ * results/ID.partial.json (cells.h); a rerun resumes from it unless --fresh,
+ * recomputing every verdict from the stored measurement and the published
+ * table as it is now. */
+#include "cells.h"
+#include "published.h"
+#include "report.h"
+#include "study.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One row of a published table and what we measured for it. */
+typedef struct cell {
+  int s, r, ordL, w, z, ordZ;
+  char quadL[16], quadZ[16], basis[32];
+  char pub[VI_NQUANT][8];     /* published order or "d" */
+  char meas[VI_NQUANT][16];   /* measured label: "4.01", "d", "plateau", "-" */
+  double order[VI_NQUANT];    /* NaN unless fitted */
+  char proj[VI_NQUANT][16];   /* with project=p,lambda=recompute */
+  int match[VI_NQUANT];
+  char precision[8];
+  char method[256];
+  double hmin, hmax;
+  double residual[VI_NQUANT];
+  int done;
+} cell;
+
+
+/* The rows of a published wenger2017 table (studies/published.h: by
+ * column name; a missing column, short row, bad number or over-long text
+ * is an error with the line). */
+static int read_table(const vi_table_spec *spec, const char *path, void **out_, int *n,
+                      char *err, size_t errlen) {
+  (void)spec;
+  cell **out = (cell **)out_;
+  static const char *const names[] = {"s",     "quadL", "r",       "ordL",    "w",
+                                      "quadZ", "z",     "ordZ",    "order_q", "order_p",
+                                      "order_lambda", "basis"};
+  enum { NC = 12 };
+  vi_table t;
+  int col[NC];
+  if (vi_table_read(path, &t, err, errlen) != 0) {
+    return -1;
+  }
+  for (int i = 0; i < NC; i++) {
+    if ((col[i] = vi_table_col(&t, names[i], path, err, errlen)) < 0) {
+      vi_table_free(&t);
+      return -1;
+    }
+  }
+  cell *c = calloc((size_t)(t.nrows > 0 ? t.nrows : 1), sizeof *c);
+  int rc = c ? 0 : -1;
+  if (!c) {
+    snprintf(err, errlen, "out of memory");
+  }
+  for (int k = 0; rc == 0 && k < t.nrows; k++) {
+    cell *x = &c[k];
+    int *ints[6] = {&x->s, &x->r, &x->ordL, &x->w, &x->z, &x->ordZ};
+    const int icol[6] = {col[0], col[2], col[3], col[4], col[6], col[7]};
+    for (int i = 0; rc == 0 && i < 6; i++) {
+      rc = vi_table_int(&t, k, icol[i], path, ints[i], err, errlen);
+    }
+    char *strs[6] = {x->quadL, x->quadZ, x->pub[0], x->pub[1], x->pub[2], x->basis};
+    const size_t lens[6] = {sizeof x->quadL, sizeof x->quadZ, sizeof x->pub[0],
+                            sizeof x->pub[1], sizeof x->pub[2], sizeof x->basis};
+    const int scol[6] = {col[1], col[5], col[8], col[9], col[10], col[11]};
+    for (int i = 0; rc == 0 && i < 6; i++) {
+      const char *v = vi_table_at(&t, k, scol[i]);
+      if (strlen(v) >= lens[i]) {
+        static const char *const sname[6] = {"quadL",   "quadZ",        "order_q",
+                                             "order_p", "order_lambda", "basis"};
+        snprintf(err, errlen, "%s:%d: column %s: '%.40s' is too long", path, k + 2, sname[i],
+                 v);
+        rc = -1;
+      } else {
+        snprintf(strs[i], lens[i], "%s", v);
+      }
+    }
+  }
+  const int rows = t.nrows;
+  vi_table_free(&t);
+  if (rc != 0) {
+    free(c);
+    return -1;
+  }
+  *out = c;
+  *n = rows;
+  return 0;
+}
+
+/* Rounded to the nearest even integer, as the match rule asks. */
+static int nearest_even(double x) {
+  return 2 * (int)lround(x / 2);
+}
+
+static void judge(cell *c) {
+  for (int x = 0; x < VI_NQUANT; x++) {
+    if (strcmp(c->pub[x], "d") == 0) {
+      c->match[x] = strcmp(c->meas[x], "d") == 0;
+    } else if (isfinite(c->order[x])) {
+      c->match[x] = nearest_even(c->order[x]) == atoi(c->pub[x]);
+    } else {
+      c->match[x] = 0;
+    }
+  }
+}
+
+/* The predicted order of q (§4.1) only decides the precision. */
+static int wants_quad(const cell *c) {
+  int o = c->ordL < c->ordZ ? c->ordL : c->ordZ;
+  o = o < 2 * c->s ? o : 2 * c->s;
+  return o >= 8;
+}
+
+/* The method of a cell: also its key in the cell store. */
+static void cell_spec(const void *c_, char *spec, size_t len) {
+  const cell *c = c_;
+  snprintf(spec, len, "galerkin:s=%d,w=%d,quadL=%s,r=%d,quadZ=%s", c->s, c->w, c->quadL, c->r,
+           c->quadZ);
+}
+
+static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen) {
+  cell *c = c_;
+  vi_order_config a = {0};
+  a.system = "planar-pendulum";
+  a.T = 1;
+  a.solver.kind = VI_SOLVER_NEWTON;
+  a.cache_dir = o->cache_dir;
+  a.clock = vi_cpu_clock;
+  char spec[256], pspec[300];
+  cell_spec(c, spec, sizeof spec);
+  snprintf(pspec, sizeof pspec, "%s,project=p,lambda=recompute", spec);
+  int quad = wants_quad(c);
+  snprintf(c->precision, sizeof c->precision, "%s", quad ? "quad" : "double");
+  vi_order_result *res = calloc(1, sizeof *res);
+  if (!res) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  for (int pass = 0; pass < 2; pass++) {
+    a.method = pass ? pspec : spec;
+    if (vi_api_of(quad ? VI_QUAD : VI_DOUBLE)->order(&a, res, err, errlen) != VI_OK) {
+      free(res);
+      return -1;
+    }
+    vi_fit fits[VI_NQUANT];
+    vi_order_fits(res, fits);
+    for (int x = 0; x < VI_NQUANT; x++) {
+      if (pass == 0) {
+        vi_fit_label(&fits[x], c->meas[x], sizeof c->meas[x]);
+        c->order[x] = fits[x].status == VI_FIT_OK ? fits[x].order : NAN;
+        c->residual[x] = fits[x].status == VI_FIT_OK ? fits[x].residual : NAN;
+      } else {
+        vi_fit_label(&fits[x], c->proj[x], sizeof c->proj[x]);
+      }
+    }
+    if (pass == 0) {
+      snprintf(c->method, sizeof c->method, "%s", res->method);
+      c->hmax = res->h[0];
+      c->hmin = res->h[res->nh - 1];
+    }
+  }
+  free(res);
+  judge(c);
+  c->done = 1;
+  return 0;
+}
+
+static json_t *cell_rows_json(const cell *c) {
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  json_t *arr = json_array();
+  for (int x = 0; x < VI_NQUANT; x++) {
+    json_t *j = json_object();
+    json_object_set_new(j, "s", json_integer(c->s));
+    json_object_set_new(j, "w", json_integer(c->w));
+    json_object_set_new(j, "quadL", json_string(c->quadL));
+    json_object_set_new(j, "r", json_integer(c->r));
+    json_object_set_new(j, "ordL", json_integer(c->ordL));
+    json_object_set_new(j, "quadZ", json_string(c->quadZ));
+    json_object_set_new(j, "ordZ", json_integer(c->ordZ));
+    json_object_set_new(j, "quantity", json_string(qn[x]));
+    json_object_set_new(j, "published",
+                        strcmp(c->pub[x], "d") == 0 ? json_string("d")
+                                                    : json_integer(atoi(c->pub[x])));
+    json_object_set_new(j, "measured",
+                        isfinite(c->order[x]) ? json_real(c->order[x]) : json_string(c->meas[x]));
+    json_object_set_new(j, "measured_label", json_string(c->meas[x]));
+    json_object_set_new(j, "match", json_boolean(c->match[x]));
+    json_object_set_new(j, "basis", json_string(c->basis));
+    json_object_set_new(j, "precision", json_string(c->precision));
+    json_object_set_new(j, "method", json_string(c->method));
+    json_object_set_new(j, "fit_residual",
+                        isfinite(c->residual[x]) ? json_real(c->residual[x]) : json_null());
+    json_object_set_new(j, "projected", json_string(c->proj[x]));
+    json_array_append_new(arr, j);
+  }
+  return arr;
+}
+
+/* The measurement of a finished cell as the cell store keeps it: no
+ * verdicts, which are recomputed from the published table on every run. */
+static json_t *cell_measurement(const void *c_) {
+  const cell *c = c_;
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  json_t *j = json_pack("{s:s, s:s, s:[f, f]}", "method", c->method, "precision", c->precision,
+                        "h", c->hmax, c->hmin);
+  json_t *proj = json_object();
+  for (int x = 0; j && x < VI_NQUANT; x++) {
+    json_object_set_new(j, qn[x], vi_cells_fit_json(c->order[x], c->meas[x], c->residual[x]));
+    json_object_set_new(proj, qn[x], json_string(c->proj[x]));
+  }
+  json_object_set_new(j, "projected", proj);
+  return j;
+}
+
+/* Restore a cell from the store; -1 with the reason in why when the stored
+ * value is not a valid measurement of this cell. */
+static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
+  cell *c = c_;
+  const char *method = NULL, *prec = NULL, *pq = NULL, *pp = NULL, *pl = NULL;
+  json_t *f[VI_NQUANT];
+  json_error_t je;
+  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:s, s:s, s:[FF], s:o, s:o, s:o, s:{s:s, s:s, s:s}}",
+                     "method", &method, "precision", &prec, "h", &c->hmax, &c->hmin, "q", &f[0],
+                     "p", &f[1], "lambda", &f[2], "projected", "q", &pq, "p", &pp, "lambda",
+                     &pl) != 0) {
+    snprintf(why, whylen, "%s", je.text);
+    return -1;
+  }
+  if (strcmp(prec, wants_quad(c) ? "quad" : "double") != 0 ||
+      strncmp(method, "galerkin:", 9) != 0 || strlen(method) >= sizeof c->method) {
+    snprintf(why, whylen, "precision '%.8s' or method '%.40s' does not belong to this cell", prec,
+             method);
+    return -1;
+  }
+  const char *proj[VI_NQUANT] = {pq, pp, pl};
+  for (int x = 0; x < VI_NQUANT; x++) {
+    if (vi_cells_fit_read(f[x], &c->order[x], c->meas[x], sizeof c->meas[x], &c->residual[x],
+                          why, whylen) != 0) {
+      return -1;
+    }
+    if (strlen(proj[x]) >= sizeof c->proj[x]) {
+      snprintf(why, whylen, "projected label too long");
+      return -1;
+    }
+    snprintf(c->proj[x], sizeof c->proj[x], "%s", proj[x]);
+  }
+  snprintf(c->precision, sizeof c->precision, "%s", prec);
+  snprintf(c->method, sizeof c->method, "%s", method);
+  judge(c);
+  c->done = 1;
+  return 0;
+}
+
+/* The caption of the results: the study's title. */
+static const char *table_caption(const vi_study *t) {
+  const vi_table_spec *spec = t->spec;
+  return spec->caption ? spec->caption : t->title;
+}
+
+static json_t *table_json(const vi_study *t, const void *cells_, int n, int *matched,
+                          int *total) {
+  const cell *cells = cells_;
+  json_t *j = json_object();
+  json_object_set_new(j, "id", json_string(t->id));
+  json_object_set_new(j, "title", json_string(table_caption(t)));
+  json_object_set_new(j, "system", json_string("planar-pendulum"));
+  json_t *params = json_object();
+  json_object_set_new(params, "m", json_real(1));
+  json_object_set_new(params, "l", json_real(1));
+  json_object_set_new(params, "gravity", json_real(9.81));
+  json_object_set_new(params, "phi0", json_real(0.9));
+  json_object_set_new(params, "omega0", json_real(0));
+  json_object_set_new(params, "T", json_real(1));
+  json_object_set_new(j, "params", params);
+  json_object_set_new(j, "choices",
+                      json_string("planar pendulum (default parameters; the paper does not "
+                                  "name the system of its tables): the only system of §4 with "
+                                  "an exact solution. T = 1, h = 1/N chosen automatically; quad "
+                                  "precision where min(ordL, ordZ, 2s) >= 8."));
+  json_t *arr = json_array();
+  json_t *bases = json_object();
+  *matched = *total = 0;
+  for (int k = 0; k < n; k++) {
+    if (!cells[k].done) {
+      continue;
+    }
+    json_t *rows = cell_rows_json(&cells[k]);
+    json_array_extend(arr, rows); /* copies the references: release ours */
+    json_decref(rows);
+    for (int x = 0; x < VI_NQUANT; x++) {
+      (*total)++;
+      *matched += cells[k].match[x];
+      json_t *b = json_object_get(bases, cells[k].basis);
+      if (!b) {
+        b = json_object();
+        json_object_set_new(b, "matched", json_integer(0));
+        json_object_set_new(b, "total", json_integer(0));
+        json_object_set_new(bases, cells[k].basis, b);
+      }
+      json_object_set_new(b, "total",
+                          json_integer(json_integer_value(json_object_get(b, "total")) + 1));
+      json_object_set_new(b, "matched",
+                          json_integer(json_integer_value(json_object_get(b, "matched")) +
+                                       cells[k].match[x]));
+    }
+  }
+  json_object_set_new(j, "cells", arr);
+  json_object_set_new(j, "matched", json_integer(*matched));
+  json_object_set_new(j, "total", json_integer(*total));
+  json_object_set_new(j, "by_basis", bases);
+  return j;
+}
+
+/* Markdown in the paper's layout: one block per w, rows q, p, lambda,
+ * columns (s, ordL); each entry "measured (published)", mismatches bold. */
+static char *table_md(const vi_study *t, const void *cells_, int n, int matched, int total) {
+  const cell *cells = cells_;
+  size_t cap = 1 << 20, len = 0;
+  char *buf = malloc(cap);
+  if (!buf) {
+    return NULL;
+  }
+#define OUT(...) len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__)
+  OUT("# %s\n\n%s\n\n", t->id, table_caption(t));
+  OUT("System: planar pendulum (m = 1, l = 1, gravity = 9.81, phi0 = 0.9, omega0 = 0), "
+      "T = 1, exact reference; orders are least-squares slopes over the asymptotic range "
+      "of h = 1/N (see the JSON for each fit). The paper does not say which system or "
+      "interval produced its tables.\n\n");
+  OUT("Matched **%d/%d** cells (rule: measured order rounded to the nearest even integer "
+      "equals the published one, or both 'd').\n\n",
+      matched, total);
+  OUT("Each entry: measured (published); **bold** marks a mismatch. Column `proj p / "
+      "lambda`: the orders with `project=p,lambda=recompute` (§4.1 claim: both reach q's "
+      "order).\n\n");
+  int ws[16], nw = 0;
+  for (int k = 0; k < n; k++) {
+    int seen = 0;
+    for (int i = 0; i < nw; i++) {
+      seen |= ws[i] == cells[k].w;
+    }
+    if (!seen && nw < 16) {
+      ws[nw++] = cells[k].w;
+    }
+  }
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  for (int wi = 0; wi < nw; wi++) {
+    int w = ws[wi];
+    OUT("## w = %d, ordZ = %d (Lobatto, z = %d)\n\n| |", w, 2 * w, w + 1);
+    for (int k = 0; k < n; k++) {
+      if (cells[k].w == w) {
+        OUT(" s=%d ordL=%d |", cells[k].s, cells[k].ordL);
+      }
+    }
+    OUT("\n|---|");
+    for (int k = 0; k < n; k++) {
+      if (cells[k].w == w) {
+        OUT("---|");
+      }
+    }
+    OUT("\n");
+    for (int x = 0; x < VI_NQUANT + 1; x++) {
+      OUT("| %s |", x < VI_NQUANT ? qn[x] : "proj p / lambda");
+      for (int k = 0; k < n; k++) {
+        const cell *c = &cells[k];
+        if (c->w != w) {
+          continue;
+        }
+        if (!c->done) {
+          OUT(" (not run) |");
+        } else if (x == VI_NQUANT) {
+          OUT(" %s / %s |", c->proj[VI_P], c->proj[VI_LAMBDA]);
+        } else if (c->match[x]) {
+          OUT(" %s (%s) |", c->meas[x], c->pub[x]);
+        } else {
+          OUT(" **%s (%s)** |", c->meas[x], c->pub[x]);
+        }
+      }
+      OUT("\n");
+    }
+    OUT("\n");
+  }
+  OUT("## Mismatches\n\n");
+  int any = 0;
+  for (int k = 0; k < n; k++) {
+    for (int x = 0; x < VI_NQUANT; x++) {
+      const cell *c = &cells[k];
+      if (c->done && !c->match[x]) {
+        OUT("- s=%d w=%d %s r=%d (ordL %d): %s measured %s, published %s (basis: %s, %s)\n",
+            c->s, c->w, c->quadL, c->r, c->ordL, qn[x], c->meas[x], c->pub[x], c->basis,
+            c->precision);
+        any = 1;
+      }
+    }
+  }
+  if (!any) {
+    OUT("None.\n");
+  }
+#undef OUT
+  return buf;
+}
+
+static char *table_csv(const void *cells_, int n) {
+  const cell *cells = cells_;
+  size_t cap = 1 << 19, len = 0;
+  char *buf = malloc(cap);
+  if (!buf) {
+    return NULL;
+  }
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  len += (size_t)snprintf(buf + len, cap - len,
+                          "s,w,quadL,r,ordL,quadZ,ordZ,quantity,published,measured,match,"
+                          "basis,precision,projected\n");
+  for (int k = 0; k < n; k++) {
+    const cell *c = &cells[k];
+    if (!c->done) {
+      continue;
+    }
+    for (int x = 0; x < VI_NQUANT; x++) {
+      len += (size_t)snprintf(buf + len, cap - len, "%d,%d,%s,%d,%d,%s,%d,%s,%s,%s,%d,%s,%s,%s\n",
+                              c->s, c->w, c->quadL, c->r, c->ordL, c->quadZ, c->ordZ, qn[x],
+                              c->pub[x], c->meas[x], c->match[x], c->basis, c->precision,
+                              c->proj[x]);
+    }
+  }
+  return buf;
+}
+
+/* What determines a table's cells besides the code (cells.h). */
+static void cell_label(const void *c_, char *buf, size_t len) {
+  const cell *c = c_;
+  snprintf(buf, len, "s=%d w=%d %s r=%d", c->s, c->w, c->quadL, c->r);
+}
+
+static int cell_done(const void *c) {
+  return ((const cell *)c)->done;
+}
+
+static int table_mismatches(const void *cells_, int n, FILE *f) {
+  const cell *cells = cells_;
+  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  int mism = 0;
+  for (int k = 0; k < n; k++) {
+    for (int x = 0; x < VI_NQUANT; x++) {
+      const cell *c = &cells[k];
+      if (c->done && !c->match[x]) {
+        fprintf(f, "  mismatch: s=%d w=%d %s r=%d (ordL %d) %s: measured %s, published %s [%s]\n",
+                c->s, c->w, c->quadL, c->r, c->ordL, qn[x], c->meas[x], c->pub[x], c->basis);
+        mism++;
+      }
+    }
+  }
+  return mism;
+}
+
+const vi_table_spec vi_wenger2017_table = {
+    .config = "planar-pendulum defaults; T = 1; --h auto; quad where min(ordL, ordZ, 2s) >= 8; "
+              "each cell plain and with project=p,lambda=recompute",
+    .cell_size = sizeof(cell),
+    .verdicts_per_cell = VI_NQUANT,
+    .read = read_table,
+    .key = cell_spec,
+    .label = cell_label,
+    .done = cell_done,
+    .measure = run_cell,
+    .stored = cell_measurement,
+    .restore = cell_restore,
+    .json = table_json,
+    .md = table_md,
+    .csv = table_csv,
+    .mismatches = table_mismatches,
+};
