@@ -48,12 +48,9 @@
 #include "study.h"
 #include "vistudy.h"
 
-#include <ida/ida.h>
-#include <nvector/nvector_serial.h>
+#include "baselines/ida.h"
+
 #include <sundials/sundials_config.h>
-#include <sundials/sundials_context.h>
-#include <sunlinsol/sunlinsol_dense.h>
-#include <sunmatrix/sunmatrix_dense.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -84,8 +81,6 @@ static const long wp_ladder[] = {20,    30,    40,     60,     80,     120,   16
                                  57600, 76800, 115200, 153600, 230400, 307200};
 #define WP_NLADDER (int)(sizeof wp_ladder / sizeof wp_ladder[0])
 
-/* First step of IDA on the GGL form (see wp_ida_once). */
-#define WP_IDA_H0 1e-4
 
 #define WP_MAXPTS 512
 #define WP_MAXCURVES 16
@@ -111,7 +106,7 @@ typedef struct wp_point {
 
 typedef struct wp_curve {
   int family;
-  int form;         /* IDA: WP_GGL or WP_INDEX1 */
+  int form;         /* IDA: VI_IDA_GGL or VI_IDA_INDEX1 */
   char label[48];   /* e.g. "Gauss s=3" */
   char method[200]; /* canonical spec or IDA description */
   int s, lobatto;
@@ -358,376 +353,32 @@ static int wp_galerkin_sweep(wp_study *S, int curve, char *err, size_t errlen) {
   return 0;
 }
 
-/* ---- IDA: the GGL index-2 form and the index-1 form ---------------------- */
-
-enum { WP_GGL = 0, WP_INDEX1 = 1 };
-
-/* Scratch of the residual and Jacobian callbacks; everything is allocated
- * before the timed runs. */
-typedef struct wp_dae {
-  const vi_system_d *sys;
-  int form, n, m;
-  double *dV, *G, *g, *H, *v, *e, *lam, *Hk; /* n, m x n, m, n x n, n, m, m, m x n x n */
-  double *Mi, *dT; /* M(q)^-1 (n x n) and dT/dq (n) for a mass matrix that depends on q */
-  char msg[200];
-} wp_dae;
-
-static int wp_cb_fail(wp_dae *c, const char *what, int rc) {
-  snprintf(c->msg, sizeof c->msg, "%s failed (%d)", what, rc);
-  return rc;
-}
-
-/* v = M(q)^-1 p into c->v (the constant M^-1 of the system, or M(q)^-1
- * into c->Mi), and with a q-dependent M the kinetic force dT/dq(q, v) into
- * c->dT. Returns a status. */
-static int wp_minv_p(wp_dae *c, const double *q, const double *p) {
-  const int n = c->n;
-  const double *Minv = c->sys->Minv;
-  int rc = VI_OK;
-  if (c->sys->config_mass) {
-    rc = vi_system_mass_inv_d(c->sys, q, c->Mi);
-    Minv = c->Mi;
-  }
-  for (int i = 0; rc == VI_OK && i < n; i++) {
-    double v = 0;
-    for (int j = 0; j < n; j++) {
-      v += Minv[i * n + j] * p[j];
-    }
-    c->v[i] = v;
-  }
-  if (rc == VI_OK && c->sys->config_mass) {
-    rc = vi_system_kinetic_d(c->sys, q, c->v, c->dT, NULL, NULL);
-  }
-  return rc;
-}
-
-/* GGL: F = (q' - M^-1 p - G'mu, p' + grad V + G'lambda, g, G M^-1 p).
- * Index 1: F = (q' - M^-1 p, p' + grad V + G'lambda(q, p)) with lambda
- * from wenger2017 (70). The sign of a system callback's status is IDA's
- * convention too (> 0 recoverable: IDA retries with a smaller step). */
-static int wp_dae_res(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void *ud) {
-  (void)t;
-  wp_dae *c = ud;
-  const vi_system_d *sys = c->sys;
-  const int n = c->n, m = c->m;
-  const double *y = N_VGetArrayPointer(yy), *d = N_VGetArrayPointer(yp);
-  double *r = N_VGetArrayPointer(rr);
-  const double *q = y, *p = y + n;
-  const double *lam = c->form == WP_GGL ? y + 2 * n : c->lam;
-  int rc = sys->type->mech->grad_potential(sys->state, q, c->dV);
-  if (rc != 0) {
-    return wp_cb_fail(c, "grad_potential", rc);
-  }
-  rc = sys->type->holo->constraint_jac(sys->state, q, c->G);
-  if (rc != 0) {
-    return wp_cb_fail(c, "constraint_jac", rc);
-  }
-  if (c->form == WP_INDEX1) {
-    rc = vi_system_lambda_d(sys, q, p, c->lam);
-    if (rc != VI_OK) {
-      return wp_cb_fail(c, "the multiplier (70)", rc);
-    }
-  }
-  /* pdot = -grad V + dT/dq - G' lambda with v = M(q)^-1 p (the kinetic
-   * term vanishes for a constant M). */
-  if ((rc = wp_minv_p(c, q, p)) != VI_OK) {
-    return wp_cb_fail(c, "mass_q or kinetic", rc);
-  }
-  for (int i = 0; i < n; i++) {
-    double rq = d[i] - c->v[i], rp = d[n + i] + c->dV[i] - (sys->config_mass ? c->dT[i] : 0);
-    for (int k = 0; k < m; k++) {
-      rp += c->G[k * n + i] * lam[k];
-      if (c->form == WP_GGL) {
-        rq -= c->G[k * n + i] * y[2 * n + m + k];
-      }
-    }
-    r[i] = rq;
-    r[n + i] = rp;
-  }
-  if (c->form == WP_GGL) {
-    rc = sys->type->holo->constraint(sys->state, q, c->g);
-    if (rc != 0) {
-      return wp_cb_fail(c, "constraint", rc);
-    }
-    for (int k = 0; k < m; k++) {
-      double gv = 0;
-      for (int j = 0; j < n; j++) {
-        gv += c->G[k * n + j] * c->v[j];
-      }
-      r[2 * n + k] = c->g[k];
-      r[2 * n + m + k] = gv;
-    }
-  }
-  return 0;
-}
-
-/* GGL Jacobian J = dF/dy + cj dF/dy' (column-major SUNDenseMatrix):
- *   q rows: [cj I - H(mu), -M^-1, 0, -G'],   H(x) = sum_k x_k Hess g_k
- *   p rows: [Hess V + H(lambda), cj I, G', 0]
- *   g rows: [G, 0, 0, 0]
- *   v rows: [(Hess g_k M^-1 p)', G M^-1, 0, 0]. */
-static int wp_ggl_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
-                      N_Vector rr, SUNMatrix J, void *ud, N_Vector t1, N_Vector t2,
-                      N_Vector t3) {
-  (void)t;
-  (void)yp;
-  (void)rr;
-  (void)t1;
-  (void)t2;
-  (void)t3;
-  wp_dae *c = ud;
-  const vi_system_d *sys = c->sys;
-  const vi_system_type_d *ty = sys->type;
-  const int n = c->n, m = c->m;
-  const double *y = N_VGetArrayPointer(yy);
-  const double *q = y, *p = y + n, *lam = y + 2 * n, *mu = y + 2 * n + m;
-  SUNMatZero(J);
-#define JE(i, j) SM_ELEMENT_D(J, i, j)
-  int rc = ty->holo->constraint_jac(sys->state, q, c->G);
-  if (rc != 0) {
-    return wp_cb_fail(c, "constraint_jac", rc);
-  }
-  for (int k = 0; k < m; k++) {
-    for (int l = 0; l < m; l++) {
-      c->e[l] = l == k;
-    }
-    rc = ty->holo->constraint_hess(sys->state, q, c->e, c->Hk + (size_t)k * n * n);
-    if (rc != 0) {
-      return wp_cb_fail(c, "constraint_hess", rc);
-    }
-  }
-  rc = ty->mech->hess_potential(sys->state, q, c->H);
-  if (rc != 0) {
-    return wp_cb_fail(c, "hess_potential", rc);
-  }
-  /* Constant M only (wp_ida_alloc leaves M(q) to IDA's difference
-   * quotients). */
-  wp_minv_p(c, q, p);
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) {
-      double hm = 0, hl = 0;
-      for (int k = 0; k < m; k++) {
-        hm += mu[k] * c->Hk[(size_t)k * n * n + i * n + j];
-        hl += lam[k] * c->Hk[(size_t)k * n * n + i * n + j];
-      }
-      JE(i, j) = (i == j ? cj : 0) - hm;
-      JE(i, n + j) = -sys->Minv[i * n + j];
-      JE(n + i, j) = c->H[i * n + j] + hl;
-    }
-    JE(n + i, n + i) = cj;
-    for (int k = 0; k < m; k++) {
-      JE(i, 2 * n + m + k) = -c->G[k * n + i];
-      JE(n + i, 2 * n + k) = c->G[k * n + i];
-    }
-  }
-  for (int k = 0; k < m; k++) {
-    for (int j = 0; j < n; j++) {
-      double hv = 0, gm = 0;
-      for (int l = 0; l < n; l++) {
-        hv += c->Hk[(size_t)k * n * n + j * n + l] * c->v[l];
-        gm += c->G[k * n + l] * sys->Minv[l * n + j];
-      }
-      JE(2 * n + k, j) = c->G[k * n + j];
-      JE(2 * n + m + k, j) = hv;
-      JE(2 * n + m + k, n + j) = gm;
-    }
-  }
-#undef JE
-  return 0;
-}
-
-static void wp_ida_errh(int code, const char *module, const char *function, char *msg,
-                        void *ud) {
-  wp_dae *c = ud;
-  snprintf(c->msg, sizeof c->msg, "%s (%s, %d)", msg, function, code);
-  (void)module;
-}
-
-/* The SUNDIALS objects of one formulation's runs, created once. */
-typedef struct wp_ida {
-  SUNContext ctx;
-  N_Vector y, yp, id;
-  SUNMatrix A;
-  SUNLinearSolver LS;
-  wp_dae dae;
-  double *y0, *yp0; /* consistent initial values */
-  int N;
-} wp_ida;
-
-static void wp_ida_free(wp_ida *I) {
-  if (I->LS) {
-    SUNLinSolFree(I->LS);
-  }
-  if (I->A) {
-    SUNMatDestroy(I->A);
-  }
-  if (I->y) {
-    N_VDestroy(I->y);
-  }
-  if (I->yp) {
-    N_VDestroy(I->yp);
-  }
-  if (I->id) {
-    N_VDestroy(I->id);
-  }
-  if (I->ctx) {
-    SUNContext_Free(&I->ctx);
-  }
-  free(I->dae.dV);
-  free(I->y0);
-}
-
-static int wp_ida_alloc(wp_study *S, int form, wp_ida *I, char *err, size_t errlen) {
-  const int n = S->n, m = S->m, N = form == WP_GGL ? 2 * n + 2 * m : 2 * n;
-  memset(I, 0, sizeof *I);
-  I->N = N;
-  wp_dae *c = &I->dae;
-  c->sys = S->sys;
-  c->form = form;
-  c->n = n;
-  c->m = m;
-  size_t nd = (size_t)n * (3 + n + (size_t)m * n + m) + 3 * (size_t)m + (size_t)n * (n + 1);
-  double *w = calloc(nd, sizeof *w);
-  I->y0 = calloc(2 * (size_t)N, sizeof *I->y0);
-  if (!w || !I->y0) {
-    free(w);
-    vi_set_err(err, errlen, "out of memory");
-    return -1;
-  }
-  c->dV = w;
-  c->G = c->dV + n;
-  c->g = c->G + (size_t)m * n;
-  c->H = c->g + m;
-  c->v = c->H + (size_t)n * n;
-  c->e = c->v + n;
-  c->lam = c->e + m;
-  c->Hk = c->lam + m;
-  c->Mi = c->Hk + (size_t)m * n * n;
-  c->dT = c->Mi + (size_t)n * n;
-  I->yp0 = I->y0 + N;
-  if (SUNContext_Create(NULL, &I->ctx) != 0) {
-    vi_set_err(err, errlen, "SUNContext_Create failed");
-    return -1;
-  }
-  I->y = N_VNew_Serial(N, I->ctx);
-  I->yp = N_VNew_Serial(N, I->ctx);
-  I->id = N_VNew_Serial(N, I->ctx);
-  I->A = SUNDenseMatrix(N, N, I->ctx);
-  I->LS = I->y && I->A ? SUNLinSol_Dense(I->y, I->A, I->ctx) : NULL;
-  if (!I->y || !I->yp || !I->id || !I->A || !I->LS) {
-    vi_set_err(err, errlen, "cannot allocate the SUNDIALS vectors and dense solver");
-    return -1;
-  }
-  /* Consistent initial values: (q0, p0) on both manifolds (vi_system_alloc
-   * projects them), lambda0 by wenger2017 (70), mu0 = 0; q'0, p'0 from the
-   * equations. Only q and p are differential (id = 1). */
-  const vi_system_d *sys = S->sys;
-  double *y = I->y0, *yp = I->yp0;
-  memcpy(y, sys->q0, (size_t)n * sizeof *y);
-  memcpy(y + n, sys->p0, (size_t)n * sizeof *y);
-  int rc = vi_system_lambda_d(sys, sys->q0, sys->p0, c->lam);
-  rc = rc ? rc : sys->type->mech->grad_potential(sys->state, sys->q0, c->dV);
-  rc = rc ? rc : sys->type->holo->constraint_jac(sys->state, sys->q0, c->G);
-  if (rc != 0) {
-    vi_set_err(err, errlen, "initial multipliers: %s",
-               vi_strerror(vi_callback_status(rc)));
-    return -1;
-  }
-  if (wp_minv_p(c, sys->q0, sys->p0) != VI_OK) {
-    vi_set_err(err, errlen, "initial velocity: mass_q or kinetic failed");
-    return -1;
-  }
-  for (int i = 0; i < n; i++) {
-    double f = -c->dV[i] + (sys->config_mass ? c->dT[i] : 0);
-    for (int k = 0; k < m; k++) {
-      f -= c->G[k * n + i] * c->lam[k];
-    }
-    yp[i] = c->v[i];
-    yp[n + i] = f;
-  }
-  if (form == WP_GGL) {
-    memcpy(y + 2 * n, c->lam, (size_t)m * sizeof *y);
-  }
-  double *id = N_VGetArrayPointer(I->id);
-  for (int i = 0; i < N; i++) {
-    id[i] = i < 2 * n ? 1.0 : 0.0;
-  }
-  return 0;
-}
+/* ---- IDA (studies/baselines/ida.h), through the same copy observer -------- */
 
 /* One IDA run at rtol = atol = tol to T with output at t_j = j T / WP_NOUT;
  * IDACreate, IDAInit and the options are inside the timing, the vectors
  * and the dense solver are reused. */
-static int wp_ida_once(wp_study *S, wp_ida *I, double tol, wp_point *P, vi_time *tm) {
-  const int n = S->n, ggl = I->dae.form == WP_GGL;
-  memcpy(N_VGetArrayPointer(I->y), I->y0, (size_t)I->N * sizeof *I->y0);
-  memcpy(N_VGetArrayPointer(I->yp), I->yp0, (size_t)I->N * sizeof *I->yp0);
-  I->dae.msg[0] = 0;
+static int wp_ida_once(wp_study *S, vi_ida *I, double tol, wp_point *P, vi_time *tm) {
+  wp_copy cp = {S, 1};
+  vi_ida_stats st;
+  char err[256] = "";
   vi_time_start(tm);
-  void *mem = IDACreate(I->ctx);
-  int rc = mem ? IDASetErrHandlerFn(mem, wp_ida_errh, &I->dae) : IDA_MEM_NULL;
-  rc = rc ? rc : IDAInit(mem, wp_dae_res, 0.0, I->y, I->yp);
-  rc = rc ? rc : IDASetUserData(mem, &I->dae);
-  rc = rc ? rc : IDASStolerances(mem, tol, tol);
-  rc = rc ? rc : IDASetMaxNumSteps(mem, 1000000);
-  rc = rc ? rc : IDASetLinearSolver(mem, I->LS, I->A);
-  if (ggl) {
-    /* The multipliers are index-2 variables: out of the error test (as in
-     * SUNDIALS' idaSlCrank_dns). IDA's own first step is about tol / |y'|;
-     * at that size the round-off of the multipliers' Newton updates, which
-     * grows like 1/h, exceeds a tight tolerance and IDA gives up at t = 0
-     * (IDA_CONV_FAIL from rtol = 1e-8 on), so the first step is set to
-     * 1e-4; IDA still shrinks it when its error test asks. */
-    rc = rc ? rc : IDASetId(mem, I->id);
-    rc = rc ? rc : IDASetSuppressAlg(mem, SUNTRUE);
-    /* The analytic Jacobian assumes a constant mass matrix; with M(q) IDA
-     * forms its own by difference quotients. */
-    rc = rc ? rc : (S->sys->config_mass ? 0 : IDASetJacFn(mem, wp_ggl_jac));
-    rc = rc ? rc : IDASetInitStep(mem, WP_IDA_H0);
-  }
-  const double *yv = N_VGetArrayPointer(I->y);
-  memcpy(S->Qrun, yv, (size_t)n * sizeof *yv);
-  for (long j = 1; rc == 0 && j <= WP_NOUT; j++) {
-    sunrealtype tret = 0;
-    rc =
-        IDASolve(mem, WP_T * (double)j / (double)WP_NOUT, &tret, I->y, I->yp, IDA_NORMAL);
-    if (rc >= 0) {
-      rc = 0;
-      memcpy(S->Qrun + j * n, yv, (size_t)n * sizeof *yv);
-    }
-  }
+  int rc = vi_ida_run(I, tol, WP_T, WP_NOUT, wp_copy_node, &cp, &st, err, sizeof err);
   vi_time_stop(tm);
-  if (mem) {
-    long v = 0;
-    IDAGetNumSteps(mem, &v);
-    P->steps = v;
-    IDAGetNumResEvals(mem, &v);
-    P->fevals = v;
-    /* The residual evaluations of difference-quotient Jacobians (index-1
-     * form; none for GGL, whose Jacobian is analytic). */
-    IDAGetNumLinResEvals(mem, &v);
-    P->fevals += v;
-    IDAGetNumJacEvals(mem, &v);
-    P->jevals = v;
-    IDAGetNumNonlinSolvIters(mem, &v);
-    P->newton = v;
-    IDAGetNumLinSolvSetups(mem, &v);
-    P->lsetups = v;
-    IDAGetNumErrTestFails(mem, &v);
-    P->etfails = v;
-    IDAGetNumNonlinSolvConvFails(mem, &v);
-    P->ncfails = v;
-  }
+  P->steps = st.steps;
+  P->fevals = st.fevals;
+  P->jevals = st.jevals;
+  P->newton = st.newton;
+  P->lsetups = st.lsetups;
+  P->etfails = st.etfails;
+  P->ncfails = st.ncfails;
   if (rc != 0) {
-    snprintf(P->msg, sizeof P->msg, "IDA: %s%s%.100s",
-             mem ? IDAGetReturnFlagName(rc) : "IDACreate", I->dae.msg[0] ? ": " : "",
-             I->dae.msg);
+    snprintf(P->msg, sizeof P->msg, "%.150s", err);
   }
-  IDAFree(&mem);
   return rc;
 }
 
-static int wp_ida_sweep(wp_study *S, int curve, wp_ida *I) {
+static int wp_ida_sweep(wp_study *S, int curve, vi_ida *I) {
   /* rtol = atol = 10^(-k/2) from 1e-3 to 1e-15: half decades resolve the
    * curve about as finely as the Galerkin ladder does, and IDA's global
    * error stays far above its tolerance (by 1e2-1e5 here), so the sweep
@@ -773,7 +424,7 @@ static int wp_ida_sweep(wp_study *S, int curve, wp_ida *I) {
 /* A later repetition of a timed run (vi_repeat_in_passes). */
 typedef struct wp_again {
   wp_study *S;
-  wp_ida *ida;
+  vi_ida **ida;
 } wp_again;
 
 static vi_timed *wp_timed(void *ctx, int i) {
@@ -788,7 +439,7 @@ static int wp_run_again(void *ctx, int i, vi_time *tm) {
   int rc = -1;
   if (P->family == WP_IDA) {
     wp_point tmp;
-    rc = wp_ida_once(S, &a->ida[S->curves[P->curve].form], P->rtol, &tmp, tm);
+    rc = wp_ida_once(S, a->ida[S->curves[P->curve].form], P->rtol, &tmp, tm);
   } else {
     vi_stepper_d *st = NULL;
     char err[256];
@@ -989,7 +640,7 @@ static char *wp_plot_body(const wp_study *S, int ycol, const char *ylabel,
     if (C->family == WP_IDA) {
       fprintf(f,
               "$c%d using 1:%d with linespoints lw 3 lc rgb '%s' pt %d ps 0.8 title '%s'",
-              c, ycol, C->form == WP_GGL ? "black" : "#777777", C->form == WP_GGL ? 5 : 4,
+              c, ycol, C->form == VI_IDA_GGL ? "black" : "#777777", C->form == VI_IDA_GGL ? 5 : 4,
               C->label);
     } else {
       fprintf(f,
@@ -1108,7 +759,7 @@ static char *wp_md(const wp_study *S, const char *id, const char *mline, int cor
       "  - An IDA residual evaluation is the equations at one point; IDA reuses its "
       "Jacobian over many steps (modified Newton), so its Jacobian evaluations are "
       "few. The speedups compare with the cheaper IDA formulation at each level.\n",
-      WP_T / (double)WP_NOUT, 2 * S->n + 2 * S->m, WP_IDA_H0, 2 * S->n);
+      WP_T / (double)WP_NOUT, 2 * S->n + 2 * S->m, VI_IDA_H0, 2 * S->n);
   fprintf(f, "- Reference: %s, on the grid h = T/%ld; estimated accuracy %.1e (%s).",
           S->ref_method, WP_NREF, S->ref_accuracy, S->ref_cached ? "cached" : "computed");
   if (S->o->quick) {
@@ -1201,17 +852,17 @@ static void wp_add_curves(wp_study *S) {
                lob ? "lobatto" : "gauss", lob ? s + 1 : s);
     }
   }
-  for (int form = WP_GGL; form <= WP_INDEX1; form++) {
+  for (int form = VI_IDA_GGL; form <= VI_IDA_INDEX1; form++) {
     wp_curve *C = &S->curves[S->ncurves++];
     C->family = WP_IDA;
     C->form = form;
-    snprintf(C->label, sizeof C->label, form == WP_GGL ? "IDA GGL" : "IDA index 1");
-    if (form == WP_GGL) {
+    snprintf(C->label, sizeof C->label, form == VI_IDA_GGL ? "IDA GGL" : "IDA index 1");
+    if (form == VI_IDA_GGL) {
       snprintf(
           C->method, sizeof C->method,
           "SUNDIALS IDA %s: stabilised index-2 GGL form, lambda and mu out of the error "
           "test, dense solver, analytic Jacobian, first step %g",
-          SUNDIALS_VERSION, WP_IDA_H0);
+          SUNDIALS_VERSION, VI_IDA_H0);
     } else {
       snprintf(
           C->method, sizeof C->method,
@@ -1258,8 +909,7 @@ int vi_workprec_run(const vi_study *s, const reproduce_opts *o) {
   vi_timing tg = {.core = -1};
   json_t *j = NULL;
   char *md = NULL, *csv = NULL, *b1 = NULL, *b2 = NULL;
-  wp_ida ida[2];
-  memset(ida, 0, sizeof ida);
+  vi_ida *ida[2] = {NULL, NULL};
   const vi_system_type_d *type = vi_system_find_d(WP_SYSTEM, err, sizeof err);
   if (!type || vi_system_alloc_d(type, 0, NULL, &S->sys, err, sizeof err) != VI_OK) {
     goto out;
@@ -1281,8 +931,8 @@ int vi_workprec_run(const vi_study *s, const reproduce_opts *o) {
   }
   wp_add_curves(S);
   wp_canonical(S);
-  for (int f = WP_GGL; f <= WP_INDEX1; f++) {
-    if (wp_ida_alloc(S, f, &ida[f], err, sizeof err) != 0) {
+  for (int f = VI_IDA_GGL; f <= VI_IDA_INDEX1; f++) {
+    if (vi_ida_alloc(S->sys, f, &ida[f], err, sizeof err) != VI_OK) {
       goto out;
     }
   }
@@ -1291,7 +941,7 @@ int vi_workprec_run(const vi_study *s, const reproduce_opts *o) {
     fprintf(stderr, "workprec: timings unpinned: %s\n", tg.pin_note);
   }
   for (int c = 0; c < S->ncurves; c++) {
-    int rc = S->curves[c].family == WP_IDA ? wp_ida_sweep(S, c, &ida[S->curves[c].form])
+    int rc = S->curves[c].family == WP_IDA ? wp_ida_sweep(S, c, ida[S->curves[c].form])
                                            : wp_galerkin_sweep(S, c, err, sizeof err);
     if (rc != 0) {
       goto out;
@@ -1470,8 +1120,8 @@ out:
     fprintf(stderr, "vistudy reproduce: %s: %s\n", id, err);
   }
   vi_timing_end(&tg);
-  wp_ida_free(&ida[WP_GGL]);
-  wp_ida_free(&ida[WP_INDEX1]);
+  vi_ida_free(ida[VI_IDA_GGL]);
+  vi_ida_free(ida[VI_IDA_INDEX1]);
   json_decref(j);
   free(md);
   free(csv);
