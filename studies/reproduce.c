@@ -5,6 +5,7 @@
  * Where the published tables are found. */
 #include "outfile.h"
 #include "report.h"
+#include "figure.h"
 #include "study.h"
 
 #include <errno.h>

@@ -68,7 +68,6 @@ extern const vi_table_spec vi_wenger2017_table;
 extern const vi_table_spec vi_man2020_table1, vi_man2020_table3;
 
 /* Runners of the studies not yet expressed as specs (each by s->id). */
-int vi_figures_run(const vi_study *s, const reproduce_opts *o);     /* figures.c */
 int vi_workprec_run(const vi_study *s, const reproduce_opts *o);    /* workprec.c */
 int vi_man2020_eff_run(const vi_study *s, const reproduce_opts *o); /* man2020_eff.c */
 

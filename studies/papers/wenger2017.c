@@ -25,6 +25,7 @@
  * recomputing every verdict from the stored measurement and the published
  * table as it is now. */
 #include "cells.h"
+#include "figure.h"
 #include "published.h"
 #include "report.h"
 #include "study.h"
@@ -495,3 +496,252 @@ const vi_table_spec vi_wenger2017_table = {
     .csv = table_csv,
     .mismatches = table_mismatches,
 };
+
+/* ---- the figures of §4.2 (figure.h) ------------------------------------- */
+
+/* log-log interpolation of seconds at error level e along a sweep (errors
+ * decreasing with the row index); NaN when the curve does not reach it. */
+static double time_at_error(const vi_series *s, double e) {
+  for (int r = 1; r < s->rows; r++) {
+    double e0 = vi_fig_at(s, r - 1, VI_W_EQ), e1 = vi_fig_at(s, r, VI_W_EQ);
+    if (e0 >= e && e1 <= e && e0 > e1 && e1 > 0) {
+      double t0 = vi_fig_at(s, r - 1, VI_W_SEC), t1 = vi_fig_at(s, r, VI_W_SEC);
+      double w = log(e / e0) / log(e1 / e0);
+      return exp(log(t0) + w * (log(t1) - log(t0)));
+    }
+  }
+  return NAN;
+}
+
+static int claims_fig2(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl, char *err,
+                       size_t errlen) {
+  const vi_series *a = &ss[0], *b = &ss[1];
+  snprintf(cl[0].text, sizeof cl[0].text,
+           "with a ten times larger step, the order-8 combination has the smaller energy "
+           "error");
+  snprintf(cl[0].measured, sizeof cl[0].measured,
+           "max |E - E0|: %.3e (h = %g) vs %.3e (h = %g)", a->extra[1], a->h, b->extra[1], b->h);
+  cl[0].holds = a->extra[1] < b->extra[1];
+  int k = 1;
+  for (int i = 0; i < 2; i++, k++) {
+    const vi_series *s = &ss[i];
+    snprintf(cl[k].text, sizeof cl[k].text,
+             "%.90s: the energy error oscillates but stays bounded (no drift)", s->label);
+    double ratio = s->extra[3] / (s->extra[2] > 0 ? s->extra[2] : 1e-300);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "max |E - E0| over the last tenth / over the first tenth = %.3f (bounded: <= 2)",
+             ratio);
+    cl[k].holds = ratio <= 2;
+  }
+  return k;
+}
+
+/* Quad check of fig3: the first FIG3_QUAD_T seconds of every curve. */
+#define FIG3_QUAD_T 10.0
+#define FIG3_QUAD_BOUND 1e-25
+
+static int claims_fig3(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl, char *err,
+                       size_t errlen) {
+  double worst = 0, qworst = 0, Tq = quick ? f->T_quick : FIG3_QUAD_T;
+  const char *wl = "", *ql = "";
+  for (int i = 0; i < ns; i++) {
+    if (ss[i].extra[1] >= worst) {
+      worst = ss[i].extra[1];
+      wl = ss[i].label;
+    }
+    double qe[3];
+    int rc = vi_fig_quad_invariant_error(f->system, ss[i].method, ss[i].h, lround(Tq / ss[i].h),
+                                  f->quantity, 0, qe, err, errlen);
+    ss[i].extra[4] = qe[0];
+    if (rc != VI_OK) {
+      return -1;
+    }
+    if (ss[i].extra[4] >= qworst) {
+      qworst = ss[i].extra[4];
+      ql = ss[i].label;
+    }
+  }
+  snprintf(cl[0].text, sizeof cl[0].text,
+           "the z angular momentum is preserved up to numerical accuracy (checked by "
+           "rerunning the first %g s in quad precision: an exactly conserving scheme drops "
+           "to quad round-off, a non-conserving one keeps its truncation error)",
+           Tq);
+  snprintf(cl[0].measured, sizeof cl[0].measured,
+           "largest max |Jz - Jz0| in double over T = %g: %.2e (%.90s); in quad over %g s: "
+           "%.2e (%.90s); holds when the quad error is below %.0e",
+           quick ? f->T_quick : f->T, worst, wl, Tq, qworst, ql, FIG3_QUAD_BOUND);
+  cl[0].holds = qworst < FIG3_QUAD_BOUND;
+  return 1;
+}
+
+static int claims_fig4(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl, char *err,
+                       size_t errlen) {
+  int k = 0;
+  static const double levels[] = {1e-6, 1e-10};
+  for (int l = 0; l < 2; l++) {
+    char *m = cl[k].measured;
+    size_t len = sizeof cl[k].measured, off = 0;
+    int mono = 1, have = 0;
+    double prev = NAN, first = NAN, last = NAN;
+    const char *fl = "", *ll = "";
+    off += (size_t)snprintf(m + off, len - off, "run time at e_q = %.0e:", levels[l]);
+    for (int i = 0; i < ns && off < len; i++) {
+      double t = time_at_error(&ss[i], levels[l]);
+      if (isnan(t)) {
+        off += (size_t)snprintf(m + off, len - off, " %.40s not reached;", ss[i].label);
+        continue;
+      }
+      off += (size_t)snprintf(m + off, len - off, " %.40s %.2e s;", ss[i].label, t);
+      mono &= isnan(prev) || t < prev;
+      prev = t;
+      if (!have++) {
+        first = t;
+        fl = ss[i].label;
+      }
+      last = t;
+      ll = ss[i].label;
+    }
+    snprintf(cl[k].text, sizeof cl[k].text,
+             "higher order: higher accuracy at lower run time (at e_q = %.0e the highest "
+             "order is at least twice as fast as the lowest that reaches it)",
+             levels[l]);
+    cl[k].holds = have >= 2 && last < 0.5 * first;
+    k++;
+    snprintf(cl[k].text, sizeof cl[k].text,
+             "run time decreases with every increase of s (at e_q = %.0e)", levels[l]);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "%.60s: %.2e s ... %.60s: %.2e s; strictly decreasing over all %d curves that "
+             "reach it: %s",
+             fl, first, ll, last, have, mono ? "yes" : "no");
+    cl[k].holds = have >= 2 && mono;
+    k++;
+  }
+  return k;
+}
+
+#define FIG5_EFLOOR 1e-10
+
+static int claims_fig5(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl, char *err,
+                       size_t errlen) {
+  int k = 0;
+  for (int i = 0; i + 1 < ns; i += 2) {
+    const vi_series *g = &ss[i], *lo = &ss[i + 1];
+    double maxrel = 0, ratios[64];
+    int nr = 0, n = 0;
+    /* Compare at equal steps; accuracy only above the round-off plateau. */
+    for (int r = 0; r < g->rows && nr < 64; r++) {
+      for (int q = 0; q < lo->rows; q++) {
+        if (vi_fig_at(lo, q, VI_W_STEPS) != vi_fig_at(g, r, VI_W_STEPS)) {
+          continue;
+        }
+        double eg = vi_fig_at(g, r, VI_W_EQ), el = vi_fig_at(lo, q, VI_W_EQ);
+        if (eg > FIG5_EFLOOR && el > FIG5_EFLOOR) {
+          double rel = fabs(eg - el) / (eg > el ? eg : el);
+          maxrel = rel > maxrel ? rel : maxrel;
+          n++;
+        }
+        ratios[nr++] = vi_fig_at(lo, q, VI_W_SEC) / vi_fig_at(g, r, VI_W_SEC);
+      }
+    }
+    /* Median of the time ratios: robust to a noisy point. */
+    for (int a = 1; a < nr; a++) {
+      for (int b = a; b > 0 && ratios[b - 1] > ratios[b]; b--) {
+        double t = ratios[b];
+        ratios[b] = ratios[b - 1];
+        ratios[b - 1] = t;
+      }
+    }
+    double med = nr ? (nr % 2 ? ratios[nr / 2] : 0.5 * (ratios[nr / 2 - 1] + ratios[nr / 2])) : NAN;
+    snprintf(cl[k].text, sizeof cl[k].text, "%.90s vs %.90s: the same accuracy at the same step",
+             g->label, lo->label);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "max relative difference of e_q over the %d common steps with both errors above "
+             "%.0e = %.2e (same: <= 0.1)",
+             n, FIG5_EFLOOR, maxrel);
+    cl[k].holds = n > 0 && maxrel <= 0.1;
+    k++;
+    snprintf(cl[k].text, sizeof cl[k].text, "%.90s vs %.90s: Gauss is slightly faster", g->label,
+             lo->label);
+    snprintf(cl[k].measured, sizeof cl[k].measured,
+             "median run-time ratio Lobatto / Gauss over %d steps = %.3f", nr, med);
+    cl[k].holds = med > 1;
+    k++;
+  }
+  return k;
+}
+
+const vi_fig_spec vi_wenger2017_fig2 = {.id = "wenger2017-fig2",
+ .kind = VI_FIG_TRACE,
+ .system = "planar-pendulum",
+ .quantity = "energy",
+ .T = 1000,
+ .T_quick = 50,
+ .zoom = 10,
+ .ylabel = "E(t) - E(0)",
+ .why = "planar pendulum with its default parameters; T = 1000 (about 480 periods); "
+        "the paper's step sizes are not given: h = 0.1 for the order-8 combination "
+        "and h = 0.01 for the order-4 one (the paper's ratio of ten)",
+ .claims = claims_fig2,
+ .curves = {{"s=5, w=4, Gauss r=5 (ordL 10), h=0.1",
+             "galerkin:s=5,w=4,quadL=gauss,r=5", 0.1, NULL, 0},
+            {"s=5, w=3, Lobatto r=5 (ordL 8), h=0.01",
+             "galerkin:s=5,w=3,quadL=lobatto,r=5", 0.01, NULL, 0}}};
+
+const vi_fig_spec vi_wenger2017_fig3 = {.id = "wenger2017-fig3",
+ .kind = VI_FIG_TRACE,
+ .system = "double-pendulum-3d",
+ .quantity = "Jz",
+ .T = 100,
+ .T_quick = 5,
+ .zoom = 0,
+ .ylabel = "Jz(t) - Jz(0)",
+ .why = "3D double pendulum with its default parameters; T = 100, h = 0.01; the "
+        "paper's combinations are not listed: SHAKE (s=w=1, Lobatto r=2), the shaded "
+        "s=w and s=w+1 cells with Gauss quadrature, and one Lobatto cell",
+ .claims = claims_fig3,
+ .curves = {{"s=w=1, Lobatto r=2 (SHAKE)", "galerkin:s=1,w=1,quadL=lobatto,r=2", 0.01,
+             NULL, 0},
+            {"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0.01, NULL, 0},
+            {"s=w=3, Gauss r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0.01, NULL, 0},
+            {"s=5, w=4, Gauss r=5", "galerkin:s=5,w=4,quadL=gauss,r=5", 0.01, NULL,
+             0},
+            {"s=w=4, Lobatto r=5", "galerkin:s=4,w=4,quadL=lobatto,r=5", 0.01, NULL,
+             0}}};
+
+const vi_fig_spec vi_wenger2017_fig4 = {.id = "wenger2017-fig4",
+ .kind = VI_FIG_WORK,
+ .system = "planar-pendulum",
+ .quantity = NULL,
+ .T = 20,
+ .T_quick = 2,
+ .zoom = 0,
+ .ylabel = "global error of q",
+ .why = "planar pendulum with its default parameters, T = 20 (about 9.6 periods), "
+        "errors against the exact solution at every node; h = T/N swept in "
+        "half-octaves from h = 1 until e_q < 1e-12, e_q stops decreasing below 1e-8 "
+        "(round-off), N > 40000 or h < 1e-3; steps the Newton solve cannot take, and "
+        "runs with e_q > 0.1 (a different solution branch), are left out",
+ .claims = claims_fig4,
+ .curves = {{"s=w=r=1", "galerkin:s=1,w=1,quadL=gauss,r=1", 0, NULL, 0},
+            {"s=w=r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
+            {"s=w=r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0, NULL, 0},
+            {"s=w=r=4", "galerkin:s=4,w=4,quadL=gauss,r=4", 0, NULL, 0},
+            {"s=w=r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
+            {"s=w=r=6", "galerkin:s=6,w=6,quadL=gauss,r=6", 0, NULL, 0}}};
+
+const vi_fig_spec vi_wenger2017_fig5 = {.id = "wenger2017-fig5",
+ .kind = VI_FIG_WORK,
+ .system = "planar-pendulum",
+ .quantity = NULL,
+ .T = 20,
+ .T_quick = 2,
+ .zoom = 0,
+ .ylabel = "global error of q",
+ .why = "as wenger2017-fig4: planar pendulum, T = 20, the same step sizes for Gauss "
+        "and Lobatto",
+ .claims = claims_fig5,
+ .curves = {{"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
+            {"s=w=2, Lobatto r=3", "galerkin:s=2,w=2,quadL=lobatto,r=3", 0, NULL, 0},
+            {"s=w=5, Gauss r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
+            {"s=w=5, Lobatto r=6", "galerkin:s=5,w=5,quadL=lobatto,r=6", 0, NULL,
+             0}}};

@@ -1,36 +1,12 @@
-/* figures.c: the figures of wenger2017 §4.2 as reproduce studies.
+/* run_figure.c: the figure runner (figure.h): the figures of the papers
+ * (specs and claim predicates in studies/papers/) as reproduce studies.
  *
- *   wenger2017-fig2  planar pendulum, energy error E(t) - E(0) over a long
- *                    run for the two combinations §4.2 names:
- *                    [s=5, Gauss r=5 (ordL 10), w=4] at step 10h and
- *                    [s=5, Lobatto r=5 (ordL 8), w=3] at step h.
- *   wenger2017-fig3  3D double pendulum, error Jz(t) - Jz(0) of the z
- *                    angular momentum (71) for some combinations.
- *   wenger2017-fig4  planar pendulum, run time vs global q error for
- *                    s = w = r = 1..6, L_d by Gauss, g_d by Lobatto.
- *   wenger2017-fig5  the same for s = w = 2 and 5, Gauss r = s against
- *                    Lobatto r = s+1.
- *
- * and the figures of man2020 §4.2 and §4.4 (algorithms of Table 2,
- * method family man2020):
- *
- *   man2020-fig3     spring pendulum (50)-(52), global error (47) of the
- *                    Hamiltonian, e = max_k |H_k - H_0| / |H_0| (46), of
- *                    LLL, LGL, LLG, LGG against m = 2..6 at eta = 0.1 over
- *                    0..400 s; a run whose double error is too close to
- *                    double round-off is rerun in quad.
- *   man2020-fig8     six balls (57)-(59), relative energy error (46) of LGG
- *                    and LLL for m = 2..6 over 0..400 s, one panel per m.
- *   man2020-fig9     six balls, error of the angular momentum (60), LGG,
- *                    eta = 1, m = 2, with a quad rerun.
- *   man2020-fig11    six balls, the antisymmetry quantities (61)
- *                    x1 + x6 - C1 and y1 + y6 - C2, LGG, m = 2, eta = 0.1,
- *                    with a quad rerun.
- *
- * The paper gives neither step sizes nor final times for its figures; the
- * choices are in the spec table below and in every output. Long traces are
- * stored as an envelope: the minimum and maximum of the signed error over
- * each window of steps, so no peak is lost however many steps a window has.
+ * Three kinds: a trace (the error of an invariant along one long run per
+ * curve, stored as an envelope: the minimum and maximum of the signed
+ * error over each window of steps, so no peak is lost however many steps
+ * a window has, with an optional every-step zoom); a work-precision sweep
+ * (run time against global error over a ladder of steps); an m-sweep (one
+ * global error per number of points m).
  * Run times (the timing service, timing.h): the CPU time of the calling
  * thread, pinned to one core with hwloc; each point is the minimum over
  * several back-to-back repetitions of init + all steps (the error is
@@ -51,6 +27,7 @@
 #include "plot.h"
 #include "report.h"
 #include "reproduce.h"
+#include "figure.h"
 #include "study.h"
 #include "vistudy.h"
 
@@ -59,231 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- figure specifications ----------------------------------------------- */
-
-/* FIG_TRACE: the error of an invariant along one long run per curve;
- * FIG_WORK: run time against global error over a sweep of steps;
- * FIG_MSWEEP: one number per run, the global error (47) of man2020, for
- * each number of points m of a curve's method. */
-enum fig_kind { FIG_TRACE = 0, FIG_WORK = 1, FIG_MSWEEP = 2 };
-
-#define FIG_MAXCURVES 12
-#define FIG_MAXCOLS 8
-
-typedef struct curve_spec {
-  const char *label;
-  const char *method; /* msweep: without m, which the sweep appends */
-  double h;           /* trace, msweep: the step; work: unused (swept) */
-  const char *quantity; /* trace: the curve's own invariant, NULL: the figure's */
-  int panel;            /* trace: the panel it is drawn in (fig_spec.panels) */
-} curve_spec;
-
-typedef struct series series;
-typedef struct claim claim;
-typedef struct fig_spec fig_spec;
-
-/* What the paper's text says about a figure, checked on the computed
- * series: fills cl and returns the number of claims, or -1 with err. */
-typedef int (*claims_fn)(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                         size_t errlen);
-static int claims_fig2(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen);
-static int claims_fig3(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen);
-static int claims_fig4(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen);
-static int claims_fig5(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen);
-static int claims_man_fig3(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                           char *err, size_t errlen);
-static int claims_man_fig8(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                           char *err, size_t errlen);
-static int claims_man_fig9(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                           char *err, size_t errlen);
-static int claims_man_fig11(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                            char *err, size_t errlen);
-
-struct fig_spec {
-  const char *id;
-  int kind;
-  const char *system;
-  const char *quantity; /* trace: "energy" or a momentum name */
-  double T, T_quick;
-  double zoom; /* trace: > 0 adds a panel with every step of [0, zoom] and
-                  draws the whole run as the window maxima of |error| */
-  const char *ylabel;
-  const char *why; /* the choices the paper leaves open */
-  claims_fn claims;
-  curve_spec curves[FIG_MAXCURVES];
-  /* Added for man2020; zero (the wenger2017 behaviour) when absent. */
-  const char *precision; /* what the outputs say of the precision; NULL: double */
-  int relative;          /* trace, msweep: (I - I0) / |I0|, man2020 (46) */
-  int tenths;            /* md: the max over the first and last tenth per curve */
-  double quad_T, quad_T_quick; /* span of the claims' quad rerun */
-  int m_lo, m_hi, m_hi_quick;  /* msweep: the points per step */
-  const char *panels[6];       /* trace: panel titles; NULL: one panel */
-};
-
-static const fig_spec figs[] = {
-    {.id = "wenger2017-fig2",
-     .kind = FIG_TRACE,
-     .system = "planar-pendulum",
-     .quantity = "energy",
-     .T = 1000,
-     .T_quick = 50,
-     .zoom = 10,
-     .ylabel = "E(t) - E(0)",
-     .why = "planar pendulum with its default parameters; T = 1000 (about 480 periods); "
-            "the paper's step sizes are not given: h = 0.1 for the order-8 combination "
-            "and h = 0.01 for the order-4 one (the paper's ratio of ten)",
-     .claims = claims_fig2,
-     .curves = {{"s=5, w=4, Gauss r=5 (ordL 10), h=0.1",
-                 "galerkin:s=5,w=4,quadL=gauss,r=5", 0.1, NULL, 0},
-                {"s=5, w=3, Lobatto r=5 (ordL 8), h=0.01",
-                 "galerkin:s=5,w=3,quadL=lobatto,r=5", 0.01, NULL, 0}}},
-    {.id = "wenger2017-fig3",
-     .kind = FIG_TRACE,
-     .system = "double-pendulum-3d",
-     .quantity = "Jz",
-     .T = 100,
-     .T_quick = 5,
-     .zoom = 0,
-     .ylabel = "Jz(t) - Jz(0)",
-     .why = "3D double pendulum with its default parameters; T = 100, h = 0.01; the "
-            "paper's combinations are not listed: SHAKE (s=w=1, Lobatto r=2), the shaded "
-            "s=w and s=w+1 cells with Gauss quadrature, and one Lobatto cell",
-     .claims = claims_fig3,
-     .curves = {{"s=w=1, Lobatto r=2 (SHAKE)", "galerkin:s=1,w=1,quadL=lobatto,r=2", 0.01,
-                 NULL, 0},
-                {"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0.01, NULL, 0},
-                {"s=w=3, Gauss r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0.01, NULL, 0},
-                {"s=5, w=4, Gauss r=5", "galerkin:s=5,w=4,quadL=gauss,r=5", 0.01, NULL,
-                 0},
-                {"s=w=4, Lobatto r=5", "galerkin:s=4,w=4,quadL=lobatto,r=5", 0.01, NULL,
-                 0}}},
-    {.id = "wenger2017-fig4",
-     .kind = FIG_WORK,
-     .system = "planar-pendulum",
-     .quantity = NULL,
-     .T = 20,
-     .T_quick = 2,
-     .zoom = 0,
-     .ylabel = "global error of q",
-     .why = "planar pendulum with its default parameters, T = 20 (about 9.6 periods), "
-            "errors against the exact solution at every node; h = T/N swept in "
-            "half-octaves from h = 1 until e_q < 1e-12, e_q stops decreasing below 1e-8 "
-            "(round-off), N > 40000 or h < 1e-3; steps the Newton solve cannot take, and "
-            "runs with e_q > 0.1 (a different solution branch), are left out",
-     .claims = claims_fig4,
-     .curves = {{"s=w=r=1", "galerkin:s=1,w=1,quadL=gauss,r=1", 0, NULL, 0},
-                {"s=w=r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
-                {"s=w=r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0, NULL, 0},
-                {"s=w=r=4", "galerkin:s=4,w=4,quadL=gauss,r=4", 0, NULL, 0},
-                {"s=w=r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
-                {"s=w=r=6", "galerkin:s=6,w=6,quadL=gauss,r=6", 0, NULL, 0}}},
-    {.id = "wenger2017-fig5",
-     .kind = FIG_WORK,
-     .system = "planar-pendulum",
-     .quantity = NULL,
-     .T = 20,
-     .T_quick = 2,
-     .zoom = 0,
-     .ylabel = "global error of q",
-     .why = "as wenger2017-fig4: planar pendulum, T = 20, the same step sizes for Gauss "
-            "and Lobatto",
-     .claims = claims_fig5,
-     .curves = {{"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
-                {"s=w=2, Lobatto r=3", "galerkin:s=2,w=2,quadL=lobatto,r=3", 0, NULL, 0},
-                {"s=w=5, Gauss r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
-                {"s=w=5, Lobatto r=6", "galerkin:s=5,w=5,quadL=lobatto,r=6", 0, NULL,
-                 0}}},
-    {.id = "man2020-fig3",
-     .kind = FIG_MSWEEP,
-     .system = "spring-pendulum",
-     .quantity = "energy",
-     .T = 400,
-     .T_quick = 20,
-     .ylabel = "global error of the Hamiltonian e = max |H_k - H_0| / |H_0|",
-     .why = "spring pendulum (50)-(52) with the paper's parameters (m1 = m2 = l = g = 1, "
-            "q(0) from (52), at rest); eta = h = 0.1 and 0..400 s as in the paper. "
-            "'Global error of Hamiltonian' is read as (47): e = max_k |e_H| with e_H = "
-            "(H_k - H_0) / H_0 (46), one number per run, so the figure is e against m = "
-            "2..6 for each algorithm (Fig. 2 plots the same measure against eta)",
-     .claims = claims_man_fig3,
-     .curves = {{"LLL", "man2020:alg=LLL", 0.1, NULL, 0},
-                {"LGL", "man2020:alg=LGL", 0.1, NULL, 0},
-                {"LLG", "man2020:alg=LLG", 0.1, NULL, 0},
-                {"LGG", "man2020:alg=LGG", 0.1, NULL, 0}},
-     .precision = "double, except that a run whose double error e is below 1e-11 is "
-                  "rerun in quad (column quad = 1): over 4000 steps double round-off "
-                  "alone gives e of about 4e-13",
-     .relative = 1,
-     .m_lo = 2,
-     .m_hi = 6,
-     .m_hi_quick = 5},
-    {.id = "man2020-fig8",
-     .kind = FIG_TRACE,
-     .system = "six-balls",
-     .quantity = "energy",
-     .T = 400,
-     .T_quick = 100,
-     .ylabel = "(H - H0) / |H0|",
-     .why = "six balls (57)-(59) with the paper's parameters (unit masses, spring "
-            "stiffness 1, springs and bars of length 1, (59) at rest), 0..400 s as in "
-            "the paper, the relative energy error (46); the paper does not give the step "
-            "of Fig. 8: h = 1 (the step of Fig. 9), where every error, from about 1e-1 "
-            "(m = 2) to 1e-7 (m = 6), stays far above double round-off; at h = 0.1 the "
-            "errors for m >= 5 are about 1e-13, where the round-off of 4000 double steps "
-            "(about 1e-12) would hide the bounded behaviour, and quad would take minutes",
-     .claims = claims_man_fig8,
-     .curves = {{"LLL, m=2", "man2020:alg=LLL,m=2", 1, NULL, 0},
-                {"LGG, m=2", "man2020:alg=LGG,m=2", 1, NULL, 0},
-                {"LLL, m=3", "man2020:alg=LLL,m=3", 1, NULL, 1},
-                {"LGG, m=3", "man2020:alg=LGG,m=3", 1, NULL, 1},
-                {"LLL, m=4", "man2020:alg=LLL,m=4", 1, NULL, 2},
-                {"LGG, m=4", "man2020:alg=LGG,m=4", 1, NULL, 2},
-                {"LLL, m=5", "man2020:alg=LLL,m=5", 1, NULL, 3},
-                {"LGG, m=5", "man2020:alg=LGG,m=5", 1, NULL, 3},
-                {"LLL, m=6", "man2020:alg=LLL,m=6", 1, NULL, 4},
-                {"LGG, m=6", "man2020:alg=LGG,m=6", 1, NULL, 4}},
-     .relative = 1,
-     .tenths = 1,
-     .panels = {"(a) m = 2", "(b) m = 3", "(c) m = 4", "(d) m = 5", "(e) m = 6"}},
-    {.id = "man2020-fig9",
-     .kind = FIG_TRACE,
-     .system = "six-balls",
-     .quantity = "Jz",
-     .T = 400,
-     .T_quick = 40,
-     .ylabel = "I(t) - I(0), angular momentum (60)",
-     .why = "six balls (57)-(59) with the paper's parameters, LGG with eta = h = 1 and "
-            "m = 2 as in the paper, 0..400 s (the span of Figs. 8 and 11); I(0) = 0 "
-            "since (59) starts at rest",
-     .claims = claims_man_fig9,
-     .curves = {{"LGG, m=2, h=1", "man2020:alg=LGG,m=2", 1, NULL, 0}},
-     .precision = "double; the claim reruns the same steps in quad over the whole run",
-     .quad_T = 400,
-     .quad_T_quick = 40},
-    {.id = "man2020-fig11",
-     .kind = FIG_TRACE,
-     .system = "six-balls",
-     .T = 400,
-     .T_quick = 10,
-     .ylabel = "value of (61)",
-     .why = "six balls (57)-(59) with the paper's parameters, LGG over 0..400 s as in "
-            "the paper; m = 2 and eta = h = 0.1 are those of Fig. 10 (the paper does not "
-            "repeat them for Fig. 11); C1 and C2 are x1 + x6 and y1 + y6 at q(0) (5/2 "
-            "and sqrt3/2 for (59)), so both quantities start at 0 up to the rounding of "
-            "q(0)",
-     .claims = claims_man_fig11,
-     .curves = {{"x1 + x6 - C1", "man2020:alg=LGG,m=2", 0.1, "antisym_x", 0},
-                {"y1 + y6 - C2", "man2020:alg=LGG,m=2", 0.1, "antisym_y", 0}},
-     .precision = "double; the claims rerun the same steps in quad over the first "
-                  "40 s (quick: 10 s)",
-     .quad_T = 40,
-     .quad_T_quick = 10},
-};
-#define NFIGS (int)(sizeof figs / sizeof figs[0])
 
 /* Sweep of fig4/fig5: h_k = 1 * 2^(-k/2), N = round(T / h_k), until the
  * error is below WORK_EMIN or stops decreasing below WORK_EPLATEAU (the
@@ -297,34 +49,15 @@ static const fig_spec figs[] = {
 #define WORK_REPS 5
 #define TRACE_WINDOWS 2000
 
-/* ---- series: a named table of numbers ------------------------------------ */
-
-struct series {
-  char label[96];
-  char method[256]; /* canonical spec */
-  double h;         /* trace step; 0 for a sweep */
-  int ncol;
-  const char *const *cols;
-  int rows, cap;
-  double *v; /* rows x ncol, row-major */
-  int status;       /* VI_OK, or the status that ended the sweep/run */
-  char quantity[32]; /* the curve's own invariant ("": the figure's) */
-  double extra[5];  /* trace: I(0), max |err|, max over the first and the last
-                       tenth, max |err| of the quad check (NaN: none) */
-  int done;
-};
-
 static const char *const trace_cols[] = {"t", "min", "max"};
 /* msweep: per m the global error (47) and its maximum over the first and
  * the last tenth of the run, and whether the run was done in quad. */
 static const char *const msweep_cols[] = {"m", "h", "err", "err_first_tenth",
                                           "err_last_tenth", "quad"};
-enum { M_M, M_H, M_ERR, M_FIRST, M_LAST, M_QUAD, M_NCOL };
 static const char *const work_cols[] = {"h", "steps", "seconds", "err_q", "err_p",
                                         "err_lambda", "newton_per_step", "fevals"};
-enum { W_H, W_STEPS, W_SEC, W_EQ, W_EP, W_EL, W_NEWTON, W_FEVALS };
 
-static int series_push(series *s, const double *row) {
+static int series_push(vi_series *s, const double *row) {
   if (s->rows == s->cap) {
     int cap = s->cap ? 2 * s->cap : 64;
     double *v = realloc(s->v, (size_t)cap * (size_t)s->ncol * sizeof *v);
@@ -339,9 +72,6 @@ static int series_push(series *s, const double *row) {
   return 0;
 }
 
-static double at(const series *s, int row, int col) {
-  return s->v[(size_t)row * (size_t)s->ncol + (size_t)col];
-}
 
 /* ---- runs ------------------------------------------------------------------ */
 
@@ -386,7 +116,7 @@ typedef struct trace_obs {
   int mom, relative;
   double h, zoom;
   long N, per;
-  series *s, *zs;
+  vi_series *s, *zs;
   double I0, scale, lo, hi, amax, first, last;
 } trace_obs;
 
@@ -428,7 +158,7 @@ static int trace_observe(void *ctx, long k, const vi_node_d *nd) {
 }
 
 static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
-                     const curve_spec *c, double T, double zoom, series *s, series *zs, char *err,
+                     const vi_curve_spec *c, double T, double zoom, vi_series *s, vi_series *zs, char *err,
                      size_t errlen) {
   const int n = sys->n, m = sys->m;
   int mom = strcmp(quantity, "energy") == 0 ? -1 : momentum_index(sys, quantity);
@@ -502,13 +232,13 @@ static int work_point(const vi_system_d *sys, const char *method, double T, long
   rc = vi_integrate_d(st, NULL, h, N, sys->q0, sys->p0, &nd, vi_err_observe_d, &eo, NULL);
   const double *e = eo.e;
   const vi_stats_d *stt = vi_stepper_stats_d(st);
-  row[W_H] = h;
-  row[W_STEPS] = (double)N;
-  row[W_EQ] = e[0];
-  row[W_EP] = e[1];
-  row[W_EL] = e[2];
-  row[W_NEWTON] = stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0;
-  row[W_FEVALS] = stt->steps ? (double)stt->fevals / (double)stt->steps : 0;
+  row[VI_W_H] = h;
+  row[VI_W_STEPS] = (double)N;
+  row[VI_W_EQ] = e[0];
+  row[VI_W_EP] = e[1];
+  row[VI_W_EL] = e[2];
+  row[VI_W_NEWTON] = stt->steps ? (double)stt->newton_iters / (double)stt->steps : 0;
+  row[VI_W_FEVALS] = stt->steps ? (double)stt->fevals / (double)stt->steps : 0;
   vi_timed best = {INFINITY, INFINITY, 0};
   for (int r = 0; rc == VI_OK && r < reps; r++) {
     vi_time t;
@@ -517,7 +247,7 @@ static int work_point(const vi_system_d *sys, const char *method, double T, long
     vi_time_stop(&t);
     vi_timed_more(&best, &t);
   }
-  row[W_SEC] = best.seconds;
+  row[VI_W_SEC] = best.seconds;
   if (rc != VI_OK) {
     snprintf(err, errlen, "%s, h = %g: %s", method, h, vi_strerror(rc));
   }
@@ -527,8 +257,8 @@ static int work_point(const vi_system_d *sys, const char *method, double T, long
   return rc;
 }
 
-static int work_sweep(const vi_system_d *sys, const curve_spec *c, double T, int quick,
-                      const char *cache, series *s, char *err, size_t errlen) {
+static int work_sweep(const vi_system_d *sys, const vi_curve_spec *c, double T, int quick,
+                      const char *cache, vi_series *s, char *err, size_t errlen) {
   long prevN = 0;
   int reps = quick ? 1 : WORK_REPS;
   for (int k = 0;; k++) {
@@ -541,7 +271,7 @@ static int work_sweep(const vi_system_d *sys, const curve_spec *c, double T, int
       break;
     }
     prevN = N;
-    double row[FIG_MAXCOLS];
+    double row[VI_FIG_MAXCOLS];
     char e2[512] = "";
     int rc = work_point(sys, c->method, T, N, reps, cache, row, s->method, sizeof s->method,
                         e2, sizeof e2);
@@ -558,19 +288,19 @@ static int work_sweep(const vi_system_d *sys, const curve_spec *c, double T, int
     /* An error of the size of the motion itself (the pendulum swings
      * through about 1.6 length units) is a run that converged to another
      * solution branch, not a point of the work-precision curve. */
-    if (row[W_EQ] > WORK_EMAX) {
+    if (row[VI_W_EQ] > WORK_EMAX) {
       continue;
     }
     if (series_push(s, row) != 0) {
       return VI_ENOMEM;
     }
     int n = s->rows;
-    if (row[W_EQ] < WORK_EMIN ||
-        (n >= 2 && row[W_EQ] < WORK_EPLATEAU && row[W_EQ] > 0.7 * at(s, n - 2, W_EQ))) {
+    if (row[VI_W_EQ] < WORK_EMIN ||
+        (n >= 2 && row[VI_W_EQ] < WORK_EPLATEAU && row[VI_W_EQ] > 0.7 * vi_fig_at(s, n - 2, VI_W_EQ))) {
       break;
     }
     /* Long runs need fewer repetitions for a stable minimum. */
-    if (row[W_SEC] > 0.5 && reps > 3) {
+    if (row[VI_W_SEC] > 0.5 && reps > 3) {
       reps = 3;
     }
   }
@@ -617,7 +347,7 @@ static int qinv_observe(void *ctx, long k, const vi_node_q *nd) {
   return VI_OK;
 }
 
-static int quad_invariant_error(const char *system, const char *method, double h, long N,
+int vi_fig_quad_invariant_error(const char *system, const char *method, double h, long N,
                                 const char *quantity, int relative, double *out, char *err,
                                 size_t errlen) {
   const vi_system_type_q *type = vi_system_find_q(system, err, errlen);
@@ -661,15 +391,15 @@ static int quad_invariant_error(const char *system, const char *method, double h
  * quad when double round-off would be a visible part of it. */
 #define MSWEEP_QUAD_BELOW 1e-11
 
-static int msweep_run(const fig_spec *f, const vi_system_d *sys, const curve_spec *c, double T,
-                      int m_hi, series *s, char *err, size_t errlen) {
+static int msweep_run(const vi_fig_spec *f, const vi_system_d *sys, const vi_curve_spec *c, double T,
+                      int m_hi, vi_series *s, char *err, size_t errlen) {
   const long N = lround(T / c->h);
   for (int m = f->m_lo; m <= m_hi; m++) {
     char spec[256];
     snprintf(spec, sizeof spec, "%s,m=%d", c->method, m);
-    curve_spec cm = *c;
+    vi_curve_spec cm = *c;
     cm.method = spec;
-    series tmp;
+    vi_series tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.cols = trace_cols;
     tmp.ncol = 3;
@@ -681,13 +411,13 @@ static int msweep_run(const fig_spec *f, const vi_system_d *sys, const curve_spe
     }
     int quad = e[0] < MSWEEP_QUAD_BELOW;
     if (quad) {
-      rc = quad_invariant_error(f->system, spec, c->h, N, f->quantity, f->relative, e, err,
+      rc = vi_fig_quad_invariant_error(f->system, spec, c->h, N, f->quantity, f->relative, e, err,
                                 errlen);
       if (rc != VI_OK) {
         return rc;
       }
     }
-    double row[M_NCOL] = {m, c->h, e[0], e[1], e[2], quad};
+    double row[VI_M_NCOL] = {m, c->h, e[0], e[1], e[2], quad};
     if (series_push(s, row) != 0) {
       return VI_ENOMEM;
     }
@@ -700,7 +430,7 @@ static int msweep_run(const fig_spec *f, const vi_system_d *sys, const curve_spe
 
 /* ---- JSON of series (results and the partial file) ----------------------- */
 
-static json_t *series_json(const series *s) {
+static json_t *series_json(const vi_series *s) {
   json_t *j = json_object();
   json_object_set_new(j, "label", json_string(s->label));
   json_object_set_new(j, "method", json_string(s->method));
@@ -719,7 +449,7 @@ static json_t *series_json(const series *s) {
   for (int r = 0; r < s->rows; r++) {
     json_t *row = json_array();
     for (int c = 0; c < s->ncol; c++) {
-      double x = at(s, r, c);
+      double x = vi_fig_at(s, r, c);
       json_array_append_new(row, isfinite(x) ? json_real(x) : json_null());
     }
     json_array_append_new(rows, row);
@@ -739,7 +469,7 @@ static json_t *series_json(const series *s) {
 
 /* A finished curve as the cell store keeps it: its series, the status
  * that ended it, and its every-step close-up when the figure has one. */
-static json_t *curve_measurement(const series *s, const series *zoom) {
+static json_t *curve_measurement(const vi_series *s, const vi_series *zoom) {
   json_t *j = json_object();
   json_t *m = series_json(s);
   json_object_set_new(m, "status_code", json_integer(s->status));
@@ -752,7 +482,7 @@ static json_t *curve_measurement(const series *s, const series *zoom) {
 
 /* Restore one series from the store into s (label, columns and the shape
  * of every row checked); -1 with the reason in why. */
-static int series_restore(series *s, json_t *v, char *why, size_t whylen) {
+static int series_restore(vi_series *s, json_t *v, char *why, size_t whylen) {
   const char *label = NULL, *method = NULL;
   json_t *cols = NULL, *rows = NULL, *extra = NULL;
   json_error_t je;
@@ -790,7 +520,7 @@ static int series_restore(series *s, json_t *v, char *why, size_t whylen) {
   size_t r;
   json_t *row;
   json_array_foreach(rows, r, row) {
-    double x[FIG_MAXCOLS];
+    double x[VI_FIG_MAXCOLS];
     if (!json_is_array(row) || json_array_size(row) != (size_t)s->ncol) {
       snprintf(why, whylen, "series '%.60s': row %zu malformed", label, r);
       return -1;
@@ -820,7 +550,7 @@ static int series_restore(series *s, json_t *v, char *why, size_t whylen) {
 }
 
 /* Restore a finished curve (and its close-up); -1 with the reason. */
-static int curve_restore(series *s, series *zoom, json_t *v, char *why, size_t whylen) {
+static int curve_restore(vi_series *s, vi_series *zoom, json_t *v, char *why, size_t whylen) {
   json_t *m = json_object_get(v, "series"), *z = json_object_get(v, "zoom");
   if (!m || (zoom != NULL) != (z != NULL)) {
     snprintf(why, whylen, "%s", !m ? "no series" : "close-up missing or unexpected");
@@ -838,197 +568,20 @@ static int curve_restore(series *s, series *zoom, json_t *v, char *why, size_t w
 
 /* ---- claims ------------------------------------------------------------------ */
 
-struct claim {
-  char text[512];      /* what the paper says */
-  char measured[1024]; /* what we measured */
-  int holds;
-};
-
-/* log-log interpolation of seconds at error level e along a sweep (errors
- * decreasing with the row index); NaN when the curve does not reach it. */
-static double time_at_error(const series *s, double e) {
-  for (int r = 1; r < s->rows; r++) {
-    double e0 = at(s, r - 1, W_EQ), e1 = at(s, r, W_EQ);
-    if (e0 >= e && e1 <= e && e0 > e1 && e1 > 0) {
-      double t0 = at(s, r - 1, W_SEC), t1 = at(s, r, W_SEC);
-      double w = log(e / e0) / log(e1 / e0);
-      return exp(log(t0) + w * (log(t1) - log(t0)));
-    }
-  }
-  return NAN;
-}
-
-static int claims_fig2(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen) {
-  const series *a = &ss[0], *b = &ss[1];
-  snprintf(cl[0].text, sizeof cl[0].text,
-           "with a ten times larger step, the order-8 combination has the smaller energy "
-           "error");
-  snprintf(cl[0].measured, sizeof cl[0].measured,
-           "max |E - E0|: %.3e (h = %g) vs %.3e (h = %g)", a->extra[1], a->h, b->extra[1], b->h);
-  cl[0].holds = a->extra[1] < b->extra[1];
-  int k = 1;
-  for (int i = 0; i < 2; i++, k++) {
-    const series *s = &ss[i];
-    snprintf(cl[k].text, sizeof cl[k].text,
-             "%.90s: the energy error oscillates but stays bounded (no drift)", s->label);
-    double ratio = s->extra[3] / (s->extra[2] > 0 ? s->extra[2] : 1e-300);
-    snprintf(cl[k].measured, sizeof cl[k].measured,
-             "max |E - E0| over the last tenth / over the first tenth = %.3f (bounded: <= 2)",
-             ratio);
-    cl[k].holds = ratio <= 2;
-  }
-  return k;
-}
-
-/* Quad check of fig3: the first FIG3_QUAD_T seconds of every curve. */
-#define FIG3_QUAD_T 10.0
-#define FIG3_QUAD_BOUND 1e-25
-
-static int claims_fig3(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen) {
-  double worst = 0, qworst = 0, Tq = quick ? f->T_quick : FIG3_QUAD_T;
-  const char *wl = "", *ql = "";
-  for (int i = 0; i < ns; i++) {
-    if (ss[i].extra[1] >= worst) {
-      worst = ss[i].extra[1];
-      wl = ss[i].label;
-    }
-    double qe[3];
-    int rc = quad_invariant_error(f->system, ss[i].method, ss[i].h, lround(Tq / ss[i].h),
-                                  f->quantity, 0, qe, err, errlen);
-    ss[i].extra[4] = qe[0];
-    if (rc != VI_OK) {
-      return -1;
-    }
-    if (ss[i].extra[4] >= qworst) {
-      qworst = ss[i].extra[4];
-      ql = ss[i].label;
-    }
-  }
-  snprintf(cl[0].text, sizeof cl[0].text,
-           "the z angular momentum is preserved up to numerical accuracy (checked by "
-           "rerunning the first %g s in quad precision: an exactly conserving scheme drops "
-           "to quad round-off, a non-conserving one keeps its truncation error)",
-           Tq);
-  snprintf(cl[0].measured, sizeof cl[0].measured,
-           "largest max |Jz - Jz0| in double over T = %g: %.2e (%.90s); in quad over %g s: "
-           "%.2e (%.90s); holds when the quad error is below %.0e",
-           quick ? f->T_quick : f->T, worst, wl, Tq, qworst, ql, FIG3_QUAD_BOUND);
-  cl[0].holds = qworst < FIG3_QUAD_BOUND;
-  return 1;
-}
-
-static int claims_fig4(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen) {
-  int k = 0;
-  static const double levels[] = {1e-6, 1e-10};
-  for (int l = 0; l < 2; l++) {
-    char *m = cl[k].measured;
-    size_t len = sizeof cl[k].measured, off = 0;
-    int mono = 1, have = 0;
-    double prev = NAN, first = NAN, last = NAN;
-    const char *fl = "", *ll = "";
-    off += (size_t)snprintf(m + off, len - off, "run time at e_q = %.0e:", levels[l]);
-    for (int i = 0; i < ns && off < len; i++) {
-      double t = time_at_error(&ss[i], levels[l]);
-      if (isnan(t)) {
-        off += (size_t)snprintf(m + off, len - off, " %.40s not reached;", ss[i].label);
-        continue;
-      }
-      off += (size_t)snprintf(m + off, len - off, " %.40s %.2e s;", ss[i].label, t);
-      mono &= isnan(prev) || t < prev;
-      prev = t;
-      if (!have++) {
-        first = t;
-        fl = ss[i].label;
-      }
-      last = t;
-      ll = ss[i].label;
-    }
-    snprintf(cl[k].text, sizeof cl[k].text,
-             "higher order: higher accuracy at lower run time (at e_q = %.0e the highest "
-             "order is at least twice as fast as the lowest that reaches it)",
-             levels[l]);
-    cl[k].holds = have >= 2 && last < 0.5 * first;
-    k++;
-    snprintf(cl[k].text, sizeof cl[k].text,
-             "run time decreases with every increase of s (at e_q = %.0e)", levels[l]);
-    snprintf(cl[k].measured, sizeof cl[k].measured,
-             "%.60s: %.2e s ... %.60s: %.2e s; strictly decreasing over all %d curves that "
-             "reach it: %s",
-             fl, first, ll, last, have, mono ? "yes" : "no");
-    cl[k].holds = have >= 2 && mono;
-    k++;
-  }
-  return k;
-}
-
-#define FIG5_EFLOOR 1e-10
-
-static int claims_fig5(const fig_spec *f, series *ss, int ns, int quick, claim *cl, char *err,
-                       size_t errlen) {
-  int k = 0;
-  for (int i = 0; i + 1 < ns; i += 2) {
-    const series *g = &ss[i], *lo = &ss[i + 1];
-    double maxrel = 0, ratios[64];
-    int nr = 0, n = 0;
-    /* Compare at equal steps; accuracy only above the round-off plateau. */
-    for (int r = 0; r < g->rows && nr < 64; r++) {
-      for (int q = 0; q < lo->rows; q++) {
-        if (at(lo, q, W_STEPS) != at(g, r, W_STEPS)) {
-          continue;
-        }
-        double eg = at(g, r, W_EQ), el = at(lo, q, W_EQ);
-        if (eg > FIG5_EFLOOR && el > FIG5_EFLOOR) {
-          double rel = fabs(eg - el) / (eg > el ? eg : el);
-          maxrel = rel > maxrel ? rel : maxrel;
-          n++;
-        }
-        ratios[nr++] = at(lo, q, W_SEC) / at(g, r, W_SEC);
-      }
-    }
-    /* Median of the time ratios: robust to a noisy point. */
-    for (int a = 1; a < nr; a++) {
-      for (int b = a; b > 0 && ratios[b - 1] > ratios[b]; b--) {
-        double t = ratios[b];
-        ratios[b] = ratios[b - 1];
-        ratios[b - 1] = t;
-      }
-    }
-    double med = nr ? (nr % 2 ? ratios[nr / 2] : 0.5 * (ratios[nr / 2 - 1] + ratios[nr / 2])) : NAN;
-    snprintf(cl[k].text, sizeof cl[k].text, "%.90s vs %.90s: the same accuracy at the same step",
-             g->label, lo->label);
-    snprintf(cl[k].measured, sizeof cl[k].measured,
-             "max relative difference of e_q over the %d common steps with both errors above "
-             "%.0e = %.2e (same: <= 0.1)",
-             n, FIG5_EFLOOR, maxrel);
-    cl[k].holds = n > 0 && maxrel <= 0.1;
-    k++;
-    snprintf(cl[k].text, sizeof cl[k].text, "%.90s vs %.90s: Gauss is slightly faster", g->label,
-             lo->label);
-    snprintf(cl[k].measured, sizeof cl[k].measured,
-             "median run-time ratio Lobatto / Gauss over %d steps = %.3f", nr, med);
-    cl[k].holds = med > 1;
-    k++;
-  }
-  return k;
-}
-
 /* The invariant a trace series follows: its curve's own, else the figure's. */
-static const char *series_quantity(const fig_spec *f, const series *s) {
+const char *vi_fig_series_quantity(const vi_fig_spec *f, const vi_series *s) {
   return s->quantity[0] ? s->quantity : f->quantity;
 }
 
 /* The quad rerun of the claims of man2020 Figs. 9 and 11: each curve's
  * steps over the first quad_T seconds, its max |I - I0| into extra[4]. */
-static int quad_check(const fig_spec *f, series *ss, int ns, int quick, char *err,
+int vi_fig_quad_check(const vi_fig_spec *f, vi_series *ss, int ns, int quick, char *err,
                       size_t errlen) {
   const double Tq = quick ? f->quad_T_quick : f->quad_T;
   for (int i = 0; i < ns; i++) {
     double qe[3];
-    int rc = quad_invariant_error(f->system, ss[i].method, ss[i].h, lround(Tq / ss[i].h),
-                                  series_quantity(f, &ss[i]), 0, qe, err, errlen);
+    int rc = vi_fig_quad_invariant_error(f->system, ss[i].method, ss[i].h, lround(Tq / ss[i].h),
+                                  vi_fig_series_quantity(f, &ss[i]), 0, qe, err, errlen);
     if (rc != VI_OK) {
       return -1;
     }
@@ -1037,154 +590,13 @@ static int quad_check(const fig_spec *f, series *ss, int ns, int quick, char *er
   return 0;
 }
 
-/* man2020 §4.2 on Fig. 3: "the global error of LGG is always better than
- * LLL" and "the global errors of LLL and LGL are basically the same, as
- * are the global errors of LLG and LGG". On a plot spanning twelve decades
- * "basically the same" is read as: within a factor MAN_SAME (0.3 decades)
- * at every m. */
-#define MAN_SAME 2.0
-
-static const series *series_by_label(const series *ss, int ns, const char *label) {
-  for (int i = 0; i < ns; i++) {
-    if (strcmp(ss[i].label, label) == 0) {
-      return &ss[i];
-    }
-  }
-  return NULL;
-}
-
-static int claims_man_fig3(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                           char *err, size_t errlen) {
-  static const char *const pairs[3][2] = {{"LGG", "LLL"}, {"LLL", "LGL"}, {"LLG", "LGG"}};
-  for (int k = 0; k < 3; k++) {
-    const series *a = series_by_label(ss, ns, pairs[k][0]);
-    const series *b = series_by_label(ss, ns, pairs[k][1]);
-    if (!a || !b) {
-      snprintf(err, errlen, "%s: no series %s or %s", f->id, pairs[k][0], pairs[k][1]);
-      return -1;
-    }
-    char *m = cl[k].measured;
-    size_t len = sizeof cl[k].measured, off = 0;
-    int holds = a->rows > 0 && a->rows == b->rows;
-    double worst = 0;
-    off += (size_t)snprintf(m + off, len - off, "e(%s) / e(%s):", pairs[k][0], pairs[k][1]);
-    for (int r = 0; r < a->rows && r < b->rows && off < len; r++) {
-      double ea = at(a, r, M_ERR), eb = at(b, r, M_ERR), q = ea / eb;
-      off += (size_t)snprintf(m + off, len - off, "%s m=%.0f %.3g", r ? ";" : "",
-                              at(a, r, M_M), q);
-      if (k == 0) {
-        holds &= ea < eb;
-      } else {
-        double spread = q > 1 ? q : 1 / q;
-        worst = spread > worst ? spread : worst;
-        holds &= spread <= MAN_SAME;
-      }
-    }
-    if (k == 0) {
-      snprintf(cl[k].text, sizeof cl[k].text,
-               "the global error of LGG is always better than LLL (e(LGG) < e(LLL) at every m)");
-    } else {
-      snprintf(cl[k].text, sizeof cl[k].text,
-               "the global errors of %s and %s are basically the same (within a factor %g at "
-               "every m)",
-               pairs[k][0], pairs[k][1], MAN_SAME);
-      if (off < len) {
-        snprintf(m + off, len - off, "; largest factor %.3g", worst);
-      }
-    }
-    cl[k].holds = holds;
-  }
-  return 3;
-}
-
-static int claims_man_fig8(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                           char *err, size_t errlen) {
-  for (int i = 0; i < ns; i++) {
-    const series *s = &ss[i];
-    double ratio = s->extra[3] / (s->extra[2] > 0 ? s->extra[2] : 1e-300);
-    snprintf(cl[i].text, sizeof cl[i].text,
-             "%.90s: the energy error has definite upper and lower bounds and does not grow "
-             "over the run",
-             s->label);
-    snprintf(cl[i].measured, sizeof cl[i].measured,
-             "max |e_H| = %.3e; over the last tenth / over the first tenth = %.3f (bounded: "
-             "<= 2)",
-             s->extra[1], ratio);
-    cl[i].holds = ratio <= 2;
-  }
-  return ns;
-}
-
-/* Round-off bounds of man2020 Figs. 9 and 11 in double: Jz (60) sums terms
- * x_i p_iy of size about 1 (about 20 eps after 400 steps as a random walk)
- * and (61) adds coordinates of size about 2.7 over 4000 steps; the bounds
- * leave a margin of 100 over what was measured, and a scheme that did not
- * conserve them would show its truncation error (relative energy error
- * 0.1 for LGG m = 2 at h = 1). In quad, as wenger2017-fig3. */
-#define MAN_JZ_DOUBLE 1e-13
-#define MAN_ANTISYM_DOUBLE 1e-12
-#define MAN_QUAD_BOUND 1e-25
-
-/* max |error| of a trace over the windows that end by t = Tq (the span of
- * the quad rerun), so double and quad are compared over the same steps. */
-static double trace_max_until(const series *s, double Tq) {
-  double e = 0;
-  for (int r = 0; r < s->rows && at(s, r, 0) <= Tq * (1 + 1e-12); r++) {
-    double a = fmax(fabs(at(s, r, 1)), fabs(at(s, r, 2)));
-    e = a > e ? a : e;
-  }
-  return e;
-}
-
-static int claims_man_fig9(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                           char *err, size_t errlen) {
-  if (quad_check(f, ss, ns, quick, err, errlen) != 0) {
-    return -1;
-  }
-  const series *s = &ss[0];
-  snprintf(cl[0].text, sizeof cl[0].text,
-           "the angular momentum (60) attains numerical accuracy, even with a large step "
-           "(eta = %g) and a low order (m = 2)",
-           s->h);
-  const double Tq = quick ? f->quad_T_quick : f->quad_T;
-  snprintf(cl[0].measured, sizeof cl[0].measured,
-           "max |I - I0| in double over %g s: %.2e (bound %.0e); over the first %g s: %.2e "
-           "in double, %.2e in quad (bound %.0e): the error follows the precision",
-           quick ? f->T_quick : f->T, s->extra[1], MAN_JZ_DOUBLE, Tq, trace_max_until(s, Tq),
-           s->extra[4], MAN_QUAD_BOUND);
-  cl[0].holds = s->extra[1] < MAN_JZ_DOUBLE && s->extra[4] < MAN_QUAD_BOUND;
-  return 1;
-}
-
-static int claims_man_fig11(const fig_spec *f, series *ss, int ns, int quick, claim *cl,
-                            char *err, size_t errlen) {
-  if (quad_check(f, ss, ns, quick, err, errlen) != 0) {
-    return -1;
-  }
-  for (int i = 0; i < ns; i++) {
-    const series *s = &ss[i];
-    snprintf(cl[i].text, sizeof cl[i].text,
-             "%.60s (61): even after long-time simulations the antisymmetric property is "
-             "perfectly conserved",
-             s->label);
-    const double Tq = quick ? f->quad_T_quick : f->quad_T;
-    snprintf(cl[i].measured, sizeof cl[i].measured,
-             "max deviation from the initial value in double over %g s: %.2e (bound %.0e); "
-             "over the first %g s: %.2e in double, %.2e in quad (bound %.0e)",
-             quick ? f->T_quick : f->T, s->extra[1], MAN_ANTISYM_DOUBLE, Tq,
-             trace_max_until(s, Tq), s->extra[4], MAN_QUAD_BOUND);
-    cl[i].holds = s->extra[1] < MAN_ANTISYM_DOUBLE && s->extra[4] < MAN_QUAD_BOUND;
-  }
-  return ns;
-}
-
 /* ---- outputs ------------------------------------------------------------------ */
 
-static char *fig_dat(const fig_spec *f, const series *ss, int ns) {
+static char *fig_dat(const vi_fig_spec *f, const vi_series *ss, int ns) {
   size_t cap = 1 << 16, len = 0;
   char *t = malloc(cap);
   for (int i = 0; t && i < ns; i++) {
-    const series *s = &ss[i];
+    const vi_series *s = &ss[i];
     for (int r = -1; r < s->rows; r++) {
       if (len + 512 > cap) {
         char *u = realloc(t, cap *= 2);
@@ -1204,7 +616,7 @@ static char *fig_dat(const fig_spec *f, const series *ss, int ns) {
         continue;
       }
       for (int c = 0; c < s->ncol; c++) {
-        len += (size_t)snprintf(t + len, cap - len, "%s%.10e", c ? " " : "", at(s, r, c));
+        len += (size_t)snprintf(t + len, cap - len, "%s%.10e", c ? " " : "", vi_fig_at(s, r, c));
       }
       len += (size_t)snprintf(t + len, cap - len, "\n");
     }
@@ -1213,7 +625,7 @@ static char *fig_dat(const fig_spec *f, const series *ss, int ns) {
   return t;
 }
 
-static char *fig_csv(const series *ss, int ns) {
+static char *fig_csv(const vi_series *ss, int ns) {
   size_t cap = 1 << 16, len = 0;
   char *t = malloc(cap);
   if (!t) {
@@ -1236,7 +648,7 @@ static char *fig_csv(const series *ss, int ns) {
       }
       len += (size_t)snprintf(t + len, cap - len, "\"%s\",\"%s\"", ss[i].label, ss[i].method);
       for (int c = 0; c < ss[i].ncol; c++) {
-        len += (size_t)snprintf(t + len, cap - len, ",%.17g", at(&ss[i], r, c));
+        len += (size_t)snprintf(t + len, cap - len, ",%.17g", vi_fig_at(&ss[i], r, c));
       }
       len += (size_t)snprintf(t + len, cap - len, "\n");
     }
@@ -1257,7 +669,7 @@ static size_t band_plot(char *b, size_t len, size_t cap, int first, const char *
                                 color, idx, color);
 }
 
-static int panel_count(const fig_spec *f) {
+static int panel_count(const vi_fig_spec *f) {
   int np = 0;
   while (np < (int)(sizeof f->panels / sizeof f->panels[0]) && f->panels[np]) {
     np++;
@@ -1265,7 +677,7 @@ static int panel_count(const fig_spec *f) {
   return np;
 }
 
-static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
+static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot,
                          const char *dat, const char *machine, int quick) {
   size_t cap = 16384, len = 0;
   char *b = malloc(cap);
@@ -1277,7 +689,7 @@ static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
   len += (size_t)snprintf(b + len, cap - len, "set grid\nset key outside top center horizontal maxrows 3 width 2\n");
   const double T = quick ? f->T_quick : f->T;
   const int np = panel_count(f);
-  if (f->kind == FIG_MSWEEP) {
+  if (f->kind == VI_FIG_MSWEEP) {
     /* man2020 Fig. 3: the global error (47) against m, one line per
      * algorithm (pairs that nearly coincide told apart by dash and point
      * type), open circles on the runs done in quad; below, each error
@@ -1287,13 +699,13 @@ static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
      * script, since gnuplot cannot divide across data blocks of a file.
      * Every range is set explicitly: vi_plot runs the body twice (svg,
      * png) and gnuplot keeps settings from the first pass. */
-    const series *ref = &ss[ns - 1];
+    const vi_series *ref = &ss[ns - 1];
     len += (size_t)snprintf(b + len, cap - len, "$ratio << EOD\n");
     for (int r = 0; r < ref->rows && len + 512 < cap; r++) {
-      len += (size_t)snprintf(b + len, cap - len, "%.0f", at(ref, r, M_M));
+      len += (size_t)snprintf(b + len, cap - len, "%.0f", vi_fig_at(ref, r, VI_M_M));
       for (int i = 0; i < ns; i++) {
         len += (size_t)snprintf(b + len, cap - len, " %.6e",
-                                r < ss[i].rows ? at(&ss[i], r, M_ERR) / at(ref, r, M_ERR)
+                                r < ss[i].rows ? vi_fig_at(&ss[i], r, VI_M_ERR) / vi_fig_at(ref, r, VI_M_ERR)
                                                : NAN);
       }
       len += (size_t)snprintf(b + len, cap - len, "\n");
@@ -1305,7 +717,7 @@ static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
                             "set xrange [1.7:%g]\n"
                             "set xlabel 'm (points per step)'\nset xtics 1\nset ylabel '%s'\n"
                             "set size 1, 0.58\nset origin 0, 0.38\nplot ",
-                            f->id, f->system, ss[0].h, T, at(ref, ref->rows - 1, M_M) + 0.3,
+                            f->id, f->system, ss[0].h, T, vi_fig_at(ref, ref->rows - 1, VI_M_M) + 0.3,
                             f->ylabel);
     for (int i = 0; i < ns; i++) {
       len += (size_t)snprintf(b + len, cap - len,
@@ -1329,7 +741,7 @@ static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
                               colors[i % 8], ss[i].label);
     }
     len += (size_t)snprintf(b + len, cap - len, "\nunset multiplot");
-  } else if (f->kind == FIG_TRACE && np > 0) {
+  } else if (f->kind == VI_FIG_TRACE && np > 0) {
     /* man2020 Fig. 8: one panel per m, the bands of its curves (LLL
      * first, so that the smaller LGG error is drawn on top of it). */
     len += (size_t)snprintf(b + len, cap - len,
@@ -1349,7 +761,7 @@ static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
       len += (size_t)snprintf(b + len, cap - len, "\n");
     }
     len += (size_t)snprintf(b + len, cap - len, "unset multiplot");
-  } else if (f->kind == FIG_TRACE && ntot > ns) {
+  } else if (f->kind == VI_FIG_TRACE && ntot > ns) {
     /* Whole run: window maxima of |error| (log scale, so bounded curves of
      * different sizes stay apart); below, every step of the first seconds. */
     len += (size_t)snprintf(b + len, cap - len,
@@ -1376,7 +788,7 @@ static char *fig_gnuplot(const fig_spec *f, const series *ss, int ns, int ntot,
                               ss[ns + i].label);
     }
     len += (size_t)snprintf(b + len, cap - len, "\nunset multiplot");
-  } else if (f->kind == FIG_TRACE) {
+  } else if (f->kind == VI_FIG_TRACE) {
     /* The band between the smallest and largest error of each window. */
     len += (size_t)snprintf(b + len, cap - len,
                             "set title \"%s (%s, T = %g)\" noenhanced\nset xlabel 't [s]'\n"
@@ -1417,7 +829,7 @@ static void md_cell(const char *in, char *out, size_t len) {
   out[k] = 0;
 }
 
-static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl, int nc,
+static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_claim *cl, int nc,
                     const char *machine, int quick) {
   size_t cap = 1 << 15, len = 0;
   char *t = malloc(cap);
@@ -1440,7 +852,7 @@ static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl
        "the paper leaves open: %s.\n\n",
        f->system, quick ? f->T_quick : f->T, f->why);
   }
-  if (f->kind == FIG_MSWEEP) {
+  if (f->kind == VI_FIG_MSWEEP) {
     MD("Global error e = max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)) of one run over "
        "[0, %g] at h = %g for each algorithm and m; (quad): the run was done in quad "
        "precision.\n\n| m |",
@@ -1454,10 +866,10 @@ static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl
     }
     MD("\n");
     for (int r = 0; ns && r < ss[0].rows; r++) {
-      MD("| %.0f |", at(&ss[0], r, M_M));
+      MD("| %.0f |", vi_fig_at(&ss[0], r, VI_M_M));
       for (int i = 0; i < ns; i++) {
         if (r < ss[i].rows) {
-          MD(" %.3e%s |", at(&ss[i], r, M_ERR), at(&ss[i], r, M_QUAD) > 0 ? " (quad)" : "");
+          MD(" %.3e%s |", vi_fig_at(&ss[i], r, VI_M_ERR), vi_fig_at(&ss[i], r, VI_M_QUAD) > 0 ? " (quad)" : "");
         } else {
           MD(" - |");
         }
@@ -1470,7 +882,7 @@ static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl
     }
     MD(". The JSON and CSV also give the maximum over the first and the last tenth of each "
        "run.\n\n");
-  } else if (f->kind == FIG_WORK) {
+  } else if (f->kind == VI_FIG_WORK) {
     MD("Machine: %s. Each time is the minimum over %d repetitions (3 for runs over 0.5 s) of "
        "init + all steps on a thread pinned to one core; the errors come from a separate, "
        "untimed pass.\n\n",
@@ -1480,9 +892,9 @@ static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl
          "|---|---|---|---|---|---|---|\n",
          ss[i].label, ss[i].method);
       for (int r = 0; r < ss[i].rows; r++) {
-        MD("| %.4g | %.0f | %.3e | %.3e | %.3e | %.3e | %.2f |\n", at(&ss[i], r, W_H),
-           at(&ss[i], r, W_STEPS), at(&ss[i], r, W_SEC), at(&ss[i], r, W_EQ),
-           at(&ss[i], r, W_EP), at(&ss[i], r, W_EL), at(&ss[i], r, W_NEWTON));
+        MD("| %.4g | %.0f | %.3e | %.3e | %.3e | %.3e | %.2f |\n", vi_fig_at(&ss[i], r, VI_W_H),
+           vi_fig_at(&ss[i], r, VI_W_STEPS), vi_fig_at(&ss[i], r, VI_W_SEC), vi_fig_at(&ss[i], r, VI_W_EQ),
+           vi_fig_at(&ss[i], r, VI_W_EP), vi_fig_at(&ss[i], r, VI_W_EL), vi_fig_at(&ss[i], r, VI_W_NEWTON));
       }
       MD("\n");
     }
@@ -1525,7 +937,7 @@ static char *fig_md(const fig_spec *f, const series *ss, int ns, const claim *cl
 
 /* ---- driver --------------------------------------------------------------- */
 
-static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, const claim *cl,
+static int write_outputs(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot, const vi_claim *cl,
                          int nc, const vi_timing *tg, const reproduce_opts *o, char *err,
                          size_t errlen) {
   char base[1024];
@@ -1579,7 +991,7 @@ static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, 
   }
   if (!bad) {
     /* Two stacked panels (zoom), or the larger man2020 layouts. */
-    const int big = panel_count(f) > 2 || f->kind == FIG_MSWEEP;
+    const int big = panel_count(f) > 2 || f->kind == VI_FIG_MSWEEP;
     bad |= !gp || vi_plot(o->results_dir, f->id, gp, big ? 1100 : 900,
                           big ? 950 : ntot > ns ? 900 : 600, err, errlen) != 0;
   }
@@ -1590,7 +1002,7 @@ static int write_outputs(const fig_spec *f, const series *ss, int ns, int ntot, 
   return bad ? -1 : 0;
 }
 
-static int run_figure(const fig_spec *f, const reproduce_opts *o) {
+static int run_figure(const vi_fig_spec *f, const reproduce_opts *o) {
   char err[1024] = "";
   vi_system_d *sys = NULL;
   int rc = open_system(f->system, &sys, err, sizeof err);
@@ -1599,21 +1011,21 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
     return VI_EXIT_FAIL;
   }
   /* Curves 0..ns-1, then (zoom) the every-step series of each curve. */
-  series ss[2 * FIG_MAXCURVES];
+  vi_series ss[2 * VI_FIG_MAXCURVES];
   memset(ss, 0, sizeof ss);
   int ns = 0;
-  for (; ns < FIG_MAXCURVES && f->curves[ns].method; ns++) {
+  for (; ns < VI_FIG_MAXCURVES && f->curves[ns].method; ns++) {
     snprintf(ss[ns].label, sizeof ss[ns].label, "%s", f->curves[ns].label);
     if (f->curves[ns].quantity) {
       snprintf(ss[ns].quantity, sizeof ss[ns].quantity, "%s", f->curves[ns].quantity);
     }
-    ss[ns].cols = f->kind == FIG_TRACE ? trace_cols : f->kind == FIG_WORK ? work_cols : msweep_cols;
-    ss[ns].ncol = f->kind == FIG_TRACE ? 3 : f->kind == FIG_WORK ? 8 : M_NCOL;
+    ss[ns].cols = f->kind == VI_FIG_TRACE ? trace_cols : f->kind == VI_FIG_WORK ? work_cols : msweep_cols;
+    ss[ns].ncol = f->kind == VI_FIG_TRACE ? 3 : f->kind == VI_FIG_WORK ? 8 : VI_M_NCOL;
     ss[ns].extra[4] = NAN;
   }
-  const int nz = f->kind == FIG_TRACE && f->zoom > 0 ? ns : 0, ntot = ns + nz;
+  const int nz = f->kind == VI_FIG_TRACE && f->zoom > 0 ? ns : 0, ntot = ns + nz;
   for (int i = 0; i < nz; i++) {
-    series *z = &ss[ns + i];
+    vi_series *z = &ss[ns + i];
     snprintf(z->label, sizeof z->label, "%.60s, every step of [0, %g]", f->curves[i].label,
              o->quick ? f->zoom / 5 : f->zoom);
     z->cols = trace_cols;
@@ -1626,7 +1038,7 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
   /* Timed curves (work-precision) belong to the machine they were timed on:
    * a store from another CPU is not resumed. */
   char mline[200] = "";
-  if (f->kind == FIG_WORK) {
+  if (f->kind == VI_FIG_WORK) {
     vi_machine mm;
     vi_machine_describe(&mm);
     snprintf(mline, sizeof mline, "; timed on %s", mm.cpu);
@@ -1653,7 +1065,7 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
   }
   /* Timed figures pin the thread and record the machine (timing.h). */
   vi_timing tg = {.core = -1};
-  if (f->kind == FIG_WORK) {
+  if (f->kind == VI_FIG_WORK) {
     vi_timing_begin(&tg);
     if (tg.pin_note[0]) {
       fprintf(stderr, "vistudy reproduce: %s: timing unpinned: %s\n", f->id, tg.pin_note);
@@ -1676,12 +1088,12 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
       fprintf(stderr, "\r%s: %d/%d %s                    ", f->id, i + 1, ns, ss[i].label);
     }
     err[0] = 0;
-    if (f->kind == FIG_TRACE) {
+    if (f->kind == VI_FIG_TRACE) {
       const char *qty = f->curves[i].quantity ? f->curves[i].quantity : f->quantity;
       rc = trace_run(sys, qty, f->relative, &f->curves[i], T,
                      nz ? (o->quick ? f->zoom / 5 : f->zoom) : 0, &ss[i], nz ? &ss[ns + i] : NULL,
                      err, sizeof err);
-    } else if (f->kind == FIG_WORK) {
+    } else if (f->kind == VI_FIG_WORK) {
       rc = work_sweep(sys, &f->curves[i], T, o->quick, o->cache_dir, &ss[i], err, sizeof err);
     } else {
       rc = msweep_run(f, sys, &f->curves[i], T, o->quick ? f->m_hi_quick : f->m_hi, &ss[i], err,
@@ -1717,7 +1129,7 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
     }
     return status;
   }
-  claim cl[16];
+  vi_claim cl[16];
   memset(cl, 0, sizeof cl);
 
   int nc = f->claims(f, ss, ns, o->quick, cl, err, sizeof err);
@@ -1758,13 +1170,6 @@ static int run_figure(const fig_spec *f, const reproduce_opts *o) {
   return status;
 }
 
-int vi_figures_run(const vi_study *s, const reproduce_opts *o) {
-  const char *id = s->id;
-  for (int i = 0; i < NFIGS; i++) {
-    if (strcmp(id, figs[i].id) == 0) {
-      return run_figure(&figs[i], o);
-    }
-  }
-  fprintf(stderr, "vistudy reproduce: unknown figure '%s'\n", id);
-  return VI_EXIT_USAGE;
+int vi_run_figure(const vi_study *s, const reproduce_opts *o) {
+  return run_figure(s->spec, o);
 }
