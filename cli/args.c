@@ -82,6 +82,15 @@ int vi_cli_common_opt(const char *cmd, int c, const char *arg, vi_cli_common *co
     co->T = arg;
     return 1;
   case 'p':
+    if (co->allow_auto && strcmp(arg, "auto") == 0) {
+      co->prec_auto = 1;
+      return 1;
+    }
+    co->prec_auto = 0;
+    if (co->allow_auto && vi_precision_parse(arg, &co->prec) != 0) {
+      snprintf(err, sizeof err, "invalid --precision '%s'; valid: auto, double, quad", arg);
+      return -vi_cli_usage(cmd, err);
+    }
     return vi_cli_precision(cmd, arg, &co->prec) ? -VI_EXIT_USAGE : 1;
   case 'v':
     if (strcmp(arg, "newton") == 0) {

@@ -30,6 +30,8 @@ typedef struct vi_cli_common {
   char setbuf[8192];
   size_t setused;
   vi_precision prec;
+  int allow_auto; /* --precision auto is valid (order) */
+  int prec_auto;  /* --precision auto chosen (the default of order) */
   int solver;
   int max_iter;
 } vi_cli_common;

@@ -57,6 +57,11 @@ static int parse_h_list(char *list, const char **h, int *nh, char *err, size_t e
 /* Progress on stderr (a terminal by default). */
 static void progress(void *ctx, const vi_order_result *r, int i) {
   (void)ctx;
+  if (i == -2) {
+    fprintf(stderr, "order study: too few errors above the floor of double; rerunning in "
+            "quad\n");
+    return;
+  }
   if (i < 0) {
     fprintf(stderr, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
             r->precision, r->T);
@@ -69,24 +74,38 @@ static void progress(void *ctx, const vi_order_result *r, int i) {
 
 static const char *const order_help =
     "usage: vistudy order --system S [--set name=v1,v2 ...] --method SPEC\n"
-    "                     [--T T] [--h h1,h2,...|auto] [--precision double|quad]\n"
+    "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
     "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
     "                     [--measure state|energy] [--json FILE]\n"
     "                     [--cache DIR | --no-cache]\n"
     "\n"
     "Runs the method for each step size h (T a whole multiple of each; default\n"
-    "T = 1, --h auto: h = T/N with N doubling from T/0.1 while the q error is\n"
-    "above the round-off floor, plus coarser steps until four q errors are) and\n"
-    "measures e_x = max_k |x_k - x_ref(t_k)|_inf for q, p, lambda and the\n"
-    "relative energy error max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)), and\n"
-    "fits the order of each. --measure energy makes the energy error the\n"
-    "study's measure: it drives --h auto (N then grows by 3/2 and stops once\n"
-    "four errors lie on a line) and is printed first. The reference is the\n"
-    "exact solution where the system has one, else an independent integration\n"
-    "of the index-1 form (cached in DIR, default $VI_CACHE_DIR or\n"
-    "~/.cache/vistudy). Orders are\n"
-    "least-squares slopes over the asymptotic range; 'd' marks an error that\n"
-    "does not decrease, 'plateau' errors at the round-off/reference floor.\n"
+    "T = 1) and measures e_x = max_k |x_k - x_ref(t_k)|_inf for q, p and lambda\n"
+    "(lambda over the nodes k >= 1; the start value lambda_0 apart) and the\n"
+    "relative energy error |H_k - H_0| / |H_0| (its root mean square over the\n"
+    "nodes; its maximum, man2020 (46)-(47), beside it), and fits the order of each.\n"
+    "\n"
+    "Verdict: a quantity is ok when four consecutive errors above the floor (100\n"
+    "eps x its size, or the reference's accuracy), the ones at the smallest h,\n"
+    "lie on a line (rms residual <= 0.05 decades) whose slope has a standard\n"
+    "error <= 0.1 and whose local slopes do not drift one way by more than\n"
+    "0.3; it prints as 'order +- standard error'. Otherwise it is unresolved,\n"
+    "with the reason (at the floor, too few errors above it, not converging\n"
+    "'d', pre-asymptotic, scattered), and no number is printed.\n"
+    "\n"
+    "--h auto (the default): the first h is half the time scale of the motion\n"
+    "(the time in which q moves by its size, from its initial velocity and\n"
+    "acceleration), at most T/2; four runs halve h; then, per quantity without\n"
+    "an ok verdict: halve h further while its finest error is above the floor;\n"
+    "at the floor with fewer than four errors above it, add coarser runs; at the\n"
+    "floor with four or more, add a run between the two finest (up to 2^18\n"
+    "steps in double, 2^15 in quad). --measure energy makes the energy error\n"
+    "the study's measure (steps grow by 3/2).\n"
+    "--precision auto (the default): double, rerun in quad when a quantity has\n"
+    "fewer than four errors above the floor of double; said in the output.\n"
+    "The reference is the exact solution where the system has one, else an\n"
+    "independent integration of the form's equations (cached in DIR, default\n"
+    "$VI_CACHE_DIR or ~/.cache/vistudy).\n"
     "Exit 0 when the study ran, 1 when it could not, 2 on bad usage.";
 
 int vi_cmd_order(int argc, char **argv) {
@@ -100,6 +119,8 @@ int vi_cmd_order(int argc, char **argv) {
                                        {NULL, 0, NULL, 0}};
   vi_cli_common co = {0};
   co.solver = VI_SOLVER_NEWTON;
+  co.allow_auto = 1;
+  co.prec_auto = 1; /* the default of order */
   char hbuf[4096];
   const char *htext[VI_ORDER_MAXH];
   int nh = 0;
@@ -166,7 +187,14 @@ int vi_cmd_order(int argc, char **argv) {
   if (!co.system || !co.method) {
     return vi_cli_usage("order", !co.system ? "missing --system" : "missing --method");
   }
-  const vi_api *api = vi_api_of(co.prec);
+  /* Numbers are parsed in quad when the study may run in quad: exact in
+   * both precisions. */
+  const vi_api *api = vi_api_of(co.prec_auto ? VI_QUAD : co.prec);
+  if (co.prec_auto && co.solver == VI_SOLVER_KINSOL) {
+    return vi_cli_usage("order", "--solver kinsol works in double precision only; give "
+                                 "--precision double with it (the default, auto, may switch "
+                                 "to quad)");
+  }
   a.system = co.system;
   a.nset = co.nset;
   a.set = co.set;
@@ -203,7 +231,8 @@ int vi_cmd_order(int argc, char **argv) {
     fprintf(stderr, "vistudy order: out of memory\n");
     return VI_EXIT_FAIL;
   }
-  int rc = api->order(&a, res, err, sizeof err);
+  int rc = vi_order_run(&a, co.prec_auto ? VI_PRECISION_AUTO : (int)co.prec, res, err,
+                        sizeof err);
   if (rc != VI_OK) {
     int st = vi_cli_exit_of(rc, !res->started);
     free(res);

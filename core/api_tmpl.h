@@ -466,13 +466,22 @@ int VI_X(vi_integrate)(VI_X(vi_stepper) *st, const VI_X(vi_solver_opts) *solver,
 /* The observer of global errors (wenger2017 §4.1): at every node the max
  * abs errors e[0..2] of q, p and lambda (all ml multipliers) against the
  * reference rows (Q, P, L; Q NULL: none), and with energy set the max
- * relative energy error |E_k - E_0| / |E_0| (man2020 (46)) in eE. A NaN
- * anywhere makes the error NaN. */
+ * relative energy error |E_k - E_0| / |E_0| (man2020 (46)) in eE and the
+ * sum of its squares over the nodes in eE2 (nE nodes; its root mean square
+ * is the robust energy measure of README "Orders"). A NaN
+ * anywhere makes the error NaN. The multiplier error e[2] is taken over
+ * the nodes k >= 1; node 0's, the start value lambda_0 a method computes
+ * from its first step alone (one-sided, so of lower order than the
+ * two-sided values at later nodes when the initial velocity is not zero;
+ * README "Orders"), goes to eL0. */
 typedef struct VI_X(vi_err_obs) {
   const VI_X(vi_system) *sys;
   const VI_REAL *Q, *P, *L;
   VI_REAL e[3];
+  VI_REAL eL0; /* |lambda_0 - lambda_ref(0)|: the start value */
   VI_REAL eE, E0;
+  VI_REAL eE2; /* sum over the nodes of the squared relative energy error */
+  long nE;     /* nodes in eE2 */
   int energy;
 } VI_X(vi_err_obs);
 void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) *o, const VI_X(vi_system) *sys, const VI_REAL *Q,
@@ -501,6 +510,14 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
                        VI_REAL *Q, VI_REAL *P, VI_REAL *L,
                        const char *cache_dir, VI_X(vi_reference_info) *info,
                        char *err, size_t errlen);
+
+/* The time scale of the motion at the initial data (core/reference.c):
+ * the time in which q moves by its own size (|q0|_inf, 1 when q0 = 0),
+ * from the initial velocity and acceleration of the form's equations (the
+ * reference's right-hand side): min(s / |qdot|, sqrt(s / |qddot|)). Infinite
+ * for a system at rest in equilibrium. A status when the right-hand side
+ * fails. Sets the first step size of automatic order studies. */
+int VI_X(vi_system_time_scale)(const VI_X(vi_system) *sys, double *tau);
 
 /* ---- drivers (core/run.c, core/order.c) ---------------------------------- */
 

@@ -232,8 +232,12 @@ typedef struct vi_order_result {
   int nh;
   double h[VI_ORDER_MAXH];
   long steps[VI_ORDER_MAXH];
-  double err[VI_NQUANT][VI_ORDER_MAXH]; /* NaN where the run failed */
-  double energy_err[VI_ORDER_MAXH];     /* max |E_k - E_0| / |E_0| */
+  double err[VI_NQUANT][VI_ORDER_MAXH]; /* NaN where the run failed; lambda
+                                           over the nodes k >= 1 */
+  double lambda0_err[VI_ORDER_MAXH];    /* the start value lambda_0 (node 0) */
+  double energy_err[VI_ORDER_MAXH];     /* max |E_k - E_0| / |E_0| (man2020 (46)) */
+  double energy_rms[VI_ORDER_MAXH];     /* its root mean square over the nodes:
+                                           the robust energy measure */
   double energy_floor;                  /* energy errors <= 10 floor are plateau */
   int measure;                          /* vi_measure of the study */
   double newton_per_step[VI_ORDER_MAXH];
@@ -245,6 +249,10 @@ typedef struct vi_order_result {
   char param_names[32][16];
   double params[64];    /* flattened parameter values (doubles, for reports) */
   int param_count[32];
+  int nmult;            /* multipliers per node (lambda, then mu); 0: none */
+  char precision_note[240]; /* how the precision was chosen (vi_order_run) */
+  double time_scale;    /* automatic step sizes: the time scale of the motion
+                           (vi_system_time_scale), NaN otherwise */
   int started;          /* 0 when the study failed while being set up (the
                            system, its data, the method spec, T or the runs) */
 } vi_order_result;
@@ -266,8 +274,9 @@ typedef struct vi_order_config {
   int energy_only;       /* skip the reference: energy errors only (studies
                             whose measure is the energy, man2020 (46)-(49)) */
   /* Called (may be NULL) once the study is set up (i = -1: system, method,
-   * precision and T filled in) and after each run i: the library never
-   * prints, the caller reports progress. */
+   * precision and T filled in), after each run i, and with i = -2 when
+   * vi_order_run reruns the study in quad: the library never prints, the
+   * caller reports progress. */
   void (*progress)(void *ctx, const vi_order_result *r, int i);
   void *progress_ctx;
   /* The caller's clock for the seconds of each run (the studies' timing
@@ -351,6 +360,21 @@ typedef struct vi_api {
 } vi_api;
 
 const vi_api *vi_api_of(vi_precision p);
+
+/* The quantities an order study is about (its measure): q, p and lambda
+ * (when the system has multipliers) for the state, the energy error for
+ * the energy measure; x is VI_Q, VI_P, VI_LAMBDA or VI_NQUANT (energy). */
+int vi_order_drives(const vi_order_result *r, int x);
+
+/* An order study with a precision policy (core/order_policy.c): precision
+ * VI_DOUBLE or VI_QUAD runs in that precision; -1 (VI_PRECISION_AUTO) runs
+ * in double and, when a quantity the study is about cannot get four errors
+ * above the floor of double (every error, or all but a few, at the
+ * round-off or reference floor), reruns in quad. How the precision was
+ * chosen goes to r->precision_note. A vi_status, as vi_api.order. */
+#define VI_PRECISION_AUTO (-1)
+int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, char *err,
+                 size_t errlen);
 
 #ifdef __cplusplus
 }

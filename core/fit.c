@@ -29,14 +29,153 @@ static double lsq(const double *h, const double *e, int lo, int hi, double *res)
   return slope;
 }
 
+/* Standard error of the least-squares slope over [lo, hi] (log10 units,
+ * the slope is dimensionless). */
+static double slope_se(const double *h, const double *e, int lo, int hi, double slope) {
+  int n = hi - lo + 1;
+  if (n < 3) {
+    return INFINITY;
+  }
+  double mx = 0, my = 0;
+  for (int i = lo; i <= hi; i++) {
+    mx += log10(h[i]) / n;
+    my += log10(e[i]) / n;
+  }
+  double sxx = 0, r2 = 0;
+  for (int i = lo; i <= hi; i++) {
+    double x = log10(h[i]) - mx, d = log10(e[i]) - my - slope * x;
+    sxx += x * x;
+    r2 += d * d;
+  }
+  return sxx > 0 ? sqrt(r2 / (n - 2) / sxx) : INFINITY;
+}
+
+/* Local slopes over [lo, hi]: their smallest and largest. */
+static void local_slopes(const double *h, const double *e, int lo, int hi, double *smin,
+                         double *smax) {
+  *smin = INFINITY;
+  *smax = -INFINITY;
+  for (int i = lo; i < hi; i++) {
+    double s = log(e[i] / e[i + 1]) / log(h[i] / h[i + 1]);
+    *smin = s < *smin ? s : *smin;
+    *smax = s > *smax ? s : *smax;
+  }
+}
+
+/* 1 when the local slopes over [lo, hi] move one way (all increasing or
+ * all decreasing) by more than VI_FIT_SETTLE in all: a study that has not
+ * reached its asymptotic range. */
+static int drifting(const double *h, const double *e, int lo, int hi) {
+  int up = 1, down = 1;
+  double s0 = NAN, smin, smax;
+  for (int i = lo; i < hi; i++) {
+    double s = log(e[i] / e[i + 1]) / log(h[i] / h[i + 1]);
+    if (!isnan(s0)) {
+      up &= s > s0;
+      down &= s < s0;
+    }
+    s0 = s;
+  }
+  local_slopes(h, e, lo, hi, &smin, &smax);
+  return (up || down) && smax - smin > VI_FIT_SETTLE;
+}
+
+/* The verdict over the m usable points hh, ee: the window of
+ * VI_FIT_MIN_POINTS consecutive points at the smallest h (the most
+ * asymptotic one; a coarser one only when the finer errors are near the
+ * floor) whose least-squares line is straight (rms residual <=
+ * VI_FIT_MAX_RESIDUAL), whose slope is known to VI_FIT_MAX_SE (standard
+ * error; the local slopes of closely spaced points scatter more, the
+ * standard error accounts for the spacing) and whose local slopes do not
+ * drift one way. */
+static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee, int m,
+                  double floor) {
+  f->n_above = m;
+  f->uncertainty = NAN;
+  f->slope_min = f->slope_max = NAN;
+  f->verdict = VI_VERDICT_UNRESOLVED;
+  if (f->status == VI_FIT_PLATEAU) {
+    f->why = VI_WHY_FLOOR;
+    return;
+  }
+  if (m == 0) {
+    f->why = VI_WHY_NO_DATA;
+    return;
+  }
+  if (f->status == VI_FIT_DIVERGENT) {
+    f->why = VI_WHY_NOT_CONVERGING;
+    return;
+  }
+  const int L = VI_FIT_MIN_POINTS;
+  if (m < L) {
+    f->why = VI_WHY_TOO_FEW;
+    return;
+  }
+  for (int b = m - L; b >= 0; b--) {
+    /* A window short of the smallest h only when every finer error is
+     * near the floor (within 1e3 floor, where round-off may bend the
+     * line): otherwise the finest errors disagree with it, and the
+     * asymptotic range is not established. */
+    int near_floor = 1;
+    for (int i = b + L; i < m; i++) {
+      near_floor &= ee[i] <= 1e3 * floor;
+    }
+    if (!near_floor) {
+      break;
+    }
+    double res, slope = lsq(hh, ee, b, b + L - 1, &res);
+    double se = slope_se(hh, ee, b, b + L - 1, slope);
+    if (!(res <= VI_FIT_MAX_RESIDUAL) || !(se <= VI_FIT_MAX_SE) || slope < 0.5 ||
+        drifting(hh, ee, b, b + L - 1)) {
+      continue;
+    }
+    f->verdict = VI_VERDICT_OK;
+    f->why = VI_WHY_NONE;
+    f->status = VI_FIT_OK;
+    f->order = slope;
+    f->lo = idx[b];
+    f->hi = idx[b + L - 1];
+    f->residual = res;
+    f->uncertainty = se;
+    local_slopes(hh, ee, b, b + L - 1, &f->slope_min, &f->slope_max);
+    return;
+  }
+  local_slopes(hh, ee, m - L, m - 1, &f->slope_min, &f->slope_max);
+  f->why = drifting(hh, ee, m - L, m - 1) ? VI_WHY_PREASYMPTOTIC : VI_WHY_SCATTERED;
+}
+
+const char *vi_fit_why(int why) {
+  switch (why) {
+  case VI_WHY_FLOOR:
+    return "every error is at the round-off/reference floor";
+  case VI_WHY_TOO_FEW:
+    return "too few errors above the floor";
+  case VI_WHY_NOT_CONVERGING:
+    return "the error does not decrease with h";
+  case VI_WHY_PREASYMPTOTIC:
+    return "pre-asymptotic: the local slopes still drift";
+  case VI_WHY_SCATTERED:
+    return "scattered errors: the local slopes disagree";
+  case VI_WHY_NO_DATA:
+    return "no run gave a finite error";
+  default:
+    return "";
+  }
+}
+
 vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
                     double plateau_factor) {
-  vi_fit f = {VI_FIT_TOO_FEW, 0, 0, -1, 0, 0};
-  /* Usable points: finite, positive, above the floor; the run ends at the
-   * first failure (a method that failed at some h has no smaller-h data). */
+  vi_fit f = {VI_FIT_TOO_FEW, 0, 0, -1, 0, 0, VI_VERDICT_UNRESOLVED, VI_WHY_NO_DATA, NAN, 0,
+              NAN, NAN};
+  /* Usable points: finite, positive, above the floor. Failed runs at the
+   * coarse end are skipped (a step too large for the method); a failure
+   * after a finite error ends the run (no smaller-h data after it). */
   int last = -1, first = -1, nplat = 0;
   for (int i = 0; i < n; i++) {
     if (!isfinite(e[i])) {
+      if (first < 0 && nplat == 0) {
+        continue;
+      }
       break;
     }
     if (e[i] <= plateau_factor * floor) {
@@ -51,6 +190,7 @@ vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
   f.n_plateau = nplat;
   if (first < 0) {
     f.status = nplat > 0 ? VI_FIT_PLATEAU : VI_FIT_TOO_FEW;
+    judge(&f, NULL, NULL, NULL, 0, floor);
     return f;
   }
   /* Plateau points in the middle of the usable run are not used either:
@@ -61,15 +201,22 @@ vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
       idx[m++] = i;
     }
   }
+  double hh[64], ee[64];
+  for (int i = 0; i < m; i++) {
+    hh[i] = h[idx[i]];
+    ee[i] = e[idx[i]];
+  }
   if (m < 2) {
     f.status = VI_FIT_TOO_FEW;
     f.lo = f.hi = idx[0];
+    judge(&f, idx, hh, ee, m, floor);
     return f;
   }
   if (!(e[idx[m - 1]] < 0.8 * e[idx[0]])) {
     f.status = VI_FIT_DIVERGENT;
     f.lo = idx[0];
     f.hi = idx[m - 1];
+    judge(&f, idx, hh, ee, m, floor);
     return f;
   }
   /* The asymptotic range: the longest window of 3-5 consecutive usable
@@ -77,11 +224,6 @@ vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
    * preferring the smallest h; this drops both a pre-asymptotic start and
    * round-off noise at the end. Failing that, the straightest window of
    * three (its residual is reported), or the pair when there are only two. */
-  double hh[64], ee[64];
-  for (int i = 0; i < m; i++) {
-    hh[i] = h[idx[i]];
-    ee[i] = e[idx[i]];
-  }
   int lo = m - 2, hi = m - 1, found = 0;
   double res = 0, slope = lsq(hh, ee, lo, hi, &res);
   for (int L = m < 5 ? m : 5; L >= 3 && !found; L--) {
@@ -118,12 +260,17 @@ vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
   f.lo = idx[lo];
   f.hi = idx[hi];
   f.residual = res;
+  judge(&f, idx, hh, ee, m, floor);
   return f;
 }
 
 const char *vi_fit_label(const vi_fit *f, char *buf, int len) {
   switch (f->status) {
   case VI_FIT_OK:
+    if (f->verdict != VI_VERDICT_OK) {
+      snprintf(buf, (size_t)len, "unresolved");
+      break;
+    }
     snprintf(buf, (size_t)len, "%.2f", f->order);
     break;
   case VI_FIT_DIVERGENT:

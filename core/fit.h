@@ -15,12 +15,39 @@ typedef enum vi_fit_status {
   VI_FIT_TOO_FEW = 3    /* fewer than two usable points */
 } vi_fit_status;
 
+/* The verdict on a fit (README "Orders"): ok when VI_FIT_MIN_POINTS
+ * consecutive errors above the floor, the ones at the smallest h that
+ * qualify, lie on a line (rms residual <= VI_FIT_MAX_RESIDUAL in log10 e)
+ * whose slope has a standard error <= VI_FIT_MAX_SE, and their local slopes
+ * do not drift one way by more than VI_FIT_SETTLE; the order is then that
+ * slope, with its standard error as the uncertainty. Otherwise unresolved,
+ * with the reason. */
+#define VI_FIT_MIN_POINTS 4
+#define VI_FIT_SETTLE 0.3
+#define VI_FIT_MAX_SE 0.1
+#define VI_FIT_MAX_RESIDUAL 0.05
+typedef enum vi_verdict { VI_VERDICT_OK = 0, VI_VERDICT_UNRESOLVED = 1 } vi_verdict;
+typedef enum vi_unresolved {
+  VI_WHY_NONE = 0,
+  VI_WHY_FLOOR = 1,         /* every error at the round-off/reference floor */
+  VI_WHY_TOO_FEW = 2,       /* fewer than VI_FIT_MIN_POINTS errors above the floor */
+  VI_WHY_NOT_CONVERGING = 3, /* 'd': the error does not decrease with h */
+  VI_WHY_PREASYMPTOTIC = 4, /* the local slopes still drift one way */
+  VI_WHY_SCATTERED = 5,     /* the local slopes disagree without a trend */
+  VI_WHY_NO_DATA = 6        /* no run gave a finite error */
+} vi_unresolved;
+
 typedef struct vi_fit {
   int status;      /* vi_fit_status */
   double order;    /* least-squares slope of log e against log h */
   int lo, hi;      /* index range [lo, hi] of the points used (h sorted descending) */
   double residual; /* RMS of the fit residuals in log10 e */
   int n_plateau;   /* points excluded as being at the floor */
+  int verdict;        /* vi_verdict */
+  int why;            /* vi_unresolved: the reason of an unresolved verdict */
+  double uncertainty; /* of an ok order: the slope's standard error */
+  int n_above;        /* usable errors above the floor */
+  double slope_min, slope_max; /* local slopes over [lo, hi] (NaN: none) */
 } vi_fit;
 
 /* Fit the order of errors e[i] at step sizes h[i] (n points, h strictly
@@ -34,9 +61,15 @@ typedef struct vi_fit {
  * the time step decreases"): over the usable points the error at the
  * smallest h is not below 0.8 times the error at the largest, or the slope
  * over the asymptotic range is below 1/2; order, lo, hi and residual are
- * still set in the second case. */
+ * still set in the second case. Failed runs (non-finite errors) at the
+ * coarse end are skipped; one after a finite error ends the usable range.
+ * The verdict (above) is set in every case; an ok verdict replaces order,
+ * lo, hi and residual by those of its settled window. */
 vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
                     double plateau_factor);
+
+/* The reason of an unresolved verdict as text ("" for none). */
+const char *vi_fit_why(int why);
 
 /* "4.02", "d", "plateau" or "-" for a fit, into buf. */
 const char *vi_fit_label(const vi_fit *f, char *buf, int len);

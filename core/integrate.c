@@ -39,7 +39,10 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
   o->P = P;
   o->L = L;
   o->e[0] = o->e[1] = o->e[2] = 0;
+  o->eL0 = 0;
   o->eE = 0;
+  o->eE2 = 0;
+  o->nE = 0;
   o->E0 = 0;
   o->energy = energy;
   if (energy && VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &o->E0) != VI_OK) {
@@ -55,10 +58,11 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
     const VI_REAL *val[3] = {nd->q, nd->p, nd->lambda};
     const int len[3] = {n, n, m};
     for (int x = 0; x < 3; x++) {
+      VI_REAL *e = x == 2 && k == 0 ? &o->eL0 : &o->e[x];
       for (int c = 0; c < len[x]; c++) {
         VI_REAL d = vi_fabs(val[x][c] - ref[x][c]);
-        if (!(d <= o->e[x])) {
-          o->e[x] = d; /* also catches NaN */
+        if (!(d <= *e)) {
+          *e = d; /* also catches NaN */
         }
       }
     }
@@ -71,6 +75,8 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
                     ? vi_fabs(E - o->E0) / (o->E0 != 0 ? vi_fabs(o->E0) : 1)
                     : (VI_REAL)NAN;
     o->eE = d > o->eE || d != d ? d : o->eE;
+    o->eE2 += d * d;
+    o->nE++;
   }
   return VI_OK;
 }

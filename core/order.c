@@ -88,6 +88,8 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
     res->err[x][i] = mrc == VI_OK && state ? (double)e[x] : NAN;
   }
   res->energy_err[i] = mrc == VI_OK ? (double)eE : NAN;
+  res->energy_rms[i] = mrc == VI_OK && ob.nE > 0 ? (double)vi_sqrt(ob.eE2 / (VI_REAL)ob.nE) : NAN;
+  res->lambda0_err[i] = mrc == VI_OK && state ? (double)ob.eL0 : NAN;
   VI_X(vi_stepper_spec)(st, res->method, sizeof res->method);
   if (a->progress) {
     a->progress(a->progress_ctx, res, i);
@@ -115,12 +117,173 @@ static void VI_X(order_sort)(vi_order_result *r) {
       SWAP(r->err[1]);
       SWAP(r->err[2]);
       SWAP(r->energy_err);
+      SWAP(r->energy_rms);
+      SWAP(r->lambda0_err);
       SWAP(r->newton_per_step);
       SWAP(r->seconds);
       SWAP(r->status);
 #undef SWAP
     }
   }
+}
+
+/* Round-off floor of each quantity: a few hundred eps of its size, or the
+ * reference's own accuracy if that is worse. */
+static void VI_X(order_floors)(vi_order_result *res, const VI_REAL *scale) {
+  for (int x = 0; x < VI_NQUANT; x++) {
+    double fl = 100 * (double)VI_EPS * (double)(scale[x] > 1 ? scale[x] : 1);
+    res->floor[x] = fl > res->ref_accuracy ? fl : res->ref_accuracy;
+  }
+  res->energy_floor = 100 * (double)VI_EPS;
+}
+
+/* The coarsest first run of an automatic study, in steps over [0, T]. */
+#define VI_ORDER_AUTO_NMIN 8
+/* Step budget of one run of an automatic study: the finest h it may take. */
+#if defined(VI_PREC_Q)
+#define VI_ORDER_AUTO_NMAX (1L << 15)
+#else
+#define VI_ORDER_AUTO_NMAX (1L << 18)
+#endif
+
+/* The automatic step sizes (README "Orders"), per quantity: start from
+ * the time scale of the motion (h0 = tau / 2, at most T / 8), take four
+ * runs refining h by 2 (3/2 for the energy measure, whose errors fall
+ * fast), then refine while a quantity has no settled window of
+ * four errors (vi_fit_order's verdict) and its finest error is above the
+ * floor, and add coarser runs while a quantity at the floor has fewer than
+ * four errors above it. Runs are sorted by decreasing h afterwards. */
+static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *oa,
+                            const VI_X(vi_solver_opts) *so, VI_REAL T, vi_order_result *res,
+                            VI_REAL *scale, char *err, size_t errlen) {
+  const int energy = oa->measure == VI_MEASURE_ENERGY || oa->energy_only;
+  double tau = INFINITY;
+  if (VI_X(vi_system_time_scale)(sys, &tau) != VI_OK || !(tau > 0)) {
+    tau = INFINITY;
+  }
+  /* At least VI_ORDER_AUTO_NMIN steps: a run of fewer nodes measures the
+   * energy's mean square, and the maxima, too crudely to show an order. */
+  double h0 = tau / 2 < (double)T / VI_ORDER_AUTO_NMIN ? tau / 2 : (double)T / VI_ORDER_AUTO_NMIN;
+  long N0 = (long)ceil((double)T / h0 - 1e-9);
+  N0 = N0 < 2 ? 2 : N0;
+  res->time_scale = tau;
+  const double f = energy ? 1.5 : 2.0;
+  const long Nmax = VI_ORDER_AUTO_NMAX;
+  long Nlo = N0, Nhi = N0; /* the coarsest and finest runs so far */
+  int rc = VI_OK, coarse_done = 0;
+  for (int k = 0; k < 4 && res->nh < VI_ORDER_MAXH; k++) {
+    long N = k == 0 ? N0 : (long)ceil((double)Nhi * f);
+    if ((rc = VI_X(order_run)(sys, oa, so, T, N, res, res->nh, scale, err, errlen))) {
+      return rc;
+    }
+    res->nh++;
+    Nhi = N;
+  }
+  while (res->nh < VI_ORDER_MAXH) {
+    VI_X(order_floors)(res, scale);
+    /* The runs in decreasing h for the fits (a copy: res is sorted at the end). */
+    double hs[VI_ORDER_MAXH], es[VI_NQUANT + 2][VI_ORDER_MAXH];
+    int ord[VI_ORDER_MAXH];
+    for (int i = 0; i < res->nh; i++) {
+      ord[i] = i;
+    }
+    for (int i = 1; i < res->nh; i++) {
+      for (int j = i; j > 0 && res->h[ord[j]] > res->h[ord[j - 1]]; j--) {
+        int t = ord[j];
+        ord[j] = ord[j - 1];
+        ord[j - 1] = t;
+      }
+    }
+    for (int i = 0; i < res->nh; i++) {
+      hs[i] = res->h[ord[i]];
+      for (int x = 0; x < VI_NQUANT; x++) {
+        es[x][i] = res->err[x][ord[i]];
+      }
+      es[VI_NQUANT][i] = res->energy_rms[ord[i]];
+      es[VI_NQUANT + 1][i] = res->energy_err[ord[i]];
+    }
+    int finer = 0, coarser = 0;
+    long denser = 0; /* a run between two errors above the floor */
+    /* Energy studies are about the root mean square (the robust measure)
+     * and the maximum (man2020 (46)-(47), what the paper's tables fit):
+     * both are driven to a verdict. */
+    for (int x = 0; x <= VI_NQUANT + 1; x++) {
+      const int drives =
+          energy ? x >= VI_NQUANT : x < VI_NQUANT && (x != VI_LAMBDA || sys->ml > 0);
+      if (!drives) {
+        continue;
+      }
+      const double fl = x < VI_NQUANT ? res->floor[x] : res->energy_floor;
+      vi_fit ft = vi_fit_order(res->nh, hs, es[x], fl, 10.0);
+      if (ft.verdict == VI_VERDICT_OK) {
+        continue;
+      }
+      if (ft.why == VI_WHY_NOT_CONVERGING) {
+        /* Divergence is settled when the last two local slopes are both
+         * below 1/2 (the finest errors do not decrease); a 'd' from large
+         * pre-asymptotic errors at the coarse end is refined further. */
+        const int L = res->nh;
+        int flat = L >= 3;
+        for (int i = L - 2; flat && i < L; i++) {
+          const double sl = log(es[x][i - 1] / es[x][i]) / log(hs[i - 1] / hs[i]);
+          flat = !(sl >= 0.5);
+        }
+        if (flat) {
+          continue;
+        }
+      }
+      const double efine = es[x][res->nh - 1];
+      const int floored = isfinite(efine) && efine <= 10.0 * fl;
+      if (!floored && ft.why != VI_WHY_NO_DATA) {
+        finer = 1;
+      } else if (floored && ft.n_above < VI_FIT_MIN_POINTS) {
+        coarser = 1;
+      } else if (floored && denser == 0) {
+        /* Enough errors above the floor but no settled window of four: the
+         * asymptotic range is short at this spacing; halve the spacing of
+         * its finest gap (the geometric mean of the two N). */
+        for (int i = res->nh - 1; i > 0 && denser == 0; i--) {
+          const double a = es[x][i - 1], b = es[x][i];
+          const long Na = lround((double)T / hs[i - 1]), Nb = lround((double)T / hs[i]);
+          const long Nm = lround(sqrt((double)Na * (double)Nb));
+          if (isfinite(a) && isfinite(b) && a > 10.0 * fl && b > 10.0 * fl && Na < Nm &&
+              Nm < Nb) {
+            denser = Nm;
+          }
+        }
+      }
+    }
+    long N = 0;
+    if (denser > 0) {
+      N = denser;
+    } else if (finer && (long)ceil((double)Nhi * f) <= Nmax) {
+      N = (long)ceil((double)Nhi * f);
+      Nhi = N;
+    } else if (coarser && !coarse_done && Nlo > 1) {
+      N = (long)floor((double)Nlo / f);
+      N = N < 1 ? 1 : N;
+      Nlo = N;
+    } else {
+      break;
+    }
+    int seen = 0;
+    for (int i = 0; i < res->nh; i++) {
+      seen |= res->steps[i] == N;
+    }
+    if (seen) {
+      break; /* nothing new to learn: the study ends here */
+    }
+    if ((rc = VI_X(order_run)(sys, oa, so, T, N, res, res->nh, scale, err, errlen))) {
+      return rc;
+    }
+    /* A coarser run that fails ends the coarse side (larger steps fail too). */
+    if (N == Nlo && res->status[res->nh] != VI_OK) {
+      coarse_done = 1;
+    }
+    res->nh++;
+  }
+  VI_X(order_floors)(res, scale);
+  return VI_OK;
 }
 
 int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *err,
@@ -174,6 +337,8 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
   snprintf(res->precision, sizeof res->precision, "%s", VI_PREC_NAME);
   res->T = (double)T;
   res->measure = oa->energy_only ? VI_MEASURE_ENERGY : oa->measure;
+  res->time_scale = NAN;
+  res->nmult = sys->ml;
   {
     int k = 0, pi = 0;
     for (const vi_param *p = type->info->params; p->name && pi < 32; p++, pi++) {
@@ -190,14 +355,7 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
   if (oa->progress) {
     oa->progress(oa->progress_ctx, res, -1);
   }
-  /* Round-off floor of each quantity: a few hundred eps of its size, or the
-   * reference's own accuracy if that is worse. */
-#define FLOORS()                                                           \
-  for (int x = 0; x < VI_NQUANT; x++) {                                    \
-    double fl = 100 * (double)VI_EPS * (double)(scale[x] > 1 ? scale[x] : 1); \
-    res->floor[x] = fl > res->ref_accuracy ? fl : res->ref_accuracy;       \
-  }                                                                        \
-  res->energy_floor = 100 * (double)VI_EPS;
+#define FLOORS() VI_X(order_floors)(res, scale)
   if (nN > 0) {
     for (int i = 0; i < nN; i++) {
       if ((rc = VI_X(order_run)(sys, oa, &so, T, Ns[i], res, res->nh, scale, err, errlen))) {
@@ -207,59 +365,9 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
     }
     FLOORS();
   } else {
-    /* Automatic, driven by the q error or (measure energy) the energy
-     * error: N0 ~ T/0.1, refine by halving h while the q error is well
-     * above the floor (1e4 floor: below that, round-off accumulated over
-     * the steps starts to show), then add coarser steps until four q errors
-     * are above 10 floor. */
-    const int energy = oa->measure == VI_MEASURE_ENERGY || oa->energy_only;
-    long N0 = (long)vi_floor(T / VI_C(0.1) + VI_C(0.5));
-    N0 = N0 < 2 ? 2 : N0;
-    const long Nmax = 1L << 16;
-    long N = N0;
-    while (res->nh < 8 && N <= Nmax) {
-      if ((rc = VI_X(order_run)(sys, oa, &so, T, N, res, res->nh, scale, err, errlen))) {
-        goto out;
-      }
-      FLOORS();
-      double eq = energy ? res->energy_err[res->nh] : res->err[VI_Q][res->nh];
-      double fq = energy ? res->energy_floor : res->floor[VI_Q];
-      res->nh++;
-      /* The energy error is not accumulated like the global q error: it
-       * stays resolvable down to a hundred times its floor. */
-      if (!isfinite(eq) || eq <= (energy ? 1e2 : 1e4) * fq) {
-        break;
-      }
-      /* Energy studies (quad, up to 54 unknowns per step) stop refining as
-       * soon as the four finest errors lie on a straight line (rms
-       * residual <= 0.05 in log10 e): the asymptotic range is reached and
-       * finer steps would only cost time. */
-      if (energy && res->nh >= 4) {
-        vi_fit f = vi_fit_order(4, res->h + res->nh - 4, res->energy_err + res->nh - 4, fq,
-                                10.0);
-        if (f.status == VI_FIT_OK && f.lo == 0 && f.hi == 3 && f.residual <= 0.05) {
-          break;
-        }
-      }
-      /* Orders up to 16 leave only a few halvings between truncation and
-       * round-off in quad: energy studies refine by 3/2 instead of 2. */
-      N = energy ? (3 * N + 1) / 2 : 2 * N;
-    }
-    for (N = N0 / 2; N >= 1 && res->nh < VI_ORDER_MAXH; N /= 2) {
-      int usable = 0;
-      for (int i = 0; i < res->nh; i++) {
-        double ei = energy ? res->energy_err[i] : res->err[VI_Q][i];
-        double fi = energy ? res->energy_floor : res->floor[VI_Q];
-        usable += isfinite(ei) && ei > 10 * fi;
-      }
-      if (usable >= 4) {
-        break;
-      }
-      if ((rc = VI_X(order_run)(sys, oa, &so, T, N, res, res->nh, scale, err, errlen))) {
-        goto out;
-      }
-      FLOORS();
-      res->nh++;
+    rc = VI_X(order_auto)(sys, oa, &so, T, res, scale, err, errlen);
+    if (rc != VI_OK) {
+      goto out;
     }
   }
 #undef FLOORS

@@ -23,6 +23,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -1354,4 +1355,66 @@ done:
   free(path);
   free(key);
   return rc;
+}
+
+int VI_X(vi_system_time_scale)(const VI_X(vi_system) *sys, double *tau) {
+  const int n = sys->n, m = sys->ml;
+  *tau = INFINITY;
+  /* The work of the right-hand side (as vi_reference lays it out), the
+   * state y0 = (q0, p0 or xi0), f(y0) and f(y0 + eps f(y0)). */
+  size_t nw = (size_t)n * (size_t)(m + 1) + (size_t)m + (size_t)n * (size_t)(n + 2) +
+              (size_t)n * (size_t)n + 8 * (size_t)n;
+  VI_REAL *W = calloc(nw, sizeof *W);
+  int *piv = malloc((size_t)n * sizeof *piv);
+  if (W == NULL || piv == NULL) {
+    free(W);
+    free(piv);
+    return VI_ENOMEM;
+  }
+  rhs_ctx c;
+  memset(&c, 0, sizeof c);
+  c.sys = sys;
+  c.dV = W;
+  c.G = c.dV + n;
+  c.lam = c.G + (size_t)m * (size_t)n;
+  c.Minv = c.lam + m;
+  c.v = c.Minv + (size_t)n * (size_t)n;
+  c.dT = c.v + n;
+  c.Da = c.dT + n;
+  c.piv = piv;
+  c.y0p = sys->type->lie != NULL ? sys->v0 : sys->p0;
+  VI_REAL *y = c.Da + (size_t)n * (size_t)n, *f0 = y + 2 * n, *f1 = f0 + 2 * n,
+          *y1 = f1 + 2 * n;
+  memcpy(y, sys->q0, (size_t)n * sizeof *y);
+  memcpy(y + n, c.y0p, (size_t)n * sizeof *y);
+  int rc = rhs_eval(&c, y, f0);
+  VI_REAL vq = 0, aq = 0, s = VI_X(vi_norm_inf)(n, sys->q0);
+  if (rc == VI_OK) {
+    VI_REAL fy = VI_X(vi_norm_inf)(2 * n, f0), ys = VI_X(vi_norm_inf)(2 * n, y);
+    VI_REAL eps = vi_sqrt(VI_EPS) * (1 + ys) / (fy > 0 ? fy : 1);
+    for (int i = 0; i < 2 * n; i++) {
+      y1[i] = y[i] + eps * f0[i];
+    }
+    rc = rhs_eval(&c, y1, f1);
+    /* qdot and qddot ~ (f(y + eps f) - f(y)) / eps along the flow. */
+    for (int i = 0; rc == VI_OK && i < n; i++) {
+      VI_REAL a = vi_fabs((f1[i] - f0[i]) / eps);
+      vq = vi_fabs(f0[i]) > vq ? vi_fabs(f0[i]) : vq;
+      aq = a > aq ? a : aq;
+    }
+  }
+  free(W);
+  free(piv);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  /* The time in which q moves by its own size: by velocity, s / |qdot|, or
+   * by acceleration from rest, sqrt(s / |qddot|); the shorter one. */
+  if (!(s > 0)) {
+    s = 1;
+  }
+  double t1 = vq > 0 ? (double)(s / vq) : INFINITY;
+  double t2 = aq > 0 ? (double)vi_sqrt(s / aq) : INFINITY;
+  *tau = t1 < t2 ? t1 : t2;
+  return VI_OK;
 }

@@ -150,6 +150,7 @@ int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
       return -1;
     }
   } else if (strcmp(lab, "d") != 0 && strcmp(lab, "plateau") != 0 &&
+             strcmp(lab, "unresolved") != 0 &&
              strcmp(lab, "-") != 0) {
     snprintf(why, whylen, "label '%.20s' without an order", lab);
     return -1;

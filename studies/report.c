@@ -19,26 +19,42 @@ vi_fit vi_order_energy_fit(const vi_order_result *r) {
   return vi_fit_order(r->nh, r->h, r->energy_err, r->energy_floor, 10.0);
 }
 
-/* One "order X ..." line of the printed study. */
+vi_fit vi_order_energy_rms_fit(const vi_order_result *r) {
+  return vi_fit_order(r->nh, r->h, r->energy_rms, r->energy_floor, 10.0);
+}
+
+/* One "order X ..." line of the printed study: an ok verdict as the order
+ * with its uncertainty and the window it rests on; anything else as
+ * "unresolved" (or "d", "plateau") with the reason, never a plain number. */
 static void print_fit(FILE *f, const vi_order_result *r, const char *name, const vi_fit *fit,
                       double floor) {
-  char lab[32];
-  vi_fit_label(fit, lab, sizeof lab);
-  fprintf(f, "order %-6s %-8s", name, lab);
-  if (fit->status == VI_FIT_OK) {
-    fprintf(f, " (least squares over h = %.4g .. %.4g, %d points, rms residual %.3f in log10 e)",
-            r->h[fit->lo], r->h[fit->hi], fit->hi - fit->lo + 1, fit->residual);
-  } else if (fit->status == VI_FIT_DIVERGENT) {
-    fprintf(f, " (the error does not decrease with h)");
-  } else if (fit->status == VI_FIT_PLATEAU) {
-    fprintf(f, " (every error is at the round-off/reference floor %.1e)", floor);
+  if (fit->verdict == VI_VERDICT_OK) {
+    fprintf(f, "order %-6s %5.2f +- %.2f  ok (h = %.4g .. %.4g, %d points, local slopes "
+            "%.2f .. %.2f, rms residual %.3f in log10 e)",
+            name, fit->order, fit->uncertainty, r->h[fit->lo], r->h[fit->hi],
+            fit->hi - fit->lo + 1, fit->slope_min, fit->slope_max, fit->residual);
+  } else {
+    const char *lab = fit->why == VI_WHY_NOT_CONVERGING ? "d"
+                      : fit->why == VI_WHY_FLOOR        ? "plateau"
+                                                        : "unresolved";
+    fprintf(f, "order %-6s %-13s (%s", name, lab, vi_fit_why(fit->why));
+    if (fit->why == VI_WHY_FLOOR) {
+      fprintf(f, " %.1e", floor);
+    } else if (fit->why == VI_WHY_TOO_FEW) {
+      fprintf(f, ": %d of the %d needed", fit->n_above, VI_FIT_MIN_POINTS);
+    } else if (fit->why == VI_WHY_PREASYMPTOTIC || fit->why == VI_WHY_SCATTERED) {
+      fprintf(f, ": local slopes %.2f .. %.2f over the last %d errors", fit->slope_min,
+              fit->slope_max, VI_FIT_MIN_POINTS);
+    }
+    fputc(')', f);
+    if (strcmp(r->precision, "double") == 0 &&
+        (fit->why == VI_WHY_FLOOR || fit->why == VI_WHY_TOO_FEW)) {
+      fprintf(f, "; rerun with --precision quad (or auto)");
+    } else if (fit->why == VI_WHY_PREASYMPTOTIC) {
+      fprintf(f, "; smaller steps needed");
+    }
   }
-  if (strcmp(r->precision, "double") == 0 &&
-      (fit->status == VI_FIT_PLATEAU || fit->status == VI_FIT_TOO_FEW ||
-       (fit->status == VI_FIT_OK && fit->hi - fit->lo < 2))) {
-    fprintf(f, "; too few errors above double round-off: rerun with --precision quad");
-  }
-  if (fit->n_plateau > 0 && fit->status != VI_FIT_PLATEAU) {
+  if (fit->n_plateau > 0 && fit->why != VI_WHY_FLOOR) {
     fprintf(f, "; %d point%s at the floor %.1e left out", fit->n_plateau,
             fit->n_plateau == 1 ? "" : "s", floor);
   }
@@ -49,15 +65,22 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
   fprintf(f, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
           r->precision, r->T);
   fprintf(f, "reference: %s (estimated accuracy %.1e)\n", r->reference, r->ref_accuracy);
-  fprintf(f, "%12s %7s %11s %11s %11s %11s %8s %9s\n", "h", "steps", "e_q", "e_p",
-          "e_lambda", "e_energy", "newton", "seconds");
+  if (r->precision_note[0]) {
+    fprintf(f, "precision: %s\n", r->precision_note);
+  }
+  if (isfinite(r->time_scale)) {
+    fprintf(f, "step sizes: automatic from the time scale of the motion %.3g (first h = %.4g)\n",
+            r->time_scale, r->nh ? r->h[0] : NAN);
+  }
+  fprintf(f, "%12s %7s %11s %11s %11s %11s %11s %8s %9s\n", "h", "steps", "e_q", "e_p",
+          "e_lambda", "e_E_rms", "e_E_max", "newton", "seconds");
   for (int i = 0; i < r->nh; i++) {
-    fprintf(f, "%12.6g %7ld %11.3e %11.3e %11.3e %11.3e %8.2f %9.4f%s%s\n", r->h[i],
+    fprintf(f, "%12.6g %7ld %11.3e %11.3e %11.3e %11.3e %11.3e %8.2f %9.4f%s%s\n", r->h[i],
             r->steps[i], r->err[VI_Q][i], r->err[VI_P][i], r->err[VI_LAMBDA][i],
-            r->energy_err[i], r->newton_per_step[i], r->seconds[i],
+            r->energy_rms[i], r->energy_err[i], r->newton_per_step[i], r->seconds[i],
             r->status[i] ? "  " : "", r->status[i] ? vi_strerror(r->status[i]) : "");
   }
-  vi_fit fe = vi_order_energy_fit(r);
+  vi_fit fe = vi_order_energy_rms_fit(r), fm = vi_order_energy_fit(r);
   if (r->measure == VI_MEASURE_ENERGY) {
     print_fit(f, r, "energy", &fe, r->energy_floor);
   }
@@ -72,6 +95,17 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
   }
   if (r->measure != VI_MEASURE_ENERGY) {
     print_fit(f, r, "energy", &fe, r->energy_floor);
+  }
+  fprintf(f, "energy above is the root mean square over the nodes of |E_k - E_0| / |E_0|; "
+          "its maximum (man2020 (46)-(47)), which samples an oscillation at h-dependent "
+          "phases:\n");
+  print_fit(f, r, "E_max", &fm, r->energy_floor);
+  vi_fit f0 = vi_fit_order(r->nh, r->h, r->lambda0_err, r->floor[VI_LAMBDA], 10.0);
+  if (r->err[VI_LAMBDA][0] == r->err[VI_LAMBDA][0] && r->nh > 0 &&
+      isfinite(r->lambda0_err[0]) && f0.why != VI_WHY_FLOOR) {
+    fprintf(f, "lambda above is measured over the nodes k >= 1; the start value lambda_0 "
+            "(node 0, one-sided):\n");
+    print_fit(f, r, "lam_0", &f0, r->floor[VI_LAMBDA]);
   }
 }
 
@@ -115,17 +149,23 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   json_object_set_new(j, "steps", steps);
   json_t *err = json_object(), *orders = json_object(), *fit = json_object(),
          *floor = json_object();
-  vi_fit fe = vi_order_energy_fit(r);
-  for (int x = 0; x <= VI_NQUANT; x++) {
-    const char *name = x < VI_NQUANT ? quant_names[x] : "energy";
-    const vi_fit *f = x < VI_NQUANT ? &fits[x] : &fe;
-    json_object_set_new(err, name, array_of(x < VI_NQUANT ? r->err[x] : r->energy_err, r->nh));
-    json_object_set_new(floor, name, json_real(x < VI_NQUANT ? r->floor[x] : r->energy_floor));
+  vi_fit fe = vi_order_energy_rms_fit(r), fm = vi_order_energy_fit(r),
+         f0 = vi_fit_order(r->nh, r->h, r->lambda0_err, r->floor[VI_LAMBDA], 10.0);
+  static const char *const extra[3] = {"energy", "energy_max", "lambda_start"};
+  for (int x = 0; x < VI_NQUANT + 3; x++) {
+    const char *name = x < VI_NQUANT ? quant_names[x] : extra[x - VI_NQUANT];
+    const vi_fit *f = x < VI_NQUANT ? &fits[x] : x == VI_NQUANT ? &fe : x == VI_NQUANT + 1 ? &fm : &f0;
+    const double *ev = x < VI_NQUANT ? r->err[x] : x == VI_NQUANT ? r->energy_rms
+                       : x == VI_NQUANT + 1 ? r->energy_err : r->lambda0_err;
+    json_object_set_new(err, name, array_of(ev, r->nh));
+    json_object_set_new(floor, name, json_real(x < VI_NQUANT ? r->floor[x]
+                                               : x == VI_NQUANT + 2 ? r->floor[VI_LAMBDA]
+                                                                     : r->energy_floor));
     json_object_set_new(orders, name,
-                        f->status == VI_FIT_OK         ? json_real(f->order)
-                        : f->status == VI_FIT_DIVERGENT ? json_string("d")
-                        : f->status == VI_FIT_PLATEAU   ? json_string("plateau")
-                                                        : json_null());
+                        f->verdict == VI_VERDICT_OK         ? json_real(f->order)
+                        : f->why == VI_WHY_NOT_CONVERGING ? json_string("d")
+                        : f->why == VI_WHY_FLOOR          ? json_string("plateau")
+                                                          : json_string("unresolved"));
     json_t *fo = json_object();
     static const char *const st_names[] = {"ok", "divergent", "plateau", "too-few-points"};
     json_object_set_new(fo, "status", json_string(st_names[f->status]));
@@ -133,10 +173,25 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
     json_object_set_new(fo, "hi", json_integer(f->hi));
     json_object_set_new(fo, "residual", num_or_null(f->residual));
     json_object_set_new(fo, "n_plateau", json_integer(f->n_plateau));
+    json_object_set_new(fo, "verdict",
+                        json_string(f->verdict == VI_VERDICT_OK ? "ok" : "unresolved"));
+    json_object_set_new(fo, "reason", json_string(vi_fit_why(f->why)));
+    json_object_set_new(fo, "order", num_or_null(f->verdict == VI_VERDICT_OK ? f->order : NAN));
+    json_object_set_new(fo, "uncertainty", num_or_null(f->uncertainty));
+    json_object_set_new(fo, "local_slopes",
+                        json_pack("[o, o]", num_or_null(f->slope_min), num_or_null(f->slope_max)));
+    json_object_set_new(fo, "points_above_floor", json_integer(f->n_above));
     json_object_set_new(fit, name, fo);
   }
   json_object_set_new(j, "err", err);
   json_object_set_new(j, "energy_err", array_of(r->energy_err, r->nh));
+  json_object_set_new(j, "measures",
+                      json_string("err.lambda over the nodes k >= 1, err.lambda_start at node 0; "
+                                  "err.energy the root mean square over the nodes of "
+                                  "|E_k - E_0| / |E_0|, err.energy_max its maximum "
+                                  "(man2020 (46)-(47), also energy_err)"));
+  json_object_set_new(j, "time_scale", num_or_null(r->time_scale));
+  json_object_set_new(j, "precision_choice", json_string(r->precision_note));
   json_object_set_new(j, "orders", orders);
   json_object_set_new(j, "fit", fit);
   json_object_set_new(j, "floor", floor);

@@ -15,6 +15,8 @@
 void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]);
 /* Fit of the max relative energy error (man2020 (46)-(49)). */
 vi_fit vi_order_energy_fit(const vi_order_result *r);
+/* The robust energy measure: the root mean square over the nodes. */
+vi_fit vi_order_energy_rms_fit(const vi_order_result *r);
 
 /* The order study as a human-readable table. */
 void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]);

@@ -94,33 +94,6 @@ static int VI_X(cf_fail_fatal)(const void *st, const VI_REAL *q, VI_REAL *dV) {
   return -2;
 }
 
-/* Known disagreements between a declared order and the measurement, each
- * an open question with its issue: the check asserts that the disagreement
- * is still there (so that a fix shows up as a failure to remove the entry),
- * and prints it. */
-static const struct {
-  const char *spec, *system;
-  int quantity;
-  const char *why;
-} VI_X(cf_known)[] = {
-    {"galerkin:s=1,w=1", "double-pendulum-3d", VI_LAMBDA,
-     "issue 12: lambda of SHAKE-like s = w = 1 converges at order 1 at the first node "
-     "when the "
-     "system starts moving (wenger2017 Table 1 says 2; the table's pendulum starts at "
-     "rest)"},
-};
-
-static const char *VI_X(cf_known_why)(const char *spec, const char *sysname, int x) {
-  for (size_t i = 0; i < sizeof VI_X(cf_known) / sizeof VI_X(cf_known)[0]; i++) {
-    if (strcmp(VI_X(cf_known)[i].spec, spec) == 0 &&
-        strcmp(VI_X(cf_known)[i].system, sysname) == 0 &&
-        VI_X(cf_known)[i].quantity == x) {
-      return VI_X(cf_known)[i].why;
-    }
-  }
-  return NULL;
-}
-
 static int VI_X(cf_fail_rec_lie)(const void *st, const VI_REAL *g, const VI_REAL *xi,
                                  VI_REAL *F) {
   (void)st;
@@ -178,16 +151,6 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
     const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
     vi_fit f = vi_fit_order(r->nh, r->h, e, fl, 10.0);
     int ok = f.status == VI_FIT_OK && fabs(f.order - want[x]) <= 0.5;
-    const char *known = VI_X(cf_known_why)(spec, sysname, x);
-    if (known) {
-      VI_CHECK(c, !ok,
-               "%s on %s (%s): %s order %.2f now matches the declared %d: remove the "
-               "known disagreement (%s)",
-               spec, sysname, VI_PREC_NAME, qn[x], f.order, want[x], known);
-      printf("  KNOWN DISAGREEMENT %s on %s (%s): %s order %.2f, declared %d: %s\n", spec,
-             sysname, VI_PREC_NAME, qn[x], f.order, want[x], known);
-      continue;
-    }
     VI_CHECK(c, ok,
              "%s on %s (%s): %s order %.2f (status %d), declared %d; errors %.2e .. %.2e",
              spec, sysname, VI_PREC_NAME, qn[x], f.order, f.status, want[x], e[0], e[3]);

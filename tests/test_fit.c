@@ -70,6 +70,52 @@ int main(void) {
   e[1] = 1e-3 / 16;
   f = vi_fit_order(2, h, e, 1e-30, 10);
   VI_CHECK(&ctx, f.status == VI_FIT_OK && fabs(f.order - 4) < 1e-9, "pair: %.3f", f.order);
+  /* Verdicts (README "Orders"). A clean power law: ok, with a small
+   * standard error, over the four finest points. */
+  for (int i = 0; i < 8; i++) {
+    e[i] = 3.7 * pow(h[i], 6) * (1 + 0.01 * ((i % 3) - 1));
+  }
+  f = vi_fit_order(8, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.verdict == VI_VERDICT_OK && fabs(f.order - 6) < 0.05 && f.uncertainty < 0.05 &&
+                     f.hi == 7 && f.lo == 4,
+           "clean verdict: %d %.3f +- %.3f [%d, %d]", f.verdict, f.order, f.uncertainty, f.lo,
+           f.hi);
+  /* Still drifting: the local slope grows by 0.25 per halving. */
+  for (int i = 0; i < 6; i++) {
+    e[i] = i == 0 ? 1 : e[i - 1] / pow(2, 2 + 0.25 * i);
+  }
+  f = vi_fit_order(6, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.verdict == VI_VERDICT_UNRESOLVED && f.why == VI_WHY_PREASYMPTOTIC,
+           "drifting: verdict %d why %d (%.3f)", f.verdict, f.why, f.order);
+  /* Scattered: +-40% on an order-4 law. */
+  for (int i = 0; i < 6; i++) {
+    e[i] = pow(h[i], 4) * (i % 2 ? 1.4 : 0.6);
+  }
+  f = vi_fit_order(6, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.verdict == VI_VERDICT_UNRESOLVED && f.why == VI_WHY_SCATTERED,
+           "scattered: verdict %d why %d", f.verdict, f.why);
+  /* Three errors above the floor: too few. */
+  for (int i = 0; i < 6; i++) {
+    e[i] = fmax(pow(h[i], 8), 1e-20);
+  }
+  f = vi_fit_order(6, h, e, 2e-15, 10);
+  VI_CHECK(&ctx, f.verdict == VI_VERDICT_UNRESOLVED && f.why == VI_WHY_TOO_FEW && f.n_above == 3,
+           "too few: verdict %d why %d above %d", f.verdict, f.why, f.n_above);
+  /* A failed run at the coarse end is skipped, not the end of the data. */
+  for (int i = 0; i < 6; i++) {
+    e[i] = i == 0 ? NAN : 2 * pow(h[i], 2);
+  }
+  f = vi_fit_order(6, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.verdict == VI_VERDICT_OK && fabs(f.order - 2) < 1e-9 && f.lo >= 1,
+           "leading failure: %d %.3f [%d, %d]", f.verdict, f.order, f.lo, f.hi);
+  /* A straight coarse window whose finer errors, far above the floor,
+   * disagree with it: not a measurement. */
+  for (int i = 0; i < 8; i++) {
+    e[i] = i < 4 ? pow(h[i], 5) : pow(h[3], 5) * pow(h[i] / h[3], 4) * (i % 2 ? 1.5 : 0.7);
+  }
+  f = vi_fit_order(8, h, e, 1e-30, 10);
+  VI_CHECK(&ctx, f.verdict == VI_VERDICT_UNRESOLVED, "coarse window accepted: %.3f [%d, %d]",
+           f.order, f.lo, f.hi);
   char buf[16];
   f.status = VI_FIT_DIVERGENT;
   VI_CHECK(&ctx, vi_fit_label(&f, buf, sizeof buf)[0] == 'd', "label %s", buf);

@@ -119,7 +119,7 @@ store="$r4/quick/man2020-table1.partial.json"
 check '[ -f "$store" ] && grep -q "matched 2/2" "$tmp/out"' "a reduced table run kept no cell store"
 sed -i 's/^\(table1-gauss-equidistant,equidistant,gauss,gauss,2\),2,1/\1,4,1/' "$pub/man2020_orders.csv"
 expect 1 "" -- "$V" reproduce man2020-table1 --max-cells 2 --results "$r4" --published "$pub" --strict
-check 'grep -q "matched 1/2" "$tmp/out" && grep -q "mismatch: EGG m=2 energy: measured 2.00, published 4" "$tmp/out"' \
+check 'grep -q "matched 1/2" "$tmp/out" && grep -qE "mismatch: EGG m=2 energy: measured [0-9.]+, published 4" "$tmp/out"' \
   "a resumed table kept its stale verdict after the published value changed"
 check 'grep -q "resuming from .*(2 stored cells" "$tmp/err" && ! grep -q "recomputing" "$tmp/err"' \
   "the second run did not resume from the 2 stored cells"

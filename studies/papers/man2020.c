@@ -143,13 +143,13 @@ static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen)
   }
   vi_fit f = vi_order_energy_fit(r);
   vi_fit_label(&f, c->measured, sizeof c->measured);
-  c->order = f.status == VI_FIT_OK ? f.order : NAN;
-  c->residual = f.status == VI_FIT_OK ? f.residual : NAN;
-  c->hmax = f.status == VI_FIT_OK ? r->h[f.lo] : NAN;
-  c->hmin = f.status == VI_FIT_OK ? r->h[f.hi] : NAN;
-  c->emax = f.status == VI_FIT_OK ? r->energy_err[f.lo] : NAN;
-  c->emin = f.status == VI_FIT_OK ? r->energy_err[f.hi] : NAN;
-  c->npoints = f.status == VI_FIT_OK ? f.hi - f.lo + 1 : 0;
+  c->order = f.verdict == VI_VERDICT_OK ? f.order : NAN;
+  c->residual = f.verdict == VI_VERDICT_OK ? f.residual : NAN;
+  c->hmax = f.verdict == VI_VERDICT_OK ? r->h[f.lo] : NAN;
+  c->hmin = f.verdict == VI_VERDICT_OK ? r->h[f.hi] : NAN;
+  c->emax = f.verdict == VI_VERDICT_OK ? r->energy_err[f.lo] : NAN;
+  c->emin = f.verdict == VI_VERDICT_OK ? r->energy_err[f.hi] : NAN;
+  c->npoints = f.verdict == VI_VERDICT_OK ? f.hi - f.lo + 1 : 0;
   c->seconds = 0;
   for (int i = 0; i < r->nh; i++) {
     c->seconds += r->seconds[i];

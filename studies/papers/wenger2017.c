@@ -174,8 +174,8 @@ static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen)
     for (int x = 0; x < VI_NQUANT; x++) {
       if (pass == 0) {
         vi_fit_label(&fits[x], c->meas[x], sizeof c->meas[x]);
-        c->order[x] = fits[x].status == VI_FIT_OK ? fits[x].order : NAN;
-        c->residual[x] = fits[x].status == VI_FIT_OK ? fits[x].residual : NAN;
+        c->order[x] = fits[x].verdict == VI_VERDICT_OK ? fits[x].order : NAN;
+        c->residual[x] = fits[x].verdict == VI_VERDICT_OK ? fits[x].residual : NAN;
       } else {
         vi_fit_label(&fits[x], c->proj[x], sizeof c->proj[x]);
       }
@@ -302,8 +302,14 @@ static json_t *table_json(const vi_study *t, const void *cells_, int n, int *mat
   json_object_set_new(j, "choices",
                       json_string("planar pendulum (default parameters; the paper does not "
                                   "name the system of its tables): the only system of §4 with "
-                                  "an exact solution. T = 1, h = 1/N chosen automatically; quad "
-                                  "precision where min(ordL, ordZ, 2s) >= 8."));
+                                  "an exact solution. T = 1, h = 1/N chosen automatically "
+                                  "(vistudy order --h auto, README \"Orders\"); quad "
+                                  "precision where min(ordL, ordZ, 2s) >= 8. lambda is measured "
+                                  "over the nodes k >= 1 (the paper's e_g takes k = 0..N; its "
+                                  "start value lambda_0 is one-sided, and on this pendulum, "
+                                  "released at rest, both give the same orders). An order is "
+                                  "printed only for an ok verdict, else 'unresolved', 'd' or "
+                                  "'plateau'."));
   json_t *arr = json_array();
   json_t *bases = json_object();
   *matched = *total = 0;
@@ -351,8 +357,12 @@ static char *table_md(const vi_study *t, const void *cells_, int n, int matched,
   OUT("# %s\n\n%s\n\n", t->id, table_caption(t));
   OUT("System: planar pendulum (m = 1, l = 1, gravity = 9.81, phi0 = 0.9, omega0 = 0), "
       "T = 1, exact reference; orders are least-squares slopes over the asymptotic range "
-      "of h = 1/N (see the JSON for each fit). The paper does not say which system or "
-      "interval produced its tables.\n\n");
+      "of h = 1/N chosen automatically, each with an ok verdict (README \"Orders\"; see "
+      "the JSON for each fit). lambda is measured over the nodes k >= 1: the paper's error "
+      "takes k = 0..N, but the start value lambda_0 is one-sided, of lower order for odd s "
+      "when the system starts moving; this pendulum is released at rest, where both give "
+      "the same orders. The paper does not say which system or interval produced its "
+      "tables.\n\n");
   OUT("Matched **%d/%d** cells (rule: measured order rounded to the nearest even integer "
       "equals the published one, or both 'd').\n\n",
       matched, total);

@@ -1,0 +1,91 @@
+/* order_policy.c: the precision policy of order studies (common.h,
+ * vi_order_run): untemplated, it reaches both precisions through vi_api. */
+#include "fit.h"
+#include "vistudy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int vi_order_drives(const vi_order_result *r, int x) {
+  if (r->measure == VI_MEASURE_ENERGY) {
+    return x == VI_NQUANT;
+  }
+  return x == VI_Q || x == VI_P || (x == VI_LAMBDA && r->nmult > 0);
+}
+
+/* The first quantity the study is about whose measurement double precision
+ * limits, or -1: fewer than four errors above the floor, or errors at the
+ * floor with no ok fit, or an ok fit that stops short of the finest error
+ * above the floor (round-off bent the line there). */
+static int floor_limited(const vi_order_result *r, vi_fit *fit) {
+  for (int x = 0; x <= VI_NQUANT; x++) {
+    if (!vi_order_drives(r, x)) {
+      continue;
+    }
+    const double *e = x < VI_NQUANT ? r->err[x] : r->energy_rms;
+    const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
+    vi_fit f = vi_fit_order(r->nh, r->h, e, fl, 10.0);
+    int last = -1;
+    for (int i = 0; i < r->nh; i++) {
+      last = isfinite(e[i]) && e[i] > 10.0 * fl ? i : last;
+    }
+    const int limited =
+        f.verdict != VI_VERDICT_OK
+            ? f.why == VI_WHY_FLOOR || f.why == VI_WHY_TOO_FEW || f.n_plateau > 0
+            : f.n_plateau > 0 && f.hi < last;
+    if (limited) {
+      *fit = f;
+      return x;
+    }
+  }
+  return -1;
+}
+
+int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, char *err,
+                 size_t errlen) {
+  static const char *const names[VI_NQUANT + 1] = {"q", "p", "lambda", "energy"};
+  if (precision != VI_PRECISION_AUTO) {
+    int rc = vi_api_of((vi_precision)precision)->order(c, r, err, errlen);
+    snprintf(r->precision_note, sizeof r->precision_note, "%s (as asked)",
+             vi_precision_name((vi_precision)precision));
+    return rc;
+  }
+  int rc = vi_api_of(VI_DOUBLE)->order(c, r, err, errlen);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  vi_fit f;
+  int x = floor_limited(r, &f);
+  if (x < 0) {
+    snprintf(r->precision_note, sizeof r->precision_note,
+             "double (auto: every quantity has four errors above the floor of double)");
+    return VI_OK;
+  }
+  char why[200];
+  const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
+  if (f.n_above < VI_FIT_MIN_POINTS) {
+    snprintf(why, sizeof why,
+             "quad (auto: in double, %s had %d error%s above its floor %.1e, four are needed)",
+             names[x], f.n_above, f.n_above == 1 ? "" : "s", fl);
+  } else {
+    snprintf(why, sizeof why,
+             "quad (auto: in double, the errors of %s reached the floor %.1e before they "
+             "settled)", names[x], fl);
+  }
+  vi_order_result *q = calloc(1, sizeof *q);
+  if (!q) {
+    snprintf(err, errlen, "out of memory");
+    return VI_ENOMEM;
+  }
+  if (c->progress) {
+    c->progress(c->progress_ctx, r, -2); /* -2: escalating to quad */
+  }
+  rc = vi_api_of(VI_QUAD)->order(c, q, err, errlen);
+  if (rc == VI_OK) {
+    *r = *q;
+    snprintf(r->precision_note, sizeof r->precision_note, "%s", why);
+  }
+  free(q);
+  return rc;
+}

@@ -1,0 +1,721 @@
+/* validation.c: `vistudy reproduce order-validation` (issue 12): automatic
+ * order studies on problems nobody tuned for. A seeded generator draws
+ * cases: every registered system that a method family can integrate, with
+ * random physical parameters and random consistent initial data, and a
+ * configuration of the family whose orders the family declares
+ * (vi_method_type.expected_order: the papers' rules). Each case runs as a
+ * user would run `vistudy order --h auto` (automatic step sizes, automatic
+ * precision) and every declared quantity gets a verdict:
+ *   right       an ok fit within VI_VAL_TOL of the declared order;
+ *   wrong       an ok fit further from it (a confident, wrong number);
+ *   unresolved  no ok fit (the study says why).
+ * Every wrong case is listed with the command that reproduces it.
+ *
+ * The draws (README "Orders"), from GSL's mt19937 seeded with VI_VAL_SEED:
+ *   a positive scalar parameter  default x 2^u, u uniform in [-1, 1];
+ *   another scalar (angles, rates, gravity)  default + u max(|default|, 1) / 2;
+ *   q0 (positions)  default + u max(|q0|_inf, 1) / 4 componentwise, then
+ *                   projected onto g(q) = 0 (Gauss-Newton, minimum norm);
+ *                   a degenerate system's positive q0: default x 2^(u/2);
+ *   v0, eta0 (velocities)  default + u max(|v0|_inf, 1) / 2, then projected
+ *                   onto G(q0) v = 0 or A(q0) v + a(q0) = 0.
+ * Methods: galerkin on its declared diagonal (w = s, Lobatto constraint
+ * quadrature, Gauss r = s or Lobatto r = s + 1, s = 1..5; q, p and lambda)
+ * and man2020 (the eight algorithms, m = 2..7; the energy error), T = 1.
+ *
+ * Each finished case goes to the cell store (resume); the verdicts are
+ * recomputed from the stored measurements on every run. */
+#include "cells.h"
+#include "report.h"
+#include "study.h"
+#include "timing.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VI_VAL_SEED 20261123UL
+#define VI_VAL_CASES 200
+#define VI_VAL_CASES_QUICK 10
+#define VI_VAL_TOL 0.3
+#define VI_VAL_T 1.0
+#define VI_VAL_MAXSET 8
+#define VI_VAL_SETLEN 512
+
+enum { VAL_Q = 0, VAL_P = 1, VAL_L = 2, VAL_E = 3, VAL_NQ = 4 };
+static const char *const val_names[VAL_NQ] = {"q", "p", "lambda", "energy"};
+
+typedef struct val_case {
+  int id;
+  char system[64];
+  char method[128];
+  int energy; /* the study's measure is the energy error */
+  int nset;
+  char set[VI_VAL_MAXSET][VI_VAL_SETLEN];
+  int declared[VAL_NQ]; /* -1: none */
+  /* measured */
+  double order[VAL_NQ], unc[VAL_NQ];
+  int verdict[VAL_NQ]; /* vi_verdict; -1 not measured */
+  char why[VAL_NQ][64];
+  char precision[8];
+  double seconds;
+  int nruns;
+  int done;
+} val_case;
+
+/* ---- the generator ----------------------------------------------------- */
+
+/* The defaults of a parameter as numbers. */
+static int parse_defaults(const vi_param *p, double *out) {
+  const char *c = p->defaults;
+  for (int i = 0; i < p->count; i++) {
+    char *end = NULL;
+    out[i] = strtod(c, &end);
+    if (end == c) {
+      return -1;
+    }
+    c = *end == ',' ? end + 1 : end;
+  }
+  return 0;
+}
+
+/* Solve the small SPD system (A A') x = b, A k x n row-major (k <= 8). */
+static int solve_aat(int k, int n, const double *A, const double *b, double *x) {
+  double S[64], r[8];
+  for (int i = 0; i < k; i++) {
+    r[i] = b[i];
+    for (int j = 0; j < k; j++) {
+      double s = 0;
+      for (int c = 0; c < n; c++) {
+        s += A[i * n + c] * A[j * n + c];
+      }
+      S[i * k + j] = s;
+    }
+  }
+  /* Gaussian elimination with partial pivoting. */
+  for (int c = 0; c < k; c++) {
+    int piv = c;
+    for (int i = c + 1; i < k; i++) {
+      piv = fabs(S[i * k + c]) > fabs(S[piv * k + c]) ? i : piv;
+    }
+    if (fabs(S[piv * k + c]) < 1e-300) {
+      return -1;
+    }
+    for (int j = 0; j < k; j++) {
+      double t = S[c * k + j];
+      S[c * k + j] = S[piv * k + j];
+      S[piv * k + j] = t;
+    }
+    double t = r[c];
+    r[c] = r[piv];
+    r[piv] = t;
+    for (int i = c + 1; i < k; i++) {
+      double f = S[i * k + c] / S[c * k + c];
+      for (int j = c; j < k; j++) {
+        S[i * k + j] -= f * S[c * k + j];
+      }
+      r[i] -= f * r[c];
+    }
+  }
+  for (int i = k - 1; i >= 0; i--) {
+    double s = r[i];
+    for (int j = i + 1; j < k; j++) {
+      s -= S[i * k + j] * x[j];
+    }
+    x[i] = s / S[i * k + i];
+  }
+  return 0;
+}
+
+/* v <- v - A' (A A')^-1 (A v + a): the nearest v with A v + a = 0 (a may be
+ * NULL). */
+static int project_linear(int k, int n, const double *A, const double *a, double *v) {
+  double r[8], y[8];
+  for (int i = 0; i < k; i++) {
+    double s = a ? a[i] : 0;
+    for (int c = 0; c < n; c++) {
+      s += A[i * n + c] * v[c];
+    }
+    r[i] = s;
+  }
+  if (solve_aat(k, n, A, r, y) != 0) {
+    return -1;
+  }
+  for (int c = 0; c < n; c++) {
+    for (int i = 0; i < k; i++) {
+      v[c] -= A[i * n + c] * y[i];
+    }
+  }
+  return 0;
+}
+
+/* Draw the parameters and initial data of one case of type t into sets
+ * ("name=v1,v2"); 0, or -1 when the draw cannot be made consistent (the
+ * caller draws again). */
+static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
+  const vi_system_info *in = t->info;
+  const int n = in->n, m = in->m, mnh = in->m_nh;
+  if (n > 16 || m > 8 || mnh > 8) {
+    return -1;
+  }
+  double par[64];
+  int np = 0, iq = -1, iv = -1;
+  const vi_param *ps[32];
+  int nps = 0;
+  for (const vi_param *p = in->params; p->name && nps < 32; p++) {
+    ps[nps++] = p;
+    if (np + p->count > 64 || parse_defaults(p, par + np) != 0) {
+      return -1;
+    }
+    const int vec = p->count == n;
+    if (vec && strcmp(p->name, "q0") == 0) {
+      iq = np;
+    } else if (vec && (strcmp(p->name, "v0") == 0 || strcmp(p->name, "eta0") == 0)) {
+      iv = np;
+    }
+    const int isq = np == iq, isv = np == iv;
+    double scale = 0;
+    for (int i = 0; i < p->count; i++) {
+      scale = fabs(par[np + i]) > scale ? fabs(par[np + i]) : scale;
+    }
+    scale = scale > 1 ? scale : 1;
+    for (int i = 0; i < p->count; i++) {
+      const double u = 2 * gsl_rng_uniform(rng) - 1;
+      double *x = &par[np + i];
+      if (isq) {
+        *x = t->degen ? *x * pow(2, u / 2) : *x + u * scale / 4;
+      } else if (isv) {
+        *x += u * scale / 2;
+      } else if (p->domain == VI_PARAM_POSITIVE || p->domain == VI_PARAM_NONNEG) {
+        *x *= pow(2, u);
+      } else {
+        *x += u * scale / 2;
+      }
+    }
+    np += p->count;
+  }
+  /* Project the initial data with the system's own tables at the drawn
+   * parameters (its setup fills the private state). */
+  void *state = calloc(1, t->state_size > 0 ? t->state_size : 1);
+  if (!state) {
+    return -1;
+  }
+  int rc = t->setup ? t->setup(state, par) : 0;
+  double G[128], g[8], dq[16], A[128], a[8];
+  if (rc == 0 && iq >= 0 && t->holo && m > 0) {
+    double *q = par + iq;
+    for (int it = 0; rc == 0 && it < 50; it++) {
+      rc = t->holo->constraint(state, q, g);
+      double gn = 0;
+      for (int i = 0; i < m; i++) {
+        gn = fabs(g[i]) > gn ? fabs(g[i]) : gn;
+      }
+      if (rc != 0 || gn < 1e-15) {
+        break;
+      }
+      rc = t->holo->constraint_jac(state, q, G);
+      for (int c2 = 0; c2 < n; c2++) {
+        dq[c2] = 0;
+      }
+      if (rc == 0 && project_linear(m, n, G, g, dq) != 0) {
+        rc = -1;
+      }
+      /* dq = -G' (G G')^-1 g: the minimum-norm Newton step. */
+      for (int c2 = 0; rc == 0 && c2 < n; c2++) {
+        q[c2] += dq[c2];
+      }
+    }
+  }
+  if (rc == 0 && iv >= 0) {
+    const double *q = iq >= 0 ? par + iq : NULL;
+    double *v = par + iv;
+    if (t->holo && m > 0 && q) {
+      rc = t->holo->constraint_jac(state, q, G);
+      if (rc == 0 && project_linear(m, n, G, NULL, v) != 0) {
+        rc = -1;
+      }
+    }
+    if (rc == 0 && t->nh && mnh > 0 && q) {
+      rc = t->nh->matrix(state, q, A);
+      for (int i = 0; i < mnh; i++) {
+        a[i] = 0;
+      }
+      if (rc == 0 && t->nh->affine) {
+        rc = t->nh->affine(state, q, a);
+      }
+      if (rc == 0 && project_linear(mnh, n, A, a, v) != 0) {
+        rc = -1;
+      }
+    }
+  }
+  free(state);
+  if (rc != 0) {
+    return -1;
+  }
+  c->nset = 0;
+  for (int i = 0, k = 0; i < nps && c->nset < VI_VAL_MAXSET; i++) {
+    char *b = c->set[c->nset++];
+    int len = snprintf(b, VI_VAL_SETLEN, "%s=", ps[i]->name);
+    for (int j = 0; j < ps[i]->count && len < VI_VAL_SETLEN; j++, k++) {
+      len += snprintf(b + len, VI_VAL_SETLEN - (size_t)len, "%s%.17g", j ? "," : "", par[k]);
+    }
+  }
+  return 0;
+}
+
+/* The method of a case: a configuration whose orders the family declares. */
+static void draw_method(const vi_method_type_d *mt, gsl_rng *rng, val_case *c) {
+  if (strcmp(mt->name, "galerkin") == 0) {
+    const int s = 1 + (int)gsl_rng_uniform_int(rng, 5);
+    const int lob = gsl_rng_uniform_int(rng, 2) == 1;
+    snprintf(c->method, sizeof c->method, "galerkin:s=%d,w=%d,quadL=%s,r=%d", s, s,
+             lob ? "lobatto" : "gauss", lob ? s + 1 : s);
+    c->energy = 0;
+  } else {
+    static const char *const algs[] = {"ELL", "EGL", "ELG", "EGG", "LLL", "LGL", "LLG", "LGG"};
+    const int m = 2 + (int)gsl_rng_uniform_int(rng, 6);
+    snprintf(c->method, sizeof c->method, "man2020:alg=%s,m=%d",
+             algs[gsl_rng_uniform_int(rng, 8)], m);
+    c->energy = 1;
+  }
+}
+
+/* The declared orders of a case (expected_order of its stepper). */
+static int declare(val_case *c, char *err, size_t errlen) {
+  const vi_system_type_d *t = vi_system_find_d(c->system, err, errlen);
+  const char *set[VI_VAL_MAXSET];
+  for (int i = 0; i < c->nset; i++) {
+    set[i] = c->set[i];
+  }
+  vi_system_d *sys = NULL;
+  vi_stepper_d *st = NULL;
+  if (!t || vi_system_alloc_d(t, c->nset, set, &sys, err, errlen) != VI_OK ||
+      vi_stepper_alloc_d(c->method, sys, &st, err, errlen) != VI_OK) {
+    vi_system_free_d(sys);
+    return -1;
+  }
+  for (int x = 0; x < VAL_NQ; x++) {
+    c->declared[x] = vi_stepper_expected_order_d(st, x < VAL_E ? x : VI_NQUANT);
+    if (x == VAL_L && sys->ml == 0) {
+      c->declared[x] = -1;
+    }
+    if (c->energy != (x == VAL_E)) {
+      c->declared[x] = -1; /* the study's measure only */
+    }
+  }
+  vi_stepper_free_d(st);
+  vi_system_free_d(sys);
+  return 0;
+}
+
+/* The cases, deterministic in the seed: round robin over the compatible
+ * (system, family) pairs. */
+static int make_cases(val_case *cs, int ncases) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  if (!rng) {
+    return -1;
+  }
+  gsl_rng_set(rng, VI_VAL_SEED);
+  const vi_system_type_d *ps[64];
+  const vi_method_type_d *pm[64];
+  int npair = 0;
+  for (int f = 0; vi_method_types_d[f]; f++) {
+    for (int i = 0; vi_system_types_d[i] && npair < 64; i++) {
+      if (vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], NULL, 0)) {
+        ps[npair] = vi_system_types_d[i];
+        pm[npair++] = vi_method_types_d[f];
+      }
+    }
+  }
+  int made = 0;
+  char err[512];
+  for (int k = 0; made < ncases && npair > 0 && k < 50 * ncases; k++) {
+    val_case *c = &cs[made];
+    memset(c, 0, sizeof *c);
+    c->id = made;
+    const int pair = made % npair;
+    snprintf(c->system, sizeof c->system, "%s", ps[pair]->info->name);
+    if (draw_system(ps[pair], rng, c) != 0) {
+      continue;
+    }
+    draw_method(pm[pair], rng, c);
+    if (declare(c, err, sizeof err) != 0) {
+      continue; /* a draw the system refuses: draw again */
+    }
+    for (int x = 0; x < VAL_NQ; x++) {
+      c->verdict[x] = -1;
+      c->order[x] = c->unc[x] = NAN;
+    }
+    made++;
+  }
+  gsl_rng_free(rng);
+  return made;
+}
+
+/* ---- running and judging -------------------------------------------------- */
+
+static void case_key(const val_case *c, char *buf, size_t len) {
+  snprintf(buf, len, "%d %s %s", c->id, c->system, c->method);
+}
+
+static int run_case(val_case *c, const reproduce_opts *o, char *err, size_t errlen) {
+  const char *set[VI_VAL_MAXSET];
+  for (int i = 0; i < c->nset; i++) {
+    set[i] = c->set[i];
+  }
+  vi_order_config a = {0};
+  a.system = c->system;
+  a.nset = c->nset;
+  a.set = set;
+  a.method = c->method;
+  a.T = VI_VAL_T;
+  a.solver.kind = VI_SOLVER_NEWTON;
+  a.cache_dir = o->cache_dir;
+  a.measure = c->energy ? VI_MEASURE_ENERGY : VI_MEASURE_STATE;
+  a.energy_only = c->energy;
+  a.clock = vi_cpu_clock;
+  vi_order_result *r = calloc(1, sizeof *r);
+  if (!r) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  double t0 = vi_cpu_clock();
+  int rc = vi_order_run(&a, VI_PRECISION_AUTO, r, err, errlen);
+  c->seconds = vi_cpu_clock() - t0;
+  if (rc != VI_OK) {
+    free(r);
+    return -1;
+  }
+  vi_fit fits[VI_NQUANT];
+  vi_order_fits(r, fits);
+  vi_fit fe = vi_order_energy_rms_fit(r);
+  for (int x = 0; x < VAL_NQ; x++) {
+    const vi_fit *f = x < VAL_E ? &fits[x] : &fe;
+    c->verdict[x] = f->verdict;
+    c->order[x] = f->verdict == VI_VERDICT_OK ? f->order : NAN;
+    c->unc[x] = f->verdict == VI_VERDICT_OK ? f->uncertainty : NAN;
+    snprintf(c->why[x], sizeof c->why[x], "%s", vi_fit_why(f->why));
+  }
+  snprintf(c->precision, sizeof c->precision, "%s", r->precision);
+  c->nruns = r->nh;
+  c->done = 1;
+  free(r);
+  return 0;
+}
+
+/* right (0), unresolved (1), wrong (2); -1 when nothing is declared. */
+static int judge(const val_case *c, int x) {
+  if (c->declared[x] < 0 || !c->done) {
+    return -1;
+  }
+  if (c->verdict[x] != VI_VERDICT_OK) {
+    return 1;
+  }
+  return fabs(c->order[x] - c->declared[x]) <= VI_VAL_TOL ? 0 : 2;
+}
+
+static json_t *num(double v) {
+  return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *case_measurement(const val_case *c) {
+  json_t *j = json_object();
+  json_object_set_new(j, "precision", json_string(c->precision));
+  json_object_set_new(j, "seconds", num(c->seconds));
+  json_object_set_new(j, "runs", json_integer(c->nruns));
+  for (int x = 0; x < VAL_NQ; x++) {
+    json_object_set_new(j, val_names[x],
+                        json_pack("{s:o, s:o, s:i, s:s}", "order", num(c->order[x]),
+                                  "uncertainty", num(c->unc[x]), "verdict", c->verdict[x],
+                                  "reason", c->why[x]));
+  }
+  return j;
+}
+
+static int case_restore(val_case *c, json_t *v, char *why, size_t whylen) {
+  const char *prec = NULL;
+  json_error_t je;
+  json_t *q[VAL_NQ];
+  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:s, s:F, s:i, s:o, s:o, s:o, s:o}", "precision",
+                     &prec, "seconds", &c->seconds, "runs", &c->nruns, "q", &q[0], "p", &q[1],
+                     "lambda", &q[2], "energy", &q[3]) != 0) {
+    snprintf(why, whylen, "%s", je.text);
+    return -1;
+  }
+  for (int x = 0; x < VAL_NQ; x++) {
+    json_t *o = NULL, *u = NULL;
+    const char *r = NULL;
+    if (json_unpack_ex(q[x], &je, JSON_STRICT, "{s:o, s:o, s:i, s:s}", "order", &o,
+                       "uncertainty", &u, "verdict", &c->verdict[x], "reason", &r) != 0) {
+      snprintf(why, whylen, "%s: %s", val_names[x], je.text);
+      return -1;
+    }
+    c->order[x] = json_is_number(o) ? json_number_value(o) : NAN;
+    c->unc[x] = json_is_number(u) ? json_number_value(u) : NAN;
+    if ((c->verdict[x] == VI_VERDICT_OK) != isfinite(c->order[x])) {
+      snprintf(why, whylen, "%s: a verdict without its order", val_names[x]);
+      return -1;
+    }
+    snprintf(c->why[x], sizeof c->why[x], "%s", r);
+  }
+  snprintf(c->precision, sizeof c->precision, "%s", prec);
+  c->done = 1;
+  return 0;
+}
+
+/* The command that reruns a case as a user would. */
+static void case_command(const val_case *c, char *buf, size_t len) {
+  size_t k = (size_t)snprintf(buf, len, "vistudy order --system %s", c->system);
+  for (int i = 0; i < c->nset && k < len; i++) {
+    k += (size_t)snprintf(buf + k, len - k, " --set %s", c->set[i]);
+  }
+  if (k < len) {
+    snprintf(buf + k, len - k, " --method %s%s --T %g --h auto", c->method,
+             c->energy ? " --measure energy" : "", VI_VAL_T);
+  }
+}
+
+static void format_measured(const val_case *c, int x, char *buf, size_t len) {
+  if (c->verdict[x] == VI_VERDICT_OK) {
+    snprintf(buf, len, "%.2f +- %.2f", c->order[x], c->unc[x]);
+  } else {
+    snprintf(buf, len, "unresolved (%s)", c->why[x]);
+  }
+}
+
+static const char *const val_verdicts[3] = {"right", "unresolved", "wrong"};
+
+static int run_validation(const vi_study *s, const reproduce_opts *o) {
+  const int ncases = o->quick ? VI_VAL_CASES_QUICK : VI_VAL_CASES;
+  val_case *cs = calloc((size_t)ncases, sizeof *cs);
+  if (!cs) {
+    fprintf(stderr, "vistudy reproduce: %s: out of memory\n", s->id);
+    return VI_EXIT_FAIL;
+  }
+  const int n = make_cases(cs, ncases);
+  char err[2 * VI_PATH_MAX + 256], note[VI_PATH_MAX + 256], key[256], why[256];
+  char config[256];
+  snprintf(config, sizeof config, "seed %lu, %d cases, T = %g, --h auto, --precision auto, "
+           "tolerance %.1f", VI_VAL_SEED, n, VI_VAL_T, VI_VAL_TOL);
+  vi_cells store;
+  if (vi_cells_open(&store, o->results_dir, s->id, config, o->fresh, note, sizeof note, err,
+                    sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    free(cs);
+    return VI_EXIT_FAIL;
+  }
+  if (note[0]) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
+  }
+  int status = VI_EXIT_OK;
+  double total = 0;
+  for (int k = 0; k < n; k++) {
+    case_key(&cs[k], key, sizeof key);
+    json_t *v = vi_cells_get(&store, key);
+    if (v && case_restore(&cs[k], v, why, sizeof why) != 0) {
+      fprintf(stderr, "vistudy reproduce: %s: stored case %s is invalid (%s); recomputing it\n",
+              s->id, key, why);
+      cs[k].done = 0;
+    }
+    if (!cs[k].done) {
+      if (o->progress) {
+        fprintf(stderr, "\r%s: case %d/%d (%s, %s)          ", s->id, k + 1, n, cs[k].system,
+                cs[k].method);
+      }
+      if (run_case(&cs[k], o, err, sizeof err) != 0) {
+        /* A case the study cannot run is a finding, not a crash: kept
+         * with its reason (every declared quantity unresolved). */
+        for (int x = 0; x < VAL_NQ; x++) {
+          cs[k].verdict[x] = VI_VERDICT_UNRESOLVED;
+          snprintf(cs[k].why[x], sizeof cs[k].why[x], "study failed: %.40s", err);
+        }
+        snprintf(cs[k].precision, sizeof cs[k].precision, "-");
+        cs[k].done = 1;
+      }
+      if (vi_cells_put(&store, key, case_measurement(&cs[k]), err, sizeof err) != 0) {
+        fprintf(stderr, "\nvistudy reproduce: %s: %s\n", s->id, err);
+        status = VI_EXIT_FAIL;
+        break;
+      }
+    }
+    total += cs[k].seconds;
+  }
+  if (o->progress) {
+    fputc('\n', stderr);
+  }
+  /* The verdicts and the outputs. */
+  int count[VAL_NQ][3] = {{0}}, all[3] = {0};
+  json_t *j = json_object(), *arr = json_array();
+  json_object_set_new(j, "id", json_string(s->id));
+  json_object_set_new(j, "title", json_string(s->title));
+  json_object_set_new(j, "config", json_string(config));
+  json_object_set_new(j, "quick", json_boolean(o->quick));
+  size_t cap = 1 << 20, mlen = 0, clen = 0;
+  char *md = malloc(cap), *csv = malloc(cap), cmd[2048], meas[96];
+#define MD(...) mlen += (size_t)snprintf(md + mlen, mlen < cap ? cap - mlen : 0, __VA_ARGS__)
+#define CSV(...) clen += (size_t)snprintf(csv + clen, clen < cap ? cap - clen : 0, __VA_ARGS__)
+  if (!md || !csv) {
+    free(md);
+    free(csv);
+    free(cs);
+    json_decref(j);
+    json_decref(arr);
+    vi_cells_close(&store);
+    return VI_EXIT_FAIL;
+  }
+  CSV("case,system,method,quantity,declared,measured,uncertainty,verdict,reason,precision,"
+      "seconds\n");
+  for (int k = 0; k < n; k++) {
+    const val_case *c = &cs[k];
+    if (!c->done) {
+      continue;
+    }
+    json_t *cj = json_object();
+    json_object_set_new(cj, "case", json_integer(c->id));
+    json_object_set_new(cj, "system", json_string(c->system));
+    json_object_set_new(cj, "method", json_string(c->method));
+    json_t *sets = json_array();
+    for (int i = 0; i < c->nset; i++) {
+      json_array_append_new(sets, json_string(c->set[i]));
+    }
+    json_object_set_new(cj, "set", sets);
+    json_object_set_new(cj, "precision", json_string(c->precision));
+    json_object_set_new(cj, "seconds", num(c->seconds));
+    case_command(c, cmd, sizeof cmd);
+    json_object_set_new(cj, "command", json_string(cmd));
+    json_t *qs = json_object();
+    for (int x = 0; x < VAL_NQ; x++) {
+      int v = judge(c, x);
+      if (v < 0) {
+        continue;
+      }
+      count[x][v]++;
+      all[v]++;
+      json_object_set_new(qs, val_names[x],
+                          json_pack("{s:i, s:o, s:o, s:s, s:s}", "declared", c->declared[x],
+                                    "measured", num(c->order[x]), "uncertainty",
+                                    num(c->unc[x]), "verdict", val_verdicts[v], "reason",
+                                    c->why[x]));
+      char mo[32] = "", mu[32] = "";
+      if (isfinite(c->order[x])) {
+        snprintf(mo, sizeof mo, "%.4f", c->order[x]);
+        snprintf(mu, sizeof mu, "%.4f", c->unc[x]);
+      }
+      CSV("%d,%s,%s,%s,%d,%s,%s,%s,\"%s\",%s,%.3f\n", c->id, c->system, c->method,
+          val_names[x], c->declared[x], mo, mu, val_verdicts[v], c->why[x], c->precision,
+          c->seconds);
+    }
+    json_object_set_new(cj, "quantities", qs);
+    json_array_append_new(arr, cj);
+  }
+  json_object_set_new(j, "cases", arr);
+  json_t *sum = json_object();
+  for (int x = 0; x < VAL_NQ; x++) {
+    json_object_set_new(sum, val_names[x],
+                        json_pack("{s:i, s:i, s:i}", "right", count[x][0], "unresolved",
+                                  count[x][1], "wrong", count[x][2]));
+  }
+  json_object_set_new(sum, "all", json_pack("{s:i, s:i, s:i}", "right", all[0], "unresolved",
+                                            all[1], "wrong", all[2]));
+  json_object_set_new(j, "summary", sum);
+  json_object_set_new(j, "seconds", num(total));
+  const int judged = all[0] + all[1] + all[2];
+  MD("# %s\n\n%s\n\n", s->id, s->title);
+  MD("Seeded random cases (seed %lu): every registered system a method family can integrate, "
+     "with random physical parameters and random consistent initial data (the draws: "
+     "`studies/validation.c`, README \"Orders\"), and a configuration of the family whose "
+     "orders it declares; each run as `vistudy order --h auto` with automatic precision, "
+     "T = %g. A quantity is **right** when its fit is ok and within %.1f of the declared "
+     "order, **wrong** when an ok fit is further from it, **unresolved** when the study "
+     "gives no ok fit.\n\n",
+     VI_VAL_SEED, VI_VAL_T, VI_VAL_TOL);
+  MD("%d cases, %d judged quantities: **%d right, %d unresolved (%.1f%%), %d wrong**; %.0f s "
+     "of CPU time.\n\n| quantity | right | unresolved | wrong |\n|---|---|---|---|\n",
+     n, judged, all[0], all[1], judged ? 100.0 * all[1] / judged : 0.0, all[2], total);
+  for (int x = 0; x < VAL_NQ; x++) {
+    MD("| %s | %d | %d | %d |\n", val_names[x], count[x][0], count[x][1], count[x][2]);
+  }
+  MD("\n## Wrong\n\n");
+  int nw = 0, nu = 0;
+  for (int k = 0; k < n; k++) {
+    for (int x = 0; x < VAL_NQ; x++) {
+      if (judge(&cs[k], x) == 2) {
+        case_command(&cs[k], cmd, sizeof cmd);
+        format_measured(&cs[k], x, meas, sizeof meas);
+        MD("- case %d, %s: measured %s, declared %d: `%s`\n", cs[k].id, val_names[x], meas,
+           cs[k].declared[x], cmd);
+        nw++;
+      }
+    }
+  }
+  MD(nw ? "\n" : "None.\n\n");
+  MD("## Unresolved\n\n");
+  for (int k = 0; k < n; k++) {
+    for (int x = 0; x < VAL_NQ; x++) {
+      if (judge(&cs[k], x) == 1) {
+        case_command(&cs[k], cmd, sizeof cmd);
+        MD("- case %d, %s (%s): %s: `%s`\n", cs[k].id, val_names[x], cs[k].precision,
+           cs[k].why[x], cmd);
+        nu++;
+      }
+    }
+  }
+  MD(nu ? "\n" : "None.\n\n");
+  MD("## Cases\n\n| case | system | method | precision | q | p | lambda | energy | CPU s |\n"
+     "|---|---|---|---|---|---|---|---|---|\n");
+  for (int k = 0; k < n; k++) {
+    const val_case *c = &cs[k];
+    MD("| %d | %s | `%s` | %s |", c->id, c->system, c->method, c->precision);
+    for (int x = 0; x < VAL_NQ; x++) {
+      int v = judge(c, x);
+      if (v < 0) {
+        MD(" |");
+        continue;
+      }
+      format_measured(c, x, meas, sizeof meas);
+      MD(" %s (%d)%s |", v == 1 ? "unresolved" : meas, c->declared[x], v == 2 ? " **wrong**" : "");
+    }
+    MD(" %.2f |\n", c->seconds);
+  }
+#undef MD
+#undef CSV
+  int written = vi_study_write(o->results_dir, s->id, j, md, csv, err, sizeof err) == 0;
+  if (!written) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    status = VI_EXIT_FAIL;
+  }
+  if (status == VI_EXIT_OK) {
+    vi_cells_finish(&store);
+  }
+  vi_cells_close(&store);
+  printf("%s: %d cases, %d quantities: %d right, %d unresolved (%.1f%%), %d wrong; %.0f s\n",
+         s->id, n, judged, all[0], all[1], judged ? 100.0 * all[1] / judged : 0.0, all[2],
+         total);
+  for (int k = 0; k < n; k++) {
+    for (int x = 0; x < VAL_NQ; x++) {
+      if (judge(&cs[k], x) == 2) {
+        case_command(&cs[k], cmd, sizeof cmd);
+        format_measured(&cs[k], x, meas, sizeof meas);
+        printf("  wrong: case %d %s: measured %s, declared %d: %s\n", cs[k].id,
+               val_names[x], meas, cs[k].declared[x], cmd);
+      }
+    }
+  }
+  if (written) {
+    printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, s->id);
+  }
+  json_decref(j);
+  free(md);
+  free(csv);
+  free(cs);
+  if (status == VI_EXIT_OK && o->strict && all[2] > 0) {
+    status = VI_EXIT_FAIL;
+  }
+  return status;
+}
+
+int vi_validation_run(const vi_study *s, const reproduce_opts *o) {
+  return run_validation(s, o);
+}
