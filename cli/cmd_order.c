@@ -58,8 +58,8 @@ static int parse_h_list(char *list, const char **h, int *nh, char *err, size_t e
 static void progress(void *ctx, const vi_order_result *r, int i) {
   (void)ctx;
   if (i == -2) {
-    fprintf(stderr, "order study: too few errors above the floor of double; rerunning in "
-            "quad\n");
+    fprintf(stderr, "order study: double precision limits a quantity (its floor); rerunning "
+            "in quad\n");
     return;
   }
   if (i < 0) {
@@ -76,7 +76,7 @@ static const char *const order_help =
     "usage: vistudy order --system S [--set name=v1,v2 ...] --method SPEC\n"
     "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
     "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
-    "                     [--measure state|energy] [--json FILE]\n"
+    "                     [--measure state|energy [--no-reference]] [--json FILE]\n"
     "                     [--cache DIR | --no-cache]\n"
     "\n"
     "Runs the method for each step size h (T a whole multiple of each; default\n"
@@ -89,18 +89,20 @@ static const char *const order_help =
     "eps x its size, or the reference's accuracy), the ones at the smallest h,\n"
     "lie on a line (rms residual <= 0.05 decades) whose slope has a standard\n"
     "error <= 0.1 and whose local slopes do not drift one way by more than\n"
-    "0.3; it prints as 'order +- standard error'. Otherwise it is unresolved,\n"
+    "0.3 (within four decades of the floor they must also agree within 0.3);\n"
+    "it prints as 'order +- standard error'. Otherwise it is unresolved,\n"
     "with the reason (at the floor, too few errors above it, not converging\n"
     "'d', pre-asymptotic, scattered), and no number is printed.\n"
     "\n"
     "--h auto (the default): the first h is half the time scale of the motion\n"
     "(the time in which q moves by its size, from its initial velocity and\n"
-    "acceleration), at most T/2; four runs halve h; then, per quantity without\n"
+    "acceleration), at most T/8; four runs halve h; then, per quantity without\n"
     "an ok verdict: halve h further while its finest error is above the floor;\n"
     "at the floor with fewer than four errors above it, add coarser runs; at the\n"
     "floor with four or more, add a run between the two finest (up to 2^18\n"
     "steps in double, 2^15 in quad). --measure energy makes the energy error\n"
-    "the study's measure (steps grow by 3/2).\n"
+    "the study's measure (steps grow by 3/2); --no-reference skips the\n"
+    "reference (the energy error needs none; no q, p, lambda errors then).\n"
     "--precision auto (the default): double, rerun in quad when a quantity has\n"
     "fewer than four errors above the floor of double; said in the output.\n"
     "The reference is the exact solution where the system has one, else an\n"
@@ -115,6 +117,7 @@ int vi_cmd_order(int argc, char **argv) {
                                        {"measure", required_argument, NULL, 'M'},
                                        {"cache", required_argument, NULL, 'c'},
                                        {"no-cache", no_argument, NULL, 'n'},
+                                       {"no-reference", no_argument, NULL, 'N'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   vi_cli_common co = {0};
@@ -173,6 +176,9 @@ int vi_cmd_order(int argc, char **argv) {
     case 'n':
       a.cache_dir = NULL;
       break;
+    case 'N':
+      a.energy_only = 1;
+      break;
     case 'h':
       puts(order_help);
       return VI_EXIT_OK;
@@ -186,6 +192,10 @@ int vi_cmd_order(int argc, char **argv) {
   }
   if (!co.system || !co.method) {
     return vi_cli_usage("order", !co.system ? "missing --system" : "missing --method");
+  }
+  if (a.energy_only && a.measure != VI_MEASURE_ENERGY) {
+    return vi_cli_usage("order", "--no-reference measures the energy error only: give it with "
+                                 "--measure energy");
   }
   /* Numbers are parsed in quad when the study may run in quad: exact in
    * both precisions. */

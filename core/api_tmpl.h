@@ -398,6 +398,10 @@ typedef struct VI_X(vi_method_type) {
   /* Specs that exercise the family (the conformance tests loop them),
    * NULL-terminated. */
   const char *const *examples;
+  /* The configurations whose orders the family declares, for the
+   * randomized order validation (studies/validation.c draws from them;
+   * NULL: the examples), NULL-terminated. */
+  const char *const *validation;
   /* Kernel hooks for benchmarks (bench/); neither changes the trajectory.
    * assemble: residual F (N) and Jacobian J (N x N, row-major; either may
    * be NULL) of the next step's nonlinear system at its initial guess.

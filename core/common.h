@@ -251,6 +251,7 @@ typedef struct vi_order_result {
   int param_count[32];
   int nmult;            /* multipliers per node (lambda, then mu); 0: none */
   char precision_note[240]; /* how the precision was chosen (vi_order_run) */
+  double h_first;       /* automatic step sizes: the first h run (NaN otherwise) */
   double time_scale;    /* automatic step sizes: the time scale of the motion
                            (vi_system_time_scale), NaN otherwise */
   int started;          /* 0 when the study failed while being set up (the

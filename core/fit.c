@@ -102,13 +102,13 @@ static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee,
     f->why = VI_WHY_NO_DATA;
     return;
   }
-  if (f->status == VI_FIT_DIVERGENT) {
-    f->why = VI_WHY_NOT_CONVERGING;
-    return;
-  }
+  /* The finest windows are judged even when the coarse test called the
+   * errors divergent: a flat pre-asymptotic start must not hide a clean
+   * fine window. */
+  const int divergent = f->status == VI_FIT_DIVERGENT;
   const int L = VI_FIT_MIN_POINTS;
   if (m < L) {
-    f->why = VI_WHY_TOO_FEW;
+    f->why = divergent ? VI_WHY_NOT_CONVERGING : VI_WHY_TOO_FEW;
     return;
   }
   for (int b = m - L; b >= 0; b--) {
@@ -124,9 +124,13 @@ static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee,
       break;
     }
     double res, slope = lsq(hh, ee, b, b + L - 1, &res);
-    double se = slope_se(hh, ee, b, b + L - 1, slope);
+    double se = slope_se(hh, ee, b, b + L - 1, slope), smin, smax;
+    local_slopes(hh, ee, b, b + L - 1, &smin, &smax);
+    /* Within four decades of the floor, round-off can pass for a line:
+     * there the local slopes must agree as well. */
+    const int near = ee[b + L - 1] < 1e4 * floor && smax - smin > VI_FIT_SETTLE;
     if (!(res <= VI_FIT_MAX_RESIDUAL) || !(se <= VI_FIT_MAX_SE) || slope < 0.5 ||
-        drifting(hh, ee, b, b + L - 1)) {
+        drifting(hh, ee, b, b + L - 1) || near) {
       continue;
     }
     f->verdict = VI_VERDICT_OK;
@@ -141,7 +145,9 @@ static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee,
     return;
   }
   local_slopes(hh, ee, m - L, m - 1, &f->slope_min, &f->slope_max);
-  f->why = drifting(hh, ee, m - L, m - 1) ? VI_WHY_PREASYMPTOTIC : VI_WHY_SCATTERED;
+  f->why = divergent                       ? VI_WHY_NOT_CONVERGING
+           : drifting(hh, ee, m - L, m - 1) ? VI_WHY_PREASYMPTOTIC
+                                            : VI_WHY_SCATTERED;
 }
 
 const char *vi_fit_why(int why) {
@@ -149,7 +155,7 @@ const char *vi_fit_why(int why) {
   case VI_WHY_FLOOR:
     return "every error is at the round-off/reference floor";
   case VI_WHY_TOO_FEW:
-    return "too few errors above the floor";
+    return "too few usable errors";
   case VI_WHY_NOT_CONVERGING:
     return "the error does not decrease with h";
   case VI_WHY_PREASYMPTOTIC:

@@ -169,6 +169,16 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
   res->time_scale = tau;
   const double f = energy ? 1.5 : 2.0;
   const long Nmax = VI_ORDER_AUTO_NMAX;
+  /* The first four runs within the budget too: a T far beyond the time
+   * scale then starts coarser than it (and says so in the verdicts). */
+  if ((double)N0 * f * f * f > (double)Nmax) {
+    N0 = (long)floor((double)Nmax / (f * f * f));
+    N0 = N0 < 2 ? 2 : N0;
+  }
+  res->h_first = (double)T / (double)N0;
+  /* Coarser runs stop at the time scale: steps longer than the motion's
+   * own time show no order. */
+  const long Ncoarse = isfinite(tau) && (double)T / tau > 2 ? (long)ceil((double)T / tau) : 2;
   long Nlo = N0, Nhi = N0; /* the coarsest and finest runs so far */
   int rc = VI_OK, coarse_done = 0;
   for (int k = 0; k < 4 && res->nh < VI_ORDER_MAXH; k++) {
@@ -259,9 +269,8 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
     } else if (finer && (long)ceil((double)Nhi * f) <= Nmax) {
       N = (long)ceil((double)Nhi * f);
       Nhi = N;
-    } else if (coarser && !coarse_done && Nlo > 1) {
+    } else if (coarser && !coarse_done && (long)floor((double)Nlo / f) >= Ncoarse) {
       N = (long)floor((double)Nlo / f);
-      N = N < 1 ? 1 : N;
       Nlo = N;
     } else {
       break;
@@ -332,12 +341,22 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
       rc = VI_EINVAL;
       goto out;
     }
+    for (int j = 0; j < i; j++) {
+      if (Ns[j] == Ns[i]) {
+        snprintf(err, errlen, "step sizes %d and %d give the same run (N = %ld steps of "
+                 "h = T/N): each run is one point of the fit, give distinct step sizes",
+                 j + 1, i + 1, Ns[i]);
+        rc = VI_EINVAL;
+        goto out;
+      }
+    }
   }
   snprintf(res->system, sizeof res->system, "%s", type->info->name);
   snprintf(res->precision, sizeof res->precision, "%s", VI_PREC_NAME);
   res->T = (double)T;
   res->measure = oa->energy_only ? VI_MEASURE_ENERGY : oa->measure;
   res->time_scale = NAN;
+  res->h_first = NAN;
   res->nmult = sys->ml;
   {
     int k = 0, pi = 0;

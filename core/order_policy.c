@@ -19,20 +19,25 @@ int vi_order_drives(const vi_order_result *r, int x) {
  * floor with no ok fit, or an ok fit that stops short of the finest error
  * above the floor (round-off bent the line there). */
 static int floor_limited(const vi_order_result *r, vi_fit *fit) {
-  for (int x = 0; x <= VI_NQUANT; x++) {
-    if (!vi_order_drives(r, x)) {
+  /* The quantities that drive the study: q, p, lambda, or for the energy
+   * measure its root mean square and its maximum (both are driven by the
+   * automatic step sizes, core/order.c). */
+  for (int x = 0; x <= VI_NQUANT + 1; x++) {
+    if (x <= VI_NQUANT ? !vi_order_drives(r, x) : r->measure != VI_MEASURE_ENERGY) {
       continue;
     }
-    const double *e = x < VI_NQUANT ? r->err[x] : r->energy_rms;
+    const double *e = x < VI_NQUANT ? r->err[x] : x == VI_NQUANT ? r->energy_rms : r->energy_err;
     const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
     vi_fit f = vi_fit_order(r->nh, r->h, e, fl, 10.0);
     int last = -1;
     for (int i = 0; i < r->nh; i++) {
       last = isfinite(e[i]) && e[i] > 10.0 * fl ? i : last;
     }
+    /* Only what the floor of double causes: quad cannot add points to a
+     * study that simply has too few. */
     const int limited =
         f.verdict != VI_VERDICT_OK
-            ? f.why == VI_WHY_FLOOR || f.why == VI_WHY_TOO_FEW || f.n_plateau > 0
+            ? f.why == VI_WHY_FLOOR || (f.n_plateau > 0 && f.why != VI_WHY_NO_DATA)
             : f.n_plateau > 0 && f.hi < last;
     if (limited) {
       *fit = f;
@@ -44,7 +49,8 @@ static int floor_limited(const vi_order_result *r, vi_fit *fit) {
 
 int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, char *err,
                  size_t errlen) {
-  static const char *const names[VI_NQUANT + 1] = {"q", "p", "lambda", "energy"};
+  static const char *const names[VI_NQUANT + 2] = {"q", "p", "lambda", "energy",
+                                                   "energy maximum"};
   if (precision != VI_PRECISION_AUTO) {
     int rc = vi_api_of((vi_precision)precision)->order(c, r, err, errlen);
     snprintf(r->precision_note, sizeof r->precision_note, "%s (as asked)",
@@ -59,12 +65,15 @@ int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, ch
   int x = floor_limited(r, &f);
   if (x < 0) {
     snprintf(r->precision_note, sizeof r->precision_note,
-             "double (auto: every quantity has four errors above the floor of double)");
+             "double (auto: the floor of double limits no quantity of the study)");
     return VI_OK;
   }
   char why[200];
   const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
-  if (f.n_above < VI_FIT_MIN_POINTS) {
+  if (f.why == VI_WHY_FLOOR) {
+    snprintf(why, sizeof why, "quad (auto: in double, every error of %s was at its floor %.1e)",
+             names[x], fl);
+  } else if (f.n_above < VI_FIT_MIN_POINTS) {
     snprintf(why, sizeof why,
              "quad (auto: in double, %s had %d error%s above its floor %.1e, four are needed)",
              names[x], f.n_above, f.n_above == 1 ? "" : "s", fl);

@@ -153,6 +153,30 @@ static int lie_to_mu(rhs_ctx *c, long K, const VI_REAL *Q, VI_REAL *P) {
   return VI_OK;
 }
 
+/* The scratch of the right-hand side carved from W (dV n, G m x n, lam m,
+ * Minv n x n, v n, dT n, Da n x n: rhs_work_size reals) and the initial
+ * state's second half. */
+static size_t rhs_work_size(int n, int m) {
+  return (size_t)n * (size_t)(m + 1) + (size_t)m + (size_t)n * (size_t)(n + 2) +
+         (size_t)n * (size_t)n;
+}
+
+static void rhs_ctx_init(rhs_ctx *c, const VI_X(vi_system) *sys, VI_REAL *W, int *piv) {
+  const int n = sys->n, m = sys->ml;
+  memset(c, 0, sizeof *c);
+  c->sys = sys;
+  c->dV = W;
+  c->G = c->dV + n;
+  c->lam = c->G + (size_t)m * (size_t)n;
+  c->Minv = c->lam + m;
+  c->v = c->Minv + (size_t)n * (size_t)n;
+  c->dT = c->v + n;
+  c->Da = c->dT + n;
+  c->piv = piv;
+  c->y0p = sys->type->lie != NULL ? sys->v0 : sys->p0;
+  c->status = VI_OK;
+}
+
 static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   const VI_X(vi_system) *sys = c->sys;
   if (sys->type->degen != NULL) {
@@ -1287,8 +1311,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
       rc = VI_EUNSUPPORTED;
       goto done;
     }
-    size_t nw = integrate_work(n, m, K) + (size_t)n * (size_t)(m + 1) +
-                (size_t)m + (size_t)n * (size_t)(n + 2) + (size_t)n * (size_t)n;
+    size_t nw = integrate_work(n, m, K) + rhs_work_size(n, m);
     VI_REAL *W = malloc(nw * sizeof *W);
     int *piv = malloc((size_t)n * sizeof *piv);
     if (W == NULL || piv == NULL) {
@@ -1300,16 +1323,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
       goto done;
     }
     rhs_ctx c;
-    c.sys = sys;
-    c.dV = W + integrate_work(n, m, K);
-    c.G = c.dV + n;
-    c.lam = c.G + (size_t)m * (size_t)n;
-    c.Minv = c.lam + m;
-    c.v = c.Minv + (size_t)n * (size_t)n;
-    c.dT = c.v + n;
-    c.Da = c.dT + n;
-    c.piv = piv;
-    c.y0p = t->lie != NULL ? sys->v0 : sys->p0;
+    rhs_ctx_init(&c, sys, W + integrate_work(n, m, K), piv);
     c.form = t->degen != NULL
                  ? "degenerate form (Dalpha' - Dalpha) qdot = grad H, pdot = Dalpha qdot"
              : t->lie != NULL
@@ -1362,8 +1376,7 @@ int VI_X(vi_system_time_scale)(const VI_X(vi_system) *sys, double *tau) {
   *tau = INFINITY;
   /* The work of the right-hand side (as vi_reference lays it out), the
    * state y0 = (q0, p0 or xi0), f(y0) and f(y0 + eps f(y0)). */
-  size_t nw = (size_t)n * (size_t)(m + 1) + (size_t)m + (size_t)n * (size_t)(n + 2) +
-              (size_t)n * (size_t)n + 8 * (size_t)n;
+  size_t nw = rhs_work_size(n, m) + 8 * (size_t)n;
   VI_REAL *W = calloc(nw, sizeof *W);
   int *piv = malloc((size_t)n * sizeof *piv);
   if (W == NULL || piv == NULL) {
@@ -1372,17 +1385,7 @@ int VI_X(vi_system_time_scale)(const VI_X(vi_system) *sys, double *tau) {
     return VI_ENOMEM;
   }
   rhs_ctx c;
-  memset(&c, 0, sizeof c);
-  c.sys = sys;
-  c.dV = W;
-  c.G = c.dV + n;
-  c.lam = c.G + (size_t)m * (size_t)n;
-  c.Minv = c.lam + m;
-  c.v = c.Minv + (size_t)n * (size_t)n;
-  c.dT = c.v + n;
-  c.Da = c.dT + n;
-  c.piv = piv;
-  c.y0p = sys->type->lie != NULL ? sys->v0 : sys->p0;
+  rhs_ctx_init(&c, sys, W, piv);
   VI_REAL *y = c.Da + (size_t)n * (size_t)n, *f0 = y + 2 * n, *f1 = f0 + 2 * n,
           *y1 = f1 + 2 * n;
   memcpy(y, sys->q0, (size_t)n * sizeof *y);

@@ -395,7 +395,8 @@ static int VI_X(traj_run)(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_resu
   long k = -1;
   int rc = VI_X(vi_integrate)(t->st, &t->so, t->h, t->N, t->sys->q0, t->sys->p0, &node,
                               VI_X(traj_observe), &o, &k);
-  if (k < 0) {
+  const int init_failed = k < 0;
+  if (init_failed) {
     /* The method's lambda_0 comes from its first solve, which failed: node
      * 0 is delivered with the initial data and lambda = NaN. */
     memcpy(node.q, t->sys->q0, (size_t)n * sizeof *node.q);
@@ -412,14 +413,15 @@ static int VI_X(traj_run)(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_resu
   res->newton_iters = stt->newton_iters;
   res->newton_iters_max = stt->newton_iters_max;
   res->unknowns = stt->unknowns;
-  if (rc != VI_OK && !res->eval_failed && res->sink_status == VI_OK) {
+  /* The method's failure first (init's too, whatever node 0's row did). */
+  if (rc != VI_OK && (init_failed || (!res->eval_failed && res->sink_status == VI_OK))) {
     res->failed_step = k + 1;
     snprintf(err, errlen, "%s computing step %ld (t = %.17g)",
              rc > 0 ? "recoverable failure" : "failure", k + 1,
              (double)((VI_REAL)k * t->h));
   } else if (rc != VI_OK && res->eval_failed) {
     snprintf(err, errlen, "%s evaluating the energy or residuals of node %ld",
-             vi_strerror(rc), k);
+             vi_strerror(o.eval_rc), k);
   }
   return rc;
 }

@@ -41,15 +41,18 @@ static void print_fit(FILE *f, const vi_order_result *r, const char *name, const
     if (fit->why == VI_WHY_FLOOR) {
       fprintf(f, " %.1e", floor);
     } else if (fit->why == VI_WHY_TOO_FEW) {
-      fprintf(f, ": %d of the %d needed", fit->n_above, VI_FIT_MIN_POINTS);
+      fprintf(f, ": %d%s of the %d needed", fit->n_above,
+              fit->n_plateau > 0 ? " above the floor" : "", VI_FIT_MIN_POINTS);
     } else if (fit->why == VI_WHY_PREASYMPTOTIC || fit->why == VI_WHY_SCATTERED) {
       fprintf(f, ": local slopes %.2f .. %.2f over the last %d errors", fit->slope_min,
               fit->slope_max, VI_FIT_MIN_POINTS);
     }
     fputc(')', f);
-    if (strcmp(r->precision, "double") == 0 &&
+    if (strcmp(r->precision, "double") == 0 && fit->n_plateau > 0 &&
         (fit->why == VI_WHY_FLOOR || fit->why == VI_WHY_TOO_FEW)) {
       fprintf(f, "; rerun with --precision quad (or auto)");
+    } else if (fit->why == VI_WHY_TOO_FEW) {
+      fprintf(f, "; give more step sizes, or --h auto");
     } else if (fit->why == VI_WHY_PREASYMPTOTIC) {
       fprintf(f, "; smaller steps needed");
     }
@@ -70,7 +73,12 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
   }
   if (isfinite(r->time_scale)) {
     fprintf(f, "step sizes: automatic from the time scale of the motion %.3g (first h = %.4g)\n",
-            r->time_scale, r->nh ? r->h[0] : NAN);
+            r->time_scale, r->h_first);
+    if (r->h_first > r->time_scale) {
+      fprintf(f, "note: the step budget of one run put the first h above the time scale (T = "
+              "%g is %.3g time scales): every verdict may be pre-asymptotic; a shorter T "
+              "measures the order\n", r->T, r->T / r->time_scale);
+    }
   }
   fprintf(f, "%12s %7s %11s %11s %11s %11s %11s %8s %9s\n", "h", "steps", "e_q", "e_p",
           "e_lambda", "e_E_rms", "e_E_max", "newton", "seconds");
@@ -80,6 +88,12 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
             r->energy_rms[i], r->energy_err[i], r->newton_per_step[i], r->seconds[i],
             r->status[i] ? "  " : "", r->status[i] ? vi_strerror(r->status[i]) : "");
   }
+  double cpu = 0;
+  for (int i = 0; i < r->nh; i++) {
+    cpu += isfinite(r->seconds[i]) ? r->seconds[i] : 0;
+  }
+  fprintf(f, "%d runs, %.3f s of CPU time in the runs (references and fits apart)\n", r->nh,
+          cpu);
   vi_fit fe = vi_order_energy_rms_fit(r), fm = vi_order_energy_fit(r);
   if (r->measure == VI_MEASURE_ENERGY) {
     print_fit(f, r, "energy", &fe, r->energy_floor);
@@ -101,8 +115,11 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
           "phases:\n");
   print_fit(f, r, "E_max", &fm, r->energy_floor);
   vi_fit f0 = vi_fit_order(r->nh, r->h, r->lambda0_err, r->floor[VI_LAMBDA], 10.0);
-  if (r->err[VI_LAMBDA][0] == r->err[VI_LAMBDA][0] && r->nh > 0 &&
-      isfinite(r->lambda0_err[0]) && f0.why != VI_WHY_FLOOR) {
+  int any0 = 0;
+  for (int i = 0; i < r->nh; i++) {
+    any0 |= isfinite(r->lambda0_err[i]) && isfinite(r->err[VI_LAMBDA][i]);
+  }
+  if (r->nmult > 0 && any0 && f0.why != VI_WHY_FLOOR) {
     fprintf(f, "lambda above is measured over the nodes k >= 1; the start value lambda_0 "
             "(node 0, one-sided):\n");
     print_fit(f, r, "lam_0", &f0, r->floor[VI_LAMBDA]);

@@ -19,9 +19,12 @@
  *                   a degenerate system's positive q0: default x 2^(u/2);
  *   v0, eta0 (velocities)  default + u max(|v0|_inf, 1) / 2, then projected
  *                   onto G(q0) v = 0 or A(q0) v + a(q0) = 0.
- * Methods: galerkin on its declared diagonal (w = s, Lobatto constraint
- * quadrature, Gauss r = s or Lobatto r = s + 1, s = 1..5; q, p and lambda)
- * and man2020 (the eight algorithms, m = 2..7; the energy error), T = 1.
+ * Methods: the configurations each family lists for the validation
+ * (vi_method_type.validation: galerkin on its declared diagonal w = s,
+ * Lobatto constraint quadrature, Gauss r = s or Lobatto r = s + 1,
+ * s = 1..5, judged on q, p and lambda; man2020's eight algorithms with
+ * m = 2..7, judged on the energy error), T = 1. A family added later joins
+ * through its list and its declared orders.
  *
  * Each finished case goes to the cell store (resume); the verdicts are
  * recomputed from the stored measurements on every run. */
@@ -265,21 +268,16 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
   return 0;
 }
 
-/* The method of a case: a configuration whose orders the family declares. */
+/* The method of a case: one of the family's configurations whose orders
+ * it declares (vi_method_type.validation, else its examples). */
 static void draw_method(const vi_method_type_d *mt, gsl_rng *rng, val_case *c) {
-  if (strcmp(mt->name, "galerkin") == 0) {
-    const int s = 1 + (int)gsl_rng_uniform_int(rng, 5);
-    const int lob = gsl_rng_uniform_int(rng, 2) == 1;
-    snprintf(c->method, sizeof c->method, "galerkin:s=%d,w=%d,quadL=%s,r=%d", s, s,
-             lob ? "lobatto" : "gauss", lob ? s + 1 : s);
-    c->energy = 0;
-  } else {
-    static const char *const algs[] = {"ELL", "EGL", "ELG", "EGG", "LLL", "LGL", "LLG", "LGG"};
-    const int m = 2 + (int)gsl_rng_uniform_int(rng, 6);
-    snprintf(c->method, sizeof c->method, "man2020:alg=%s,m=%d",
-             algs[gsl_rng_uniform_int(rng, 8)], m);
-    c->energy = 1;
+  const char *const *pool = mt->validation ? mt->validation : mt->examples;
+  size_t n = 0;
+  while (pool && pool[n]) {
+    n++;
   }
+  snprintf(c->method, sizeof c->method, "%s",
+           n ? pool[gsl_rng_uniform_int(rng, (unsigned long)n)] : mt->name);
 }
 
 /* The declared orders of a case (expected_order of its stepper). */
@@ -296,17 +294,32 @@ static int declare(val_case *c, char *err, size_t errlen) {
     vi_system_free_d(sys);
     return -1;
   }
+  int state = 0;
   for (int x = 0; x < VAL_NQ; x++) {
     c->declared[x] = vi_stepper_expected_order_d(st, x < VAL_E ? x : VI_NQUANT);
     if (x == VAL_L && sys->ml == 0) {
       c->declared[x] = -1;
     }
+    state |= x < VAL_E && c->declared[x] >= 0;
+  }
+  /* The study's measure: the state when the family declares an order of
+   * q, p or lambda, else the energy; only its quantities are judged. */
+  c->energy = !state;
+  for (int x = 0; x < VAL_NQ; x++) {
     if (c->energy != (x == VAL_E)) {
-      c->declared[x] = -1; /* the study's measure only */
+      c->declared[x] = -1;
     }
+  }
+  int any = 0;
+  for (int x = 0; x < VAL_NQ; x++) {
+    any |= c->declared[x] >= 0;
   }
   vi_stepper_free_d(st);
   vi_system_free_d(sys);
+  if (!any) {
+    snprintf(err, errlen, "%s declares no order on %s", c->method, c->system);
+    return -1;
+  }
   return 0;
 }
 
@@ -473,7 +486,7 @@ static void case_command(const val_case *c, char *buf, size_t len) {
   }
   if (k < len) {
     snprintf(buf + k, len - k, " --method %s%s --T %g --h auto", c->method,
-             c->energy ? " --measure energy" : "", VI_VAL_T);
+             c->energy ? " --measure energy --no-reference" : "", VI_VAL_T);
   }
 }
 
@@ -603,7 +616,8 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
         snprintf(mo, sizeof mo, "%.4f", c->order[x]);
         snprintf(mu, sizeof mu, "%.4f", c->unc[x]);
       }
-      CSV("%d,%s,%s,%s,%d,%s,%s,%s,\"%s\",%s,%.3f\n", c->id, c->system, c->method,
+      /* Specs contain commas: quoted (no quotes occur in specs or reasons). */
+      CSV("%d,%s,\"%s\",%s,%d,%s,%s,%s,\"%s\",%s,%.3f\n", c->id, c->system, c->method,
           val_names[x], c->declared[x], mo, mu, val_verdicts[v], c->why[x], c->precision,
           c->seconds);
     }

@@ -116,6 +116,16 @@ int main(void) {
   f = vi_fit_order(8, h, e, 1e-30, 10);
   VI_CHECK(&ctx, f.verdict == VI_VERDICT_UNRESOLVED, "coarse window accepted: %.3f [%d, %d]",
            f.order, f.lo, f.hi);
+  /* A flat pre-asymptotic start (which the coarse test calls divergent)
+   * does not hide a clean order-2 line over the finest errors. */
+  double h9[9], e9[9];
+  for (int i = 0; i < 9; i++) {
+    h9[i] = pow(2, -i);
+    e9[i] = i < 5 ? 1.5 : 0.01 * pow(4, -(i - 5));
+  }
+  f = vi_fit_order(9, h9, e9, 1e-30, 10);
+  VI_CHECK(&ctx, f.verdict == VI_VERDICT_OK && fabs(f.order - 2) < 1e-9 && f.lo == 5,
+           "flat start: verdict %d why %d %.3f [%d, %d]", f.verdict, f.why, f.order, f.lo, f.hi);
   char buf[16];
   f.status = VI_FIT_DIVERGENT;
   VI_CHECK(&ctx, vi_fit_label(&f, buf, sizeof buf)[0] == 'd', "label %s", buf);

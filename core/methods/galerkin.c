@@ -646,6 +646,16 @@ static int galerkin_expected_order(const void *opts_, int quantity) {
   }
 }
 
+/* The declared diagonal (galerkin_expected_order): s = 1..5, Gauss r = s or
+ * Lobatto r = s + 1. */
+static const char *const galerkin_validation[] = {
+    "galerkin:s=1,w=1,quadL=gauss,r=1",   "galerkin:s=1,w=1,quadL=lobatto,r=2",
+    "galerkin:s=2,w=2,quadL=gauss,r=2",   "galerkin:s=2,w=2,quadL=lobatto,r=3",
+    "galerkin:s=3,w=3,quadL=gauss,r=3",   "galerkin:s=3,w=3,quadL=lobatto,r=4",
+    "galerkin:s=4,w=4,quadL=gauss,r=4",   "galerkin:s=4,w=4,quadL=lobatto,r=5",
+    "galerkin:s=5,w=5,quadL=gauss,r=5",   "galerkin:s=5,w=5,quadL=lobatto,r=6",
+    NULL};
+
 static const char *const galerkin_examples[] = {"galerkin:s=1,w=1", "galerkin:s=2,w=2",
                                                 "galerkin:s=2,w=2,quadL=lobatto,r=3", NULL};
 
@@ -659,6 +669,7 @@ const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
     .lookahead = 1,
     .expected_order = galerkin_expected_order,
     .examples = galerkin_examples,
+    .validation = galerkin_validation,
     .opts_size = sizeof(galerkin_opts),
     .check = VI_X(galerkin_check),
     .state_size = VI_X(galerkin_state_size),

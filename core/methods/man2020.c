@@ -518,6 +518,14 @@ static int man_expected_order(const void *opts_, int quantity) {
   return o->ctrl == VI_CTRL_LOBATTO ? 2 * o->m - 2 : 2 * ((o->m + 1) / 2);
 }
 
+/* Every algorithm of Table 2 with m = 2..7 (man_expected_order: the energy). */
+#define MAN_VAL(a) "man2020:alg=" a ",m=2", "man2020:alg=" a ",m=3", "man2020:alg=" a ",m=4", \
+                   "man2020:alg=" a ",m=5", "man2020:alg=" a ",m=6", "man2020:alg=" a ",m=7"
+static const char *const man_validation[] = {MAN_VAL("ELL"), MAN_VAL("EGL"), MAN_VAL("ELG"),
+                                             MAN_VAL("EGG"), MAN_VAL("LLL"), MAN_VAL("LGL"),
+                                             MAN_VAL("LLG"), MAN_VAL("LGG"), NULL};
+#undef MAN_VAL
+
 static const char *const man_examples[] = {"man2020:alg=LGG,m=2", "man2020:alg=LLL,m=3",
                                            "man2020:alg=EGG,m=3", NULL};
 
@@ -532,6 +540,7 @@ const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
     .lookahead = 0,
     .expected_order = man_expected_order,
     .examples = man_examples,
+    .validation = man_validation,
     .opts_size = sizeof(man_opts),
     .state_size = VI_X(man_state_size),
     .init = VI_X(man_init),
