@@ -471,8 +471,10 @@ int VI_X(vi_integrate)(VI_X(vi_stepper) *st, const VI_X(vi_solver_opts) *solver,
  * abs errors e[0..2] of q, p and lambda (all ml multipliers) against the
  * reference rows (Q, P, L; Q NULL: none), and with energy set the max
  * relative energy error |E_k - E_0| / |E_0| (man2020 (46)) in eE and the
- * sum of its squares over the nodes in eE2 (nE nodes; its root mean square
- * is the robust energy measure of README "Orders"). A NaN
+ * sum of its squares over the nodes in eE2 (nE nodes, the last term in
+ * eElast: the trapezoidal mean over [0, t_k] is (eE2 - eElast/2) / (nE - 1),
+ * the first term being 0; its root is the robust energy measure of README
+ * "Orders"). A NaN
  * anywhere makes the error NaN. The multiplier error e[2] is taken over
  * the nodes k >= 1; node 0's, the start value lambda_0 a method computes
  * from its first step alone (one-sided, so of lower order than the
@@ -485,6 +487,7 @@ typedef struct VI_X(vi_err_obs) {
   VI_REAL eL0; /* |lambda_0 - lambda_ref(0)|: the start value */
   VI_REAL eE, E0;
   VI_REAL eE2; /* sum over the nodes of the squared relative energy error */
+  VI_REAL eElast; /* its last term (the trapezoidal rule halves it) */
   long nE;     /* nodes in eE2 */
   int energy;
 } VI_X(vi_err_obs);

@@ -62,12 +62,25 @@ static void local_slopes(const double *h, const double *e, int lo, int hi, doubl
   }
 }
 
-/* 1 when the local slopes over [lo, hi] move one way (all increasing or
- * all decreasing) by more than VI_FIT_SETTLE in all: a study that has not
- * reached its asymptotic range. */
+/* 1 when a local slope over [lo, hi] differs from the finest one by more
+ * than VI_FIT_SETTLE: the window has not settled on its asymptotic slope
+ * (a one-way drift is a study short of its asymptotic range). */
 static int drifting(const double *h, const double *e, int lo, int hi) {
+  const double last = log(e[hi - 1] / e[hi]) / log(h[hi - 1] / h[hi]);
+  for (int i = lo; i < hi - 1; i++) {
+    double s = log(e[i] / e[i + 1]) / log(h[i] / h[i + 1]);
+    if (!(fabs(s - last) <= VI_FIT_SETTLE)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* 1 when the local slopes over [lo, hi] move one way (all increasing or all
+ * decreasing): the reason given for an unsettled window. */
+static int monotone(const double *h, const double *e, int lo, int hi) {
   int up = 1, down = 1;
-  double s0 = NAN, smin, smax;
+  double s0 = NAN;
   for (int i = lo; i < hi; i++) {
     double s = log(e[i] / e[i + 1]) / log(h[i] / h[i + 1]);
     if (!isnan(s0)) {
@@ -76,8 +89,7 @@ static int drifting(const double *h, const double *e, int lo, int hi) {
     }
     s0 = s;
   }
-  local_slopes(h, e, lo, hi, &smin, &smax);
-  return (up || down) && smax - smin > VI_FIT_SETTLE;
+  return up || down;
 }
 
 /* The verdict over the m usable points hh, ee: the window of
@@ -85,9 +97,8 @@ static int drifting(const double *h, const double *e, int lo, int hi) {
  * asymptotic one; a coarser one only when the finer errors are near the
  * floor) whose least-squares line is straight (rms residual <=
  * VI_FIT_MAX_RESIDUAL), whose slope is known to VI_FIT_MAX_SE (standard
- * error; the local slopes of closely spaced points scatter more, the
- * standard error accounts for the spacing) and whose local slopes do not
- * drift one way. */
+ * error) and whose local slopes all lie within VI_FIT_SETTLE of the finest
+ * one (settled). */
 static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee, int m,
                   double floor) {
   f->n_above = m;
@@ -124,13 +135,9 @@ static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee,
       break;
     }
     double res, slope = lsq(hh, ee, b, b + L - 1, &res);
-    double se = slope_se(hh, ee, b, b + L - 1, slope), smin, smax;
-    local_slopes(hh, ee, b, b + L - 1, &smin, &smax);
-    /* Within four decades of the floor, round-off can pass for a line:
-     * there the local slopes must agree as well. */
-    const int near = ee[b + L - 1] < 1e4 * floor && smax - smin > VI_FIT_SETTLE;
+    double se = slope_se(hh, ee, b, b + L - 1, slope);
     if (!(res <= VI_FIT_MAX_RESIDUAL) || !(se <= VI_FIT_MAX_SE) || slope < 0.5 ||
-        drifting(hh, ee, b, b + L - 1) || near) {
+        drifting(hh, ee, b, b + L - 1)) {
       continue;
     }
     f->verdict = VI_VERDICT_OK;
@@ -146,7 +153,7 @@ static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee,
   }
   local_slopes(hh, ee, m - L, m - 1, &f->slope_min, &f->slope_max);
   f->why = divergent                       ? VI_WHY_NOT_CONVERGING
-           : drifting(hh, ee, m - L, m - 1) ? VI_WHY_PREASYMPTOTIC
+           : monotone(hh, ee, m - L, m - 1) ? VI_WHY_PREASYMPTOTIC
                                             : VI_WHY_SCATTERED;
 }
 

@@ -19,9 +19,7 @@ typedef enum vi_fit_status {
  * consecutive errors above the floor, the ones at the smallest h that
  * qualify, lie on a line (rms residual <= VI_FIT_MAX_RESIDUAL in log10 e)
  * whose slope has a standard error <= VI_FIT_MAX_SE, and their local slopes
- * do not drift one way by more than VI_FIT_SETTLE (within four decades of
- * the floor, where round-off can pass for a line, they must also agree
- * within VI_FIT_SETTLE); the order is then that
+ * all lie within VI_FIT_SETTLE of the finest one; the order is then that
  * slope, with its standard error as the uncertainty. Otherwise unresolved,
  * with the reason. */
 #define VI_FIT_MIN_POINTS 4

@@ -42,6 +42,7 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
   o->eL0 = 0;
   o->eE = 0;
   o->eE2 = 0;
+  o->eElast = 0;
   o->nE = 0;
   o->E0 = 0;
   o->energy = energy;
@@ -76,6 +77,7 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
                     : (VI_REAL)NAN;
     o->eE = d > o->eE || d != d ? d : o->eE;
     o->eE2 += d * d;
+    o->eElast = d * d;
     o->nE++;
   }
   return VI_OK;

@@ -88,7 +88,13 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
     res->err[x][i] = mrc == VI_OK && state ? (double)e[x] : NAN;
   }
   res->energy_err[i] = mrc == VI_OK ? (double)eE : NAN;
-  res->energy_rms[i] = mrc == VI_OK && ob.nE > 0 ? (double)vi_sqrt(ob.eE2 / (VI_REAL)ob.nE) : NAN;
+  /* The time mean of the squared error by the trapezoidal rule (node 0
+   * contributes 0, the last node half): O(h^2) from the integral, so the
+   * quadrature does not bend the fitted slope the way a plain mean (O(h))
+   * does at a few dozen nodes. */
+  res->energy_rms[i] = mrc == VI_OK && ob.nE > 1
+                           ? (double)vi_sqrt((ob.eE2 - ob.eElast / 2) / (VI_REAL)(ob.nE - 1))
+                           : NAN;
   res->lambda0_err[i] = mrc == VI_OK && state ? (double)ob.eL0 : NAN;
   VI_X(vi_stepper_spec)(st, res->method, sizeof res->method);
   if (a->progress) {
@@ -214,12 +220,12 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
     }
     int finer = 0, coarser = 0;
     long denser = 0; /* a run between two errors above the floor */
-    /* Energy studies are about the root mean square (the robust measure)
-     * and the maximum (man2020 (46)-(47), what the paper's tables fit):
-     * both are driven to a verdict. */
-    for (int x = 0; x <= VI_NQUANT + 1; x++) {
+    /* Energy studies are about the root mean square over the nodes (the
+     * robust measure); its maximum is reported, not driven: where it
+     * scatters, refining it would only spend runs. */
+    for (int x = 0; x <= VI_NQUANT; x++) {
       const int drives =
-          energy ? x >= VI_NQUANT : x < VI_NQUANT && (x != VI_LAMBDA || sys->ml > 0);
+          energy ? x == VI_NQUANT : x < VI_NQUANT && (x != VI_LAMBDA || sys->ml > 0);
       if (!drives) {
         continue;
       }
@@ -263,10 +269,19 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
         }
       }
     }
+    /* Two failed runs at the finest steps: smaller steps fail too (the
+     * first solve does not converge there); stop refining. */
+    int failing = 0;
+    for (int i = res->nh - 1; i >= 0 && failing < 2; i--) {
+      if (res->status[ord[i]] == VI_OK) {
+        break;
+      }
+      failing++;
+    }
     long N = 0;
     if (denser > 0) {
       N = denser;
-    } else if (finer && (long)ceil((double)Nhi * f) <= Nmax) {
+    } else if (finer && failing < 2 && (long)ceil((double)Nhi * f) <= Nmax) {
       N = (long)ceil((double)Nhi * f);
       Nhi = N;
     } else if (coarser && !coarse_done && (long)floor((double)Nlo / f) >= Ncoarse) {

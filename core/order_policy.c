@@ -19,11 +19,10 @@ int vi_order_drives(const vi_order_result *r, int x) {
  * floor with no ok fit, or an ok fit that stops short of the finest error
  * above the floor (round-off bent the line there). */
 static int floor_limited(const vi_order_result *r, vi_fit *fit) {
-  /* The quantities that drive the study: q, p, lambda, or for the energy
-   * measure its root mean square and its maximum (both are driven by the
-   * automatic step sizes, core/order.c). */
-  for (int x = 0; x <= VI_NQUANT + 1; x++) {
-    if (x <= VI_NQUANT ? !vi_order_drives(r, x) : r->measure != VI_MEASURE_ENERGY) {
+  /* The quantities that drive the study (as the automatic step sizes,
+   * core/order.c): q, p, lambda, or the energy's root mean square. */
+  for (int x = 0; x <= VI_NQUANT; x++) {
+    if (!vi_order_drives(r, x)) {
       continue;
     }
     const double *e = x < VI_NQUANT ? r->err[x] : x == VI_NQUANT ? r->energy_rms : r->energy_err;
@@ -35,10 +34,12 @@ static int floor_limited(const vi_order_result *r, vi_fit *fit) {
     }
     /* Only what the floor of double causes: quad cannot add points to a
      * study that simply has too few. */
+    /* An ok window within four decades of the floor, when the floor
+     * stopped the refinement, may be pre-asymptotic: quad confirms it. */
     const int limited =
         f.verdict != VI_VERDICT_OK
             ? f.why == VI_WHY_FLOOR || (f.n_plateau > 0 && f.why != VI_WHY_NO_DATA)
-            : f.n_plateau > 0 && f.hi < last;
+            : f.n_plateau > 0 && (f.hi < last || e[f.hi] < 1e4 * fl);
     if (limited) {
       *fit = f;
       return x;

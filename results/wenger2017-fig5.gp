@@ -3,7 +3,7 @@ set terminal svg size 900,600 dynamic enhanced font 'Helvetica,13' background rg
 set output 'wenger2017-fig5.svg'
 set grid
 set key outside top center horizontal maxrows 3 width 2
-set title "wenger2017-fig5 (planar-pendulum, T = 20)\nIntel(R) Xeon(R) Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v769 x86_64, gcc 12.2.0, release build, vistudy 15ac99e-dirty" noenhanced font ',10'
+set title "wenger2017-fig5 (planar-pendulum, T = 20)\nIntel(R) Xeon(R) Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v769 x86_64, gcc 12.2.0, release build, vistudy e20a22e-dirty" noenhanced font ',10'
 set logscale xy
 set xlabel 'run time [s] (pinned core, min of 5 repetitions)'
 set ylabel 'global error of q'
@@ -18,7 +18,7 @@ set terminal pngcairo size 900,600 enhanced font 'Helvetica,11'
 set output 'wenger2017-fig5.png'
 set grid
 set key outside top center horizontal maxrows 3 width 2
-set title "wenger2017-fig5 (planar-pendulum, T = 20)\nIntel(R) Xeon(R) Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v769 x86_64, gcc 12.2.0, release build, vistudy 15ac99e-dirty" noenhanced font ',10'
+set title "wenger2017-fig5 (planar-pendulum, T = 20)\nIntel(R) Xeon(R) Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v769 x86_64, gcc 12.2.0, release build, vistudy e20a22e-dirty" noenhanced font ',10'
 set logscale xy
 set xlabel 'run time [s] (pinned core, min of 5 repetitions)'
 set ylabel 'global error of q'
