@@ -63,17 +63,23 @@ static void local_slopes(const double *h, const double *e, int lo, int hi, doubl
 }
 
 /* 1 when a local slope over [lo, hi] differs from the finest one by more
- * than VI_FIT_SETTLE: the window has not settled on its asymptotic slope
- * (a one-way drift is a study short of its asymptotic range). */
+ * than VI_FIT_SETTLE, or the local slopes move one way by more than half
+ * of it: the window has not settled on its asymptotic slope. */
+static int monotone(const double *h, const double *e, int lo, int hi);
+
 static int drifting(const double *h, const double *e, int lo, int hi) {
   const double last = log(e[hi - 1] / e[hi]) / log(h[hi - 1] / h[hi]);
+  double smin, smax;
   for (int i = lo; i < hi - 1; i++) {
     double s = log(e[i] / e[i + 1]) / log(h[i] / h[i + 1]);
     if (!(fabs(s - last) <= VI_FIT_SETTLE)) {
       return 1;
     }
   }
-  return 0;
+  /* A one-way trend of the local slopes biases the fitted slope towards
+   * its coarse end: more than half the tolerance of it is not settled. */
+  local_slopes(h, e, lo, hi, &smin, &smax);
+  return monotone(h, e, lo, hi) && smax - smin > VI_FIT_SETTLE / 2;
 }
 
 /* 1 when the local slopes over [lo, hi] move one way (all increasing or all

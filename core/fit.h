@@ -19,7 +19,8 @@ typedef enum vi_fit_status {
  * consecutive errors above the floor, the ones at the smallest h that
  * qualify, lie on a line (rms residual <= VI_FIT_MAX_RESIDUAL in log10 e)
  * whose slope has a standard error <= VI_FIT_MAX_SE, and their local slopes
- * all lie within VI_FIT_SETTLE of the finest one; the order is then that
+ * all lie within VI_FIT_SETTLE of the finest one without a one-way trend of
+ * more than VI_FIT_SETTLE / 2; the order is then that
  * slope, with its standard error as the uncertainty. Otherwise unresolved,
  * with the reason. */
 #define VI_FIT_MIN_POINTS 4

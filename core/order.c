@@ -148,14 +148,15 @@ static void VI_X(order_floors)(vi_order_result *res, const VI_REAL *scale) {
 /* Step budget of one run of an automatic study: the finest h it may take. */
 #if defined(VI_PREC_Q)
 #define VI_ORDER_AUTO_NMAX (1L << 15)
+#define VI_ORDER_AUTO_WORK (1L << 18) /* steps x unknowns per step, one run */
 #else
 #define VI_ORDER_AUTO_NMAX (1L << 18)
+#define VI_ORDER_AUTO_WORK (1L << 24)
 #endif
 
 /* The automatic step sizes (README "Orders"), per quantity: start from
  * the time scale of the motion (h0 = tau / 2, at most T / 8), take four
- * runs refining h by 2 (3/2 for the energy measure, whose errors fall
- * fast), then refine while a quantity has no settled window of
+ * runs halving h, then refine while a quantity has no settled window of
  * four errors (vi_fit_order's verdict) and its finest error is above the
  * floor, and add coarser runs while a quantity at the floor has fewer than
  * four errors above it. Runs are sorted by decreasing h afterwards. */
@@ -173,7 +174,12 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
   long N0 = (long)ceil((double)T / h0 - 1e-9);
   N0 = N0 < 2 ? 2 : N0;
   res->time_scale = tau;
-  const double f = energy ? 1.5 : 2.0;
+  /* Halving h for every measure: with ratios of 3/2 the energy's mean
+   * square showed a jitter of a factor ~1.6 between neighbouring N (62
+   * against 50 and 93 for man2020:alg=LLL,m=6 on a random 3D double
+   * pendulum), enough to read 11 for an order of 10; doubling N keeps the
+   * runs commensurate. */
+  const double f = 2.0;
   const long Nmax = VI_ORDER_AUTO_NMAX;
   /* The first four runs within the budget too: a T far beyond the time
    * scale then starts coarser than it (and says so in the verdicts). */
@@ -278,10 +284,15 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
       }
       failing++;
     }
+    /* The budget of one run in work: steps x unknowns per step (a quad
+     * run of a 12-coordinate system with s = 5 costs 90 unknowns a step;
+     * 2^15 such steps took 15 minutes). */
+    const long unk = res->unknowns > 0 ? res->unknowns : 1;
+    const long Nwork = VI_ORDER_AUTO_WORK / unk < Nmax ? VI_ORDER_AUTO_WORK / unk : Nmax;
     long N = 0;
     if (denser > 0) {
       N = denser;
-    } else if (finer && failing < 2 && (long)ceil((double)Nhi * f) <= Nmax) {
+    } else if (finer && failing < 2 && (long)ceil((double)Nhi * f) <= Nwork) {
       N = (long)ceil((double)Nhi * f);
       Nhi = N;
     } else if (coarser && !coarse_done && (long)floor((double)Nlo / f) >= Ncoarse) {
