@@ -203,27 +203,12 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
   }
   while (res->nh < VI_ORDER_MAXH) {
     VI_X(order_floors)(res, scale);
-    /* The runs in decreasing h for the fits (a copy: res is sorted at the end). */
-    double hs[VI_ORDER_MAXH], es[VI_NQUANT + 2][VI_ORDER_MAXH];
-    int ord[VI_ORDER_MAXH];
-    for (int i = 0; i < res->nh; i++) {
-      ord[i] = i;
-    }
-    for (int i = 1; i < res->nh; i++) {
-      for (int j = i; j > 0 && res->h[ord[j]] > res->h[ord[j - 1]]; j--) {
-        int t = ord[j];
-        ord[j] = ord[j - 1];
-        ord[j - 1] = t;
-      }
-    }
-    for (int i = 0; i < res->nh; i++) {
-      hs[i] = res->h[ord[i]];
-      for (int x = 0; x < VI_NQUANT; x++) {
-        es[x][i] = res->err[x][ord[i]];
-      }
-      es[VI_NQUANT][i] = res->energy_rms[ord[i]];
-      es[VI_NQUANT + 1][i] = res->energy_err[ord[i]];
-    }
+    /* The runs in decreasing h for the fits: res itself, kept sorted (new
+     * runs are appended, then sorted in). */
+    VI_X(order_sort)(res);
+    const double *hs = res->h;
+    const double *es[VI_NQUANT + 1] = {res->err[VI_Q], res->err[VI_P], res->err[VI_LAMBDA],
+                                       res->energy_rms};
     int finer = 0, coarser = 0;
     long denser = 0; /* a run between two errors above the floor */
     /* Energy studies are about the root mean square over the nodes (the
@@ -279,7 +264,7 @@ static int VI_X(order_auto)(const VI_X(vi_system) *sys, const vi_order_config *o
      * first solve does not converge there); stop refining. */
     int failing = 0;
     for (int i = res->nh - 1; i >= 0 && failing < 2; i--) {
-      if (res->status[ord[i]] == VI_OK) {
+      if (res->status[i] == VI_OK) {
         break;
       }
       failing++;
