@@ -93,7 +93,8 @@ static int parse_defaults(const vi_param *p, double *out) {
   return 0;
 }
 
-/* Solve the small SPD system (A A') x = b, A k x n row-major (k <= 8). */
+/* Solve the small SPD system (A A') x = b, A k x n row-major (k <= 8), with
+ * the library's LU (core/linalg.c). */
 static int solve_aat(int k, int n, const double *A, const double *b, double *x) {
   double S[64], r[8];
   for (int i = 0; i < k; i++) {
@@ -106,37 +107,13 @@ static int solve_aat(int k, int n, const double *A, const double *b, double *x) 
       S[i * k + j] = s;
     }
   }
-  /* Gaussian elimination with partial pivoting. */
-  for (int c = 0; c < k; c++) {
-    int piv = c;
-    for (int i = c + 1; i < k; i++) {
-      piv = fabs(S[i * k + c]) > fabs(S[piv * k + c]) ? i : piv;
-    }
-    if (fabs(S[piv * k + c]) < 1e-300) {
-      return -1;
-    }
-    for (int j = 0; j < k; j++) {
-      double t = S[c * k + j];
-      S[c * k + j] = S[piv * k + j];
-      S[piv * k + j] = t;
-    }
-    double t = r[c];
-    r[c] = r[piv];
-    r[piv] = t;
-    for (int i = c + 1; i < k; i++) {
-      double f = S[i * k + c] / S[c * k + c];
-      for (int j = c; j < k; j++) {
-        S[i * k + j] -= f * S[c * k + j];
-      }
-      r[i] -= f * r[c];
-    }
+  int piv[8];
+  if (vi_lu_factor_d(k, S, piv) != VI_OK) {
+    return -1;
   }
-  for (int i = k - 1; i >= 0; i--) {
-    double s = r[i];
-    for (int j = i + 1; j < k; j++) {
-      s -= S[i * k + j] * x[j];
-    }
-    x[i] = s / S[i * k + i];
+  vi_lu_solve_d(k, S, piv, r);
+  for (int i = 0; i < k; i++) {
+    x[i] = r[i];
   }
   return 0;
 }
