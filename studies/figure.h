@@ -8,6 +8,7 @@
 #ifndef VI_FIGURE_H
 #define VI_FIGURE_H
 
+#include "claims.h"
 #include "study.h"
 #include "vistudy.h"
 
@@ -31,7 +32,6 @@ typedef struct vi_curve_spec {
 } vi_curve_spec;
 
 typedef struct vi_series vi_series;
-typedef struct vi_claim vi_claim;
 typedef struct vi_fig_spec vi_fig_spec;
 
 /* What the paper's text says about a figure, checked on the computed
@@ -85,13 +85,6 @@ static inline double vi_fig_at(const vi_series *s, int row, int col) {
   return s->v[(size_t)row * (size_t)s->ncol + (size_t)col];
 }
 
-/* One claim of the paper's text about a figure: what it says, what we
- * measured, and whether it holds. */
-struct vi_claim {
-  char text[512];      /* what the paper says */
-  char measured[1024]; /* what we measured */
-  int holds;
-};
 
 /* Services of the runner for the claim predicates. */
 /* The invariant a trace series follows: its curve's own, else the figure's. */

@@ -10,6 +10,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,4 +163,172 @@ done:
   vi_tmp_unregister(ssvg);
   vi_tmp_unregister(spng);
   return rc;
+}
+
+/* ---- the gnuplot builder (plot.h) ------------------------------------------ */
+
+static const char *const gp_palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                         "#ff7f0e", "#8c564b", "#17becf", "#7f7f7f"};
+
+const char *vi_gp_color(int i) {
+  const int n = (int)(sizeof gp_palette / sizeof gp_palette[0]);
+  return gp_palette[((i % n) + n) % n];
+}
+
+struct vi_gp {
+  FILE *data, *plots; /* datablocks; panels with their plot commands */
+  char *dbuf, *pbuf;
+  size_t dlen, plen;
+  char *title;
+  int npanels, nblocks, ncurves; /* ncurves: in the current panel */
+  unsigned flags;
+  int bad;
+};
+
+vi_gp *vi_gp_new(const char *title) {
+  vi_gp *g = calloc(1, sizeof *g);
+  if (!g) {
+    return NULL;
+  }
+  g->data = open_memstream(&g->dbuf, &g->dlen);
+  g->plots = open_memstream(&g->pbuf, &g->plen);
+  g->title = strdup(title ? title : "");
+  g->bad = !g->data || !g->plots || !g->title;
+  return g;
+}
+
+/* A string inside gnuplot double quotes: '"' and '\\' escaped; '\\n'
+ * (two characters) kept as gnuplot's line break. */
+static void gp_quoted(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    if (*s == '"') {
+      fputs("\\\"", f);
+    } else if (*s == '\\' && s[1] == 'n') {
+      fputs("\\n", f);
+      s++;
+    } else if (*s == '\\') {
+      fputs("\\\\", f);
+    } else {
+      fputc(*s == '\n' ? ' ' : *s, f);
+    }
+  }
+  fputc('"', f);
+}
+
+/* End the plot command of the current panel. */
+static void gp_end_panel(vi_gp *g) {
+  if (g->npanels > 0) {
+    fputs(g->ncurves ? "\n" : "NaN notitle\n", g->plots);
+  }
+}
+
+void vi_gp_panel(vi_gp *g, const char *title, const char *xlabel, const char *ylabel,
+                 unsigned flags) {
+  if (!g || g->bad) {
+    return;
+  }
+  gp_end_panel(g);
+  g->npanels++;
+  g->ncurves = 0;
+  g->flags = flags;
+  FILE *f = g->plots;
+  fputs("set title ", f);
+  gp_quoted(f, title ? title : g->title);
+  fputs(" noenhanced font ',10'\nset xlabel ", f);
+  gp_quoted(f, xlabel);
+  fputs("\nset ylabel ", f);
+  gp_quoted(f, ylabel);
+  fprintf(f, "\n%s\n%s\nset format x %s\nset format y %s\nset autoscale xy\n",
+          flags & VI_GP_LOGX ? "set logscale x" : "unset logscale x",
+          flags & VI_GP_LOGY ? "set logscale y" : "unset logscale y",
+          flags & VI_GP_LOGX ? "'10^{%L}'" : "'%g'", flags & VI_GP_LOGY ? "'10^{%L}'" : "'%g'");
+}
+
+void vi_gp_set(vi_gp *g, const char *line) {
+  if (g && !g->bad && g->npanels > 0 && g->ncurves == 0) {
+    fprintf(g->plots, "%s\n", line);
+  }
+}
+
+void vi_gp_curve(vi_gp *g, const char *label, const double *x, const double *y, int n,
+                 int color, int dash) {
+  if (!g || g->bad) {
+    return;
+  }
+  if (g->npanels == 0) {
+    vi_gp_panel(g, "", "", "", 0);
+  }
+  int np = 0;
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(x[i]) || !isfinite(y[i]) || ((g->flags & VI_GP_LOGX) && !(x[i] > 0)) ||
+        ((g->flags & VI_GP_LOGY) && !(y[i] > 0))) {
+      continue;
+    }
+    if (np++ == 0) {
+      fprintf(g->data, "$d%d << EOD\n", g->nblocks);
+    }
+    fprintf(g->data, "%.9e %.9e\n", x[i], y[i]);
+  }
+  if (np == 0) {
+    return;
+  }
+  fputs("EOD\n", g->data);
+  fprintf(g->plots, "%s$d%d using 1:2 with linespoints lw 1.6 pt %d ps 0.9 dt %d lc rgb '%s' title ",
+          g->ncurves ? ", \\\n     " : "plot ", g->nblocks, 5 + 2 * (color % 4), 1 + dash % 5,
+          vi_gp_color(color));
+  gp_quoted(g->plots, label);
+  fputs(" noenhanced", g->plots);
+  g->nblocks++;
+  g->ncurves++;
+}
+
+char *vi_gp_body(vi_gp *g, int rows, int cols) {
+  if (!g || g->bad) {
+    return NULL;
+  }
+  gp_end_panel(g);
+  if (fflush(g->data) != 0 || fflush(g->plots) != 0) {
+    return NULL;
+  }
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) {
+    return NULL;
+  }
+  fwrite(g->dbuf, 1, g->dlen, f);
+  fputs("set grid\nset key outside bottom center horizontal maxrows 4 width 1\n", f);
+  if (g->npanels > 1) {
+    fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
+    gp_quoted(f, g->title);
+    fputs(" noenhanced\n", f);
+  }
+  fwrite(g->pbuf, 1, g->plen, f);
+  if (g->npanels > 1) {
+    fputs("unset multiplot\n", f);
+  }
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
+  }
+  /* The builder is spent: a second call would repeat the panel ends. */
+  g->bad = 1;
+  return buf;
+}
+
+void vi_gp_free(vi_gp *g) {
+  if (!g) {
+    return;
+  }
+  if (g->data) {
+    fclose(g->data);
+  }
+  if (g->plots) {
+    fclose(g->plots);
+  }
+  free(g->dbuf);
+  free(g->pbuf);
+  free(g->title);
+  free(g);
 }

@@ -10,6 +10,35 @@
 
 #include <stddef.h>
 
+/* The gnuplot builder: one shared palette, data as inline datablocks (the
+ * kept script is self-contained), panels of curves on log or linear axes.
+ *   vi_gp *g = vi_gp_new("title");
+ *   vi_gp_panel(g, "panel title", "x label", "y label", VI_GP_LOGX | VI_GP_LOGY);
+ *   vi_gp_curve(g, "Gauss s=2", x, y, n, color, dash);
+ *   char *body = vi_gp_body(g, rows, cols);  then vi_plot(dir, name, body, ...)
+ * Points with a non-finite coordinate, or a non-positive one on a log axis,
+ * are left out; a curve left with no point is not drawn. Every range and
+ * scale is set in each panel: vi_plot runs the body once per terminal and
+ * gnuplot keeps settings between the runs. */
+enum { VI_GP_LOGX = 1, VI_GP_LOGY = 2 };
+typedef struct vi_gp vi_gp;
+/* The n-th colour of the palette (cycles). */
+const char *vi_gp_color(int i);
+vi_gp *vi_gp_new(const char *title);
+/* A new panel; title NULL: the figure's title (a single-panel figure). */
+void vi_gp_panel(vi_gp *g, const char *title, const char *xlabel, const char *ylabel,
+                 unsigned flags);
+/* A line of gnuplot added before the plot command of the current panel
+ * (e.g. "set key bottom left"). */
+void vi_gp_set(vi_gp *g, const char *line);
+void vi_gp_curve(vi_gp *g, const char *label, const double *x, const double *y, int n,
+                 int color, int dash);
+/* The script body (datablocks, then the panels in a rows x cols
+ * multiplot when there is more than one); malloc'd, NULL when out of
+ * memory (also after a failed allocation in an earlier call). */
+char *vi_gp_body(vi_gp *g, int rows, int cols);
+void vi_gp_free(vi_gp *g);
+
 /* Render body with gnuplot into DIR/NAME.svg and DIR/NAME.png (width x
  * height pixels), keeping the script as DIR/NAME.gp. gnuplot runs in DIR,
  * so the body names its data files relative to DIR and the kept script

@@ -6,6 +6,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "figure.h"
+#include "sweep.h"
 #include "study.h"
 
 #include <errno.h>

@@ -67,9 +67,8 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o);
 extern const vi_table_spec vi_wenger2017_table;
 extern const vi_table_spec vi_man2020_table1, vi_man2020_table3;
 
-/* Runners of the studies not yet expressed as specs (each by s->id). */
-int vi_workprec_run(const vi_study *s, const reproduce_opts *o);    /* workprec.c */
-int vi_man2020_eff_run(const vi_study *s, const reproduce_opts *o); /* man2020_eff.c */
+/* The order validation is a program of its own: random cases drawn from
+ * the registries, not a spec (validation.c). */
 int vi_validation_run(const vi_study *s, const reproduce_opts *o);  /* validation.c */
 
 #endif

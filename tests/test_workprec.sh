@@ -2,10 +2,11 @@
 # test_workprec.sh: the work-precision study against SUNDIALS IDA (e2e
 # suite), reduced with --quick. Checks the output contract of
 # results/workprec-double-pendulum.*: every file is written; the JSON has
-# every point with method, h or rtol, error, time, evaluations and Newton
-# iterations, all finite; errors fall as h decreases and as the tolerance
+# every point (the sweep runner's row model) with method, h or tol, error,
+# time, evaluations and Newton iterations, all finite; errors fall as h decreases and as the tolerance
 # tightens; `speedup` and `speedup_evals` hold "1e-6", "1e-8", "1e-10" as a
-# number or null, with a reason for every null. Never a timing threshold.
+# number or null, with a reason for every null; the claims record is
+# consistent. Never a timing threshold.
 # Usage: test_workprec.sh PATH/TO/vistudy
 set -u
 V="$1"
@@ -42,7 +43,8 @@ def need(obj, key, where):
 
 for k in ("id", "system", "params", "T", "machine", "pinned_core", "reference", "ida",
           "configs", "points", "speedup", "speedup_evals", "speedup_wall",
-          "speedup_detail", "speedup_evals_detail"):
+          "speedup_detail", "speedup_evals_detail", "claims", "claims_held",
+          "claims_total"):
     need(j, k, "top level")
 if j.get("system") != "double-pendulum-3d" or j.get("T") != 10:
     bad.append("not the double pendulum to T = 10")
@@ -54,27 +56,29 @@ if not (isinstance(acc, float) and math.isfinite(acc) and acc > 0):
     bad.append(f"reference accuracy {acc!r}")
 
 pts = j.get("points", [])
-fams = {p.get("family") for p in pts}
-if fams != {"galerkin", "ida"}:
-    bad.append(f"families {fams}")
+kinds = {p.get("kind") for p in pts}
+if kinds != {"stepper", "ida-ggl", "ida-index1"}:
+    bad.append(f"kinds {kinds}")
+for p in pts:
+    p["family"] = "galerkin" if p.get("kind") == "stepper" else "ida"
 curves = {}
 for i, p in enumerate(pts):
     where = f"point {i} ({p.get('config')})"
-    for k in ("family", "config", "method", "h", "rtol", "steps", "error", "g_drift",
-              "seconds", "wall_seconds", "evals", "jac_evals", "newton_iters", "ok",
+    for k in ("kind", "config", "method", "h", "tol", "steps", "error_q", "g_drift",
+              "seconds", "wall_seconds", "res_evals", "jac_evals", "newton_iters", "ok",
               "status"):
         need(p, k, where)
     if p.get("family") == "galerkin" and not isinstance(p.get("h"), float):
         bad.append(f"{where}: Galerkin point without h")
-    if p.get("family") == "ida" and not isinstance(p.get("rtol"), float):
+    if p.get("family") == "ida" and not isinstance(p.get("tol"), float):
         bad.append(f"{where}: IDA point without rtol")
     if not p.get("ok"):
         continue
-    for k in ("error", "g_drift", "seconds", "wall_seconds"):
+    for k in ("error_q", "g_drift", "seconds", "wall_seconds"):
         v = p.get(k)
         if not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
             bad.append(f"{where}: {k} = {v!r}")
-    for k in ("evals", "newton_iters", "steps"):
+    for k in ("res_evals", "newton_iters", "steps"):
         if not (isinstance(p.get(k), int) and p[k] > 0):
             bad.append(f"{where}: {k} = {p.get(k)!r}")
     curves.setdefault(p["config"], []).append(p)
@@ -93,17 +97,17 @@ for c, v in curves.items():
         if hs != sorted(hs, reverse=True):
             bad.append(f"{c}: h not decreasing")
         for a, b in zip(v, v[1:]):
-            if not b["error"] < a["error"]:
-                bad.append(f"{c}: error {b['error']:.3g} at h = {b['h']:.4g} not below "
-                           f"{a['error']:.3g} at h = {a['h']:.4g}")
+            if not b["error_q"] < a["error_q"]:
+                bad.append(f"{c}: error {b['error_q']:.3g} at h = {b['h']:.4g} not below "
+                           f"{a['error_q']:.3g} at h = {a['h']:.4g}")
     else:
         # Variable steps: errors fall with the tolerance overall, not strictly.
-        tols = [p["rtol"] for p in v]
+        tols = [p["tol"] for p in v]
         if tols != sorted(tols, reverse=True):
             bad.append(f"{c}: tolerance not tightening")
-        if not v[-1]["error"] < 0.5 * v[0]["error"]:
-            bad.append(f"{c}: error {v[-1]['error']:.3g} at the tightest tolerance, "
-                       f"{v[0]['error']:.3g} at the loosest")
+        if not v[-1]["error_q"] < 0.5 * v[0]["error_q"]:
+            bad.append(f"{c}: error {v[-1]['error_q']:.3g} at the tightest tolerance, "
+                       f"{v[0]['error_q']:.3g} at the loosest")
 
 for key in ("speedup", "speedup_evals"):
     sp, det = j.get(key, {}), j.get(key + "_detail", {})
@@ -117,6 +121,13 @@ for key in ("speedup", "speedup_evals"):
                 bad.append(f"{key}[{lev}] is null without a reason")
         elif not (isinstance(v, float) and math.isfinite(v) and v > 0):
             bad.append(f"{key}[{lev}] = {v!r}")
+
+cl = j.get("claims", [])
+if j.get("claims_total") != len(cl) or j.get("claims_held") != sum(1 for c in cl if c.get("holds")):
+    bad.append("claims record inconsistent")
+for c in cl:
+    if not (c.get("claim") and c.get("measured") and isinstance(c.get("holds"), bool)):
+        bad.append(f"claim without text, measurement or verdict: {c}")
 
 rows = list(csv.DictReader(open(sys.argv[2])))
 if len(rows) != len(pts):

@@ -1,0 +1,917 @@
+/* run_sweep.c: the sweep runner (sweep.h). */
+#include "sweep.h"
+
+#include "baselines/ida.h"
+#include "outcome.h"
+#include "plot.h"
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- set-up ------------------------------------------------------------------ */
+
+static long ladder_max(const long *l, int n) {
+  long m = 0;
+  for (int i = 0; l && i < n; i++) {
+    m = l[i] > m ? l[i] : m;
+  }
+  return m;
+}
+
+/* The reference on the nref grid: double, or (full study, quad_reference)
+ * quad rounded to double, with the double one's deviation recorded. */
+static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
+  const long K = S->spec->nref;
+  const size_t rows = (size_t)(K + 1);
+  const int n = S->n, m = S->m;
+  S->Qref = malloc(rows * (size_t)(2 * n + m) * sizeof *S->Qref);
+  if (!S->Qref) {
+    vi_set_err(err, errlen, "out of memory");
+    return -1;
+  }
+  S->Pref = S->Qref + rows * n;
+  S->Lref = S->Pref + rows * n;
+  vi_reference_info_d dinfo;
+  if (vi_reference_d(S->sys, S->T / (double)K, K, S->Qref, S->Pref, S->Lref, S->cache_dir,
+                     &dinfo, err, errlen) != VI_OK) {
+    return -1;
+  }
+  S->dref_accuracy = dinfo.accuracy;
+  snprintf(S->dref_method, sizeof S->dref_method, "%s", dinfo.method);
+  if (S->quick || !S->spec->quad_reference) {
+    S->ref_accuracy = dinfo.accuracy;
+    S->ref_cached = dinfo.cached;
+    snprintf(S->ref_method, sizeof S->ref_method, "%s", dinfo.method);
+    snprintf(S->ref_precision, sizeof S->ref_precision, "double");
+    return 0;
+  }
+  /* Quad: the same system and initial data, projected onto the constraints
+   * in quad, then rounded. */
+  const vi_system_type_q *tq = vi_system_find_q(S->spec->system, err, errlen);
+  vi_system_q *sq = NULL;
+  __float128 *W = malloc(rows * (size_t)(2 * n + m) * sizeof *W);
+  int rc = !tq || !W ? VI_ENOMEM : vi_system_alloc_q(tq, 0, NULL, &sq, err, errlen);
+  vi_reference_info_q qinfo;
+  if (rc == VI_OK) {
+    rc = vi_reference_q(sq, (__float128)S->T / (__float128)K, K, W, W + rows * n,
+                        W + rows * 2 * n, S->cache_dir, &qinfo, err, errlen);
+  }
+  if (rc == VI_OK) {
+    double dev = 0, qmax = 0;
+    for (size_t i = 0; i < rows * (size_t)(2 * n + m); i++) {
+      double x = (double)W[i];
+      if (i < rows * n) {
+        double d = fabs(x - S->Qref[i]);
+        dev = d > dev || d != d ? d : dev;
+        qmax = fabs(x) > qmax ? fabs(x) : qmax;
+      }
+      S->Qref[i] = x;
+    }
+    S->dref_dev = dev;
+    /* The stored doubles carry their own rounding, half an ulp of |q|. */
+    const double round = 0.5 * 2.220446049250313e-16 * (qmax > 1 ? qmax : 1);
+    S->ref_accuracy = qinfo.accuracy > round ? qinfo.accuracy : round;
+    S->ref_cached = qinfo.cached;
+    snprintf(S->ref_method, sizeof S->ref_method, "%s, rounded to double", qinfo.method);
+    snprintf(S->ref_precision, sizeof S->ref_precision, "quad");
+  } else if (rc == VI_ENOMEM && err && !err[0]) {
+    vi_set_err(err, errlen, "out of memory");
+  }
+  vi_system_free_q(sq);
+  free(W);
+  return rc == VI_OK ? 0 : -1;
+}
+
+int vi_sweep_open(vi_sweep *S, const vi_sweep_spec *spec, const char *id, int quick,
+                  int progress, const char *cache_dir, char *err, size_t errlen) {
+  memset(S, 0, sizeof *S);
+  S->spec = spec;
+  S->id = id;
+  S->quick = quick;
+  S->progress = progress;
+  S->cache_dir = cache_dir;
+  S->T = spec->T;
+  S->tg.core = -1;
+  const vi_system_type_d *type = vi_system_find_d(spec->system, err, errlen);
+  if (!type || vi_system_alloc_d(type, 0, NULL, &S->sys, err, errlen) != VI_OK) {
+    return -1;
+  }
+  S->n = S->sys->n;
+  S->m = S->sys->m;
+  if (vi_system_energy_d(S->sys, S->sys->q0, S->sys->p0, &S->E0) != VI_OK) {
+    S->E0 = NAN;
+  }
+  long nmax = ladder_max(spec->ladder, spec->nladder);
+  long nq = ladder_max(spec->quick_ladder, spec->nquick);
+  nmax = nq > nmax ? nq : nmax;
+  S->nmax = spec->nout > nmax ? spec->nout : nmax;
+  S->run = malloc((size_t)(S->nmax + 1) * (size_t)(2 * S->n + S->sys->ml) * sizeof *S->run);
+  if (!S->run) {
+    vi_set_err(err, errlen, "out of memory");
+    return -1;
+  }
+  if (progress && spec->nref > 0) {
+    fprintf(stderr, "%s: reference on %ld nodes (%s)\n", id, spec->nref,
+            quick || !spec->quad_reference ? "double" : "quad; cached after the first run");
+  }
+  return spec->nref > 0 ? sweep_reference(S, err, errlen) : 0;
+}
+
+void vi_sweep_close(vi_sweep *S) {
+  vi_ida_free(S->ida[0]);
+  vi_ida_free(S->ida[1]);
+  vi_system_free_d(S->sys);
+  free(S->Qref);
+  free(S->run);
+  free(S->curves);
+  free(S->pts);
+  memset(S, 0, sizeof *S);
+}
+
+int vi_sweep_add(vi_sweep *S, int kind, int group, int m, const char *label,
+                 const char *method) {
+  if (S->ncurves == S->capc) {
+    int cap = S->capc ? 2 * S->capc : 16;
+    vi_sweep_curve *c = realloc(S->curves, (size_t)cap * sizeof *c);
+    if (!c) {
+      return -1;
+    }
+    S->curves = c;
+    S->capc = cap;
+  }
+  vi_sweep_curve *C = &S->curves[S->ncurves];
+  memset(C, 0, sizeof *C);
+  C->kind = kind;
+  C->group = group;
+  C->m = m;
+  snprintf(C->label, sizeof C->label, "%s", label);
+  snprintf(C->method, sizeof C->method, "%s", method);
+  return S->ncurves++;
+}
+
+static vi_sweep_point *new_point(vi_sweep *S, int curve) {
+  if (S->npts == S->capp) {
+    int cap = S->capp ? 2 * S->capp : 128;
+    vi_sweep_point *p = realloc(S->pts, (size_t)cap * sizeof *p);
+    if (!p) {
+      return NULL;
+    }
+    S->pts = p;
+    S->capp = cap;
+  }
+  vi_sweep_point *P = &S->pts[S->npts++];
+  memset(P, 0, sizeof *P);
+  P->curve = curve;
+  P->h = P->tol = NAN;
+  for (int k = 0; k < VI_SW_NMEAS; k++) {
+    P->err[k] = NAN;
+  }
+  P->tm.seconds = P->tm.wall = NAN;
+  return P;
+}
+
+/* ---- runs ---------------------------------------------------------------------- */
+
+/* The observer of every timed run: node k copied out (the same work for
+ * every method; errors are evaluated afterwards). */
+static int copy_node(void *ctx, long k, const vi_node_d *nd) {
+  vi_sweep *S = ctx;
+  if (k > S->nmax) {
+    return VI_EINVAL;
+  }
+  const int n = S->n, ml = S->sys->ml;
+  double *row = S->run + (size_t)k * (size_t)(2 * n + ml);
+  memcpy(row, nd->q, (size_t)n * sizeof *row);
+  memcpy(row + n, nd->p, (size_t)n * sizeof *row);
+  if (ml > 0) {
+    memcpy(row + 2 * n, nd->lambda, (size_t)ml * sizeof *row);
+  }
+  return VI_OK;
+}
+
+/* One timed stepper run of N steps (init and steps). */
+static int stepper_once(vi_sweep *S, vi_stepper_d *st, long N, vi_time *tm) {
+  double node[3 * 64];
+  if (2 * S->n + S->sys->ml > 3 * 64) {
+    return VI_EINVAL;
+  }
+  vi_node_d nd = {0, node, node + S->n, node + 2 * S->n};
+  vi_time_start(tm);
+  int rc = vi_integrate_d(st, NULL, S->T / (double)N, N, S->sys->q0, S->sys->p0, &nd,
+                          copy_node, S, NULL);
+  vi_time_stop(tm);
+  return rc;
+}
+
+static int ida_once(vi_sweep *S, int form, double tol, vi_sweep_point *P, vi_time *tm) {
+  vi_ida_stats st;
+  char err[256] = "";
+  vi_time_start(tm);
+  int rc = vi_ida_run(S->ida[form], tol, S->T, S->spec->nout, copy_node, S, &st, err,
+                      sizeof err);
+  vi_time_stop(tm);
+  if (P) {
+    P->steps = st.steps;
+    P->fevals = st.fevals;
+    P->jevals = st.jevals;
+    P->newton = st.newton;
+    P->lsetups = st.lsetups;
+    P->etfails = st.etfails;
+    P->ncfails = st.ncfails;
+    if (rc != 0) {
+      snprintf(P->msg, sizeof P->msg, "%.150s", err);
+    }
+  }
+  return rc;
+}
+
+static void maxabs(double *e, double d) {
+  if (!(d <= *e)) { /* NaN sticks */
+    *e = d;
+  }
+}
+
+/* The errors of the run of N intervals in S->run against the reference
+ * rows (Q, P, L: the nref grid, or the run's own when nref = 0). */
+static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
+                         const double *L, long nref, vi_sweep_point *P) {
+  const int n = S->n, m = S->m, ml = S->sys->ml, w = 2 * n + ml;
+  const long every = N > nref ? N / nref : 1;  /* run nodes per reference node */
+  const long stride = N < nref ? nref / N : 1; /* reference nodes per run node */
+  double e[VI_SW_NMEAS] = {0, 0, 0, 0, 0};
+  double g[64];
+  const double scale = S->E0 != 0 && isfinite(S->E0) ? fabs(S->E0) : 1;
+  for (long k = 0; k <= N; k++) {
+    const double *row = S->run + (size_t)k * (size_t)w;
+    if (k % every == 0) {
+      const long r = k / every * stride;
+      for (int i = 0; i < n; i++) {
+        maxabs(&e[VI_SW_Q], fabs(row[i] - Q[r * n + i]));
+        maxabs(&e[VI_SW_P], fabs(row[n + i] - Pr[r * n + i]));
+      }
+      for (int i = 0; k >= 1 && i < m; i++) {
+        maxabs(&e[VI_SW_LAMBDA], fabs(row[2 * n + i] - L[r * m + i]));
+      }
+    }
+    double E = NAN;
+    if (vi_system_energy_d(S->sys, row, row + n, &E) != VI_OK) {
+      E = NAN;
+    }
+    maxabs(&e[VI_SW_ENERGY], fabs(E - S->E0) / scale);
+    if (m > 0 && m <= 64 && S->sys->type->holo &&
+        S->sys->type->holo->constraint(S->sys->state, row, g) == 0) {
+      for (int i = 0; i < m; i++) {
+        maxabs(&e[VI_SW_GDRIFT], fabs(g[i]));
+      }
+    } else if (m > 0) {
+      e[VI_SW_GDRIFT] = NAN;
+    }
+  }
+  memcpy(P->err, e, sizeof e);
+  P->ok = isfinite(e[VI_SW_Q]) && isfinite(e[VI_SW_P]) && isfinite(e[VI_SW_ENERGY]);
+  if (!P->ok) {
+    snprintf(P->msg, sizeof P->msg, "non-finite error");
+  }
+}
+
+/* One stepper run at N steps into a new point; NULL when out of memory or
+ * the run failed for a reason other than the method's (err set). */
+static vi_sweep_point *stepper_point(vi_sweep *S, int curve, long N, char *err,
+                                     size_t errlen) {
+  vi_sweep_point *P = new_point(S, curve);
+  if (!P) {
+    vi_set_err(err, errlen, "out of memory");
+    return NULL;
+  }
+  vi_sweep_curve *C = &S->curves[curve];
+  P->N = N;
+  P->h = S->T / (double)N;
+  double *ref = NULL;
+  const double *Q = S->Qref, *Pr = S->Pref, *L = S->Lref;
+  long nref = S->spec->nref;
+  if (nref == 0) {
+    /* A reference on the run's own grid (cached). */
+    const size_t rows = (size_t)(N + 1);
+    ref = malloc(rows * (size_t)(2 * S->n + S->m) * sizeof *ref);
+    vi_reference_info_d info;
+    if (!ref || vi_reference_d(S->sys, P->h, N, ref, ref + rows * S->n, ref + 2 * rows * S->n,
+                               S->cache_dir, &info, err, errlen) != VI_OK) {
+      if (!ref) {
+        vi_set_err(err, errlen, "out of memory");
+      }
+      free(ref);
+      return NULL;
+    }
+    Q = ref;
+    Pr = ref + rows * S->n;
+    L = ref + 2 * rows * S->n;
+    nref = N;
+    if (!(info.accuracy <= S->ref_accuracy)) {
+      S->ref_accuracy = info.accuracy;
+    }
+    snprintf(S->ref_method, sizeof S->ref_method, "%s", info.method);
+    snprintf(S->ref_precision, sizeof S->ref_precision, "double");
+  }
+  vi_stepper_d *st = NULL;
+  char e2[256];
+  if (vi_stepper_alloc_d(C->method, S->sys, &st, e2, sizeof e2) != VI_OK) {
+    /* A spec the registry refuses is the study's error, not a point. */
+    vi_set_err(err, errlen, e2);
+    free(ref);
+    return NULL;
+  }
+  vi_stepper_spec_d(st, C->method, sizeof C->method);
+  vi_time tm;
+  int rc = stepper_once(S, st, N, &tm);
+  const vi_stats_d *stats = vi_stepper_stats_d(st);
+  C->unknowns = vi_stepper_unknowns_d(st);
+  P->steps = stats->steps;
+  P->fevals = stats->fevals;
+  P->jevals = stats->jevals;
+  P->newton = stats->newton_iters;
+  P->newton_max = stats->newton_iters_max;
+  vi_timed_first(&P->tm, &tm);
+  vi_stepper_free_d(st);
+  if (rc != VI_OK) {
+    snprintf(P->msg, sizeof P->msg, "%s", vi_strerror(rc));
+    P->tm.seconds = P->tm.wall = NAN;
+  } else {
+    point_errors(S, N, Q, Pr, L, nref, P);
+  }
+  free(ref);
+  return P;
+}
+
+static vi_sweep_point *ida_point(vi_sweep *S, int curve, double tol, char *err,
+                                 size_t errlen) {
+  const int form = S->curves[curve].kind == VI_SWEEP_IDA_GGL ? VI_IDA_GGL : VI_IDA_INDEX1;
+  if (S->spec->nref <= 0 || S->spec->nout <= 0 || S->spec->nref % S->spec->nout != 0) {
+    vi_set_err(err, errlen, "a baseline needs a reference grid that its output grid divides");
+    return NULL;
+  }
+  if (!S->ida[form] &&
+      vi_ida_alloc(S->sys, form, &S->ida[form], err, errlen) != VI_OK) {
+    return NULL;
+  }
+  vi_sweep_point *P = new_point(S, curve);
+  if (!P) {
+    vi_set_err(err, errlen, "out of memory");
+    return NULL;
+  }
+  P->tol = tol;
+  P->N = S->spec->nout;
+  vi_time tm;
+  int rc = ida_once(S, form, tol, P, &tm);
+  vi_timed_first(&P->tm, &tm);
+  if (rc == 0) {
+    point_errors(S, S->spec->nout, S->Qref, S->Pref, S->Lref, S->spec->nref, P);
+  } else {
+    P->tm.seconds = P->tm.wall = NAN;
+  }
+  return P;
+}
+
+static int curve_ok_points(const vi_sweep *S, int curve) {
+  int k = 0;
+  for (int i = 0; i < S->npts; i++) {
+    k += S->pts[i].curve == curve && S->pts[i].ok;
+  }
+  return k;
+}
+
+static void progress_line(const vi_sweep *S, const vi_sweep_point *P) {
+  if (!S->progress) {
+    return;
+  }
+  const vi_sweep_curve *C = &S->curves[P->curve];
+  char at[48];
+  if (C->kind == VI_SWEEP_STEPPER) {
+    snprintf(at, sizeof at, "h = %-10.4g", P->h);
+  } else {
+    snprintf(at, sizeof at, "tol = %-8.2g", P->tol);
+  }
+  fprintf(stderr, "%s: %-24s %s e_q = %-9.3g e_H = %-9.3g %8.5f s %8ld res evals%s%s\n", S->id,
+          C->label, at, P->err[VI_SW_Q], P->err[VI_SW_ENERGY], P->tm.seconds, P->fevals,
+          P->ok ? "" : "  ", P->msg);
+}
+
+/* Whether a curve ends after the successful run P (sweep.h). */
+static int curve_ends(const vi_sweep *S, const vi_sweep_point *P, double *best, int baseline) {
+  const vi_sweep_spec *sp = S->spec;
+  const double e = P->err[VI_SW_Q];
+  const int plateau = sp->plateau_below > 0 && *best < sp->plateau_below &&
+                      e > sp->plateau_ratio * *best;
+  *best = e < *best ? e : *best;
+  if (!baseline && P->N < sp->n_keep) {
+    return 0;
+  }
+  const double cap = baseline ? sp->baseline_cap : sp->cap_seconds;
+  return e < (S->quick ? sp->stop_err_quick : sp->stop_err) || plateau ||
+         (!S->quick && cap > 0 && P->tm.seconds > cap) ||
+         (S->quick && sp->max_points_quick > 0 &&
+          curve_ok_points(S, P->curve) >= sp->max_points_quick);
+}
+
+int vi_sweep_curve_run(vi_sweep *S, int curve, char *err, size_t errlen) {
+  const vi_sweep_spec *sp = S->spec;
+  double best = INFINITY;
+  if (S->curves[curve].kind != VI_SWEEP_STEPPER) {
+    const int kmax = S->quick ? sp->tol_kmax_quick : sp->tol_kmax;
+    for (int k = sp->tol_kmin; k <= kmax; k += S->quick ? sp->tol_kstep_quick : 1) {
+      vi_sweep_point *P = ida_point(S, curve, pow(10.0, -0.5 * k), err, errlen);
+      if (!P) {
+        return -1;
+      }
+      progress_line(S, P);
+      if (!P->ok || curve_ends(S, P, &best, 1)) {
+        break;
+      }
+    }
+    return 0;
+  }
+  const long *lad = S->quick && sp->quick_ladder ? sp->quick_ladder : sp->ladder;
+  const int nl = S->quick && sp->quick_ladder ? sp->nquick : sp->nladder;
+  int fails = 0, any = 0;
+  for (int i = 0; i < nl; i++) {
+    vi_sweep_point *P = stepper_point(S, curve, lad[i], err, errlen);
+    if (!P) {
+      return -1;
+    }
+    if (P->ok && sp->discard_above > 0 && P->err[VI_SW_Q] > sp->discard_above) {
+      /* Converged to another solution branch: not a point of the curve. */
+      P->ok = 0;
+      snprintf(P->msg, sizeof P->msg, "another solution branch (q error %.2g)",
+               P->err[VI_SW_Q]);
+      progress_line(S, P);
+      continue;
+    }
+    progress_line(S, P);
+    if (!P->ok) {
+      /* Newton may not converge at coarse steps. */
+      if ((any && sp->max_fails > 0 && ++fails >= sp->max_fails) ||
+          (!any && sp->n_first > 0 && lad[i] >= sp->n_first)) {
+        break;
+      }
+      continue;
+    }
+    any = 1;
+    fails = 0;
+    if (curve_ends(S, P, &best, 0)) {
+      break;
+    }
+  }
+  return 0;
+}
+
+/* ---- timing in passes -------------------------------------------------------- */
+
+static vi_timed *point_timed(void *ctx, int i) {
+  vi_sweep_point *P = &((vi_sweep *)ctx)->pts[i];
+  return P->ok ? &P->tm : NULL;
+}
+
+static int point_again(void *ctx, int i, vi_time *tm) {
+  vi_sweep *S = ctx;
+  const vi_sweep_point *P = &S->pts[i];
+  const vi_sweep_curve *C = &S->curves[P->curve];
+  int rc = -1;
+  if (C->kind != VI_SWEEP_STEPPER) {
+    rc = ida_once(S, C->kind == VI_SWEEP_IDA_GGL ? VI_IDA_GGL : VI_IDA_INDEX1, P->tol, NULL,
+                  tm);
+  } else {
+    vi_stepper_d *st = NULL;
+    char err[256];
+    if (vi_stepper_alloc_d(C->method, S->sys, &st, err, sizeof err) == VI_OK) {
+      rc = stepper_once(S, st, P->N, tm);
+    }
+    vi_stepper_free_d(st);
+  }
+  return rc == 0 ? 0 : -1;
+}
+
+void vi_sweep_time(vi_sweep *S) {
+  vi_repeat_in_passes(S, S->npts, point_timed, point_again, &S->spec->reps, S->quick, S->id,
+                      S->progress);
+}
+
+/* ---- services of the report hooks ----------------------------------------------- */
+
+double vi_sweep_err(const vi_sweep_point *P, int measure) {
+  return P->err[measure];
+}
+
+double vi_sweep_cost(const vi_sweep_point *P, int cost) {
+  return cost == VI_COST_EVALS ? (double)P->fevals : cost == VI_COST_WALL ? P->tm.wall
+                                                                          : P->tm.seconds;
+}
+
+int vi_sweep_find(const vi_sweep *S, int group, int m) {
+  for (int c = 0; c < S->ncurves; c++) {
+    if (S->curves[c].group == group && S->curves[c].m == m) {
+      return c;
+    }
+  }
+  return -1;
+}
+
+const vi_sweep_point *vi_sweep_at(const vi_sweep *S, int curve, long N) {
+  for (int i = 0; curve >= 0 && i < S->npts; i++) {
+    if (S->pts[i].curve == curve && S->pts[i].N == N && S->pts[i].ok) {
+      return &S->pts[i];
+    }
+  }
+  return NULL;
+}
+
+double vi_sweep_min_err(const vi_sweep *S, int curve, int measure) {
+  double lo = INFINITY;
+  for (int i = 0; i < S->npts; i++) {
+    const vi_sweep_point *P = &S->pts[i];
+    if ((curve < 0 || P->curve == curve) && P->ok && P->err[measure] < lo) {
+      lo = P->err[measure];
+    }
+  }
+  return lo;
+}
+
+double vi_sweep_interp(const vi_sweep *S, int curve, int measure, int cost, double E, double *h,
+                       char *why, size_t wl) {
+  const vi_sweep_point *prev = NULL;
+  double lo = INFINITY, hi = 0, h0 = NAN;
+  if (h) {
+    *h = NAN;
+  }
+  for (int i = 0; curve >= 0 && i < S->npts; i++) {
+    const vi_sweep_point *P = &S->pts[i];
+    const double e = P->err[measure];
+    if (P->curve != curve || !P->ok || !(e > 0)) {
+      continue;
+    }
+    h0 = isnan(h0) ? P->h : h0;
+    lo = e < lo ? e : lo;
+    hi = e > hi ? e : hi;
+    if (prev && prev->err[measure] >= E && e <= E) {
+      const double a = log(prev->err[measure]), b = log(e);
+      const double f = b == a ? 0 : (log(E) - a) / (b - a);
+      if (h) {
+        *h = exp(log(prev->h) + f * (log(P->h) - log(prev->h)));
+      }
+      const double ca = log(vi_sweep_cost(prev, cost)), cb = log(vi_sweep_cost(P, cost));
+      return exp(ca + f * (cb - ca));
+    }
+    prev = P;
+  }
+  if (hi == 0) {
+    snprintf(why, wl, "no successful run");
+  } else if (lo > E) {
+    snprintf(why, wl, "reaches only %.2g", lo);
+  } else if (isfinite(h0)) {
+    snprintf(why, wl, "below it already at h = %.3g (%.2g)", h0, hi);
+  } else {
+    snprintf(why, wl, "already below at its cheapest point (%.2g)", hi);
+  }
+  return NAN;
+}
+
+int vi_sweep_best(const vi_sweep *S, int group, int measure, int cost, double E, double *c,
+                  char *why, size_t wl) {
+  int best = -1;
+  double reach = INFINITY;
+  *c = NAN;
+  for (int k = 0; k < S->ncurves; k++) {
+    if (S->curves[k].group != group) {
+      continue;
+    }
+    char w[160];
+    double v = vi_sweep_interp(S, k, measure, cost, E, NULL, w, sizeof w);
+    if (isfinite(v) && !(v >= *c)) {
+      *c = v;
+      best = k;
+    }
+    double lo = vi_sweep_min_err(S, k, measure);
+    reach = lo < reach ? lo : reach;
+  }
+  if (best < 0) {
+    snprintf(why, wl, "no curve reaches an error of %.0e (smallest error %.2g)", E, reach);
+  }
+  return best;
+}
+
+void vi_sweep_plot_panel(const vi_sweep *S, vi_gp *gp, const char *title, int measure,
+                         int cost, int (*color)(const vi_sweep *, int),
+                         int (*dash)(const vi_sweep *, int)) {
+  static const char *const mname[VI_SW_NMEAS] = {
+      "global q error max_k |q_k - q(t_k)|", "global p error", "global lambda error",
+      "max relative energy error |H_k - H_0| / |H_0|", "max |g(q_k)|"};
+  static const char *const cname[3] = {
+      "run time [s] (CPU time of the pinned thread, min of repetitions)", "residual evaluations",
+      "wall time [s]"};
+  vi_gp_panel(gp, title, mname[measure], cname[cost], VI_GP_LOGX | VI_GP_LOGY);
+  double *x = malloc((size_t)(S->npts + 1) * sizeof *x);
+  double *y = malloc((size_t)(S->npts + 1) * sizeof *y);
+  for (int c = 0; x && y && c < S->ncurves; c++) {
+    int n = 0;
+    for (int i = 0; i < S->npts; i++) {
+      const vi_sweep_point *P = &S->pts[i];
+      if (P->curve == c && P->ok) {
+        x[n] = P->err[measure];
+        y[n++] = vi_sweep_cost(P, cost);
+      }
+    }
+    vi_gp_curve(gp, S->curves[c].label, x, y, n, color ? color(S, c) : c, dash ? dash(S, c) : 0);
+  }
+  free(x);
+  free(y);
+}
+
+/* ---- the runner ---------------------------------------------------------------- */
+
+static const char *kind_name(int kind) {
+  return kind == VI_SWEEP_IDA_GGL ? "ida-ggl" : kind == VI_SWEEP_IDA_INDEX1 ? "ida-index1"
+                                                                            : "stepper";
+}
+
+/* The row model of the runs. */
+static const vi_col run_cols[] = {
+    {"config", VI_COL_TEXT, "configuration", NULL},
+    {"kind", VI_COL_TEXT, NULL, NULL},
+    {"group", VI_COL_INT, NULL, NULL},
+    {"m", VI_COL_INT, NULL, NULL},
+    {"method", VI_COL_TEXT, NULL, NULL},
+    {"h", VI_COL_REAL, "h", "%.5g"},
+    {"tol", VI_COL_REAL, "rtol = atol", "%.2g"},
+    {"steps", VI_COL_INT, NULL, NULL},
+    {"error_q", VI_COL_REAL, "q error", "%.3e"},
+    {"error_p", VI_COL_REAL, "p error", "%.3e"},
+    {"error_lambda", VI_COL_REAL, "lambda error", "%.3e"},
+    {"error_energy", VI_COL_REAL, "energy error", "%.3e"},
+    {"g_drift", VI_COL_REAL, "max abs g", "%.1e"},
+    {"seconds", VI_COL_REAL, "time [s]", "%.3e"},
+    {"wall_seconds", VI_COL_REAL, "wall [s]", "%.3e"},
+    {"repetitions", VI_COL_INT, "reps", NULL},
+    {"res_evals", VI_COL_INT, "res. evals", NULL},
+    {"jac_evals", VI_COL_INT, "Jac. evals", NULL},
+    {"newton_iters", VI_COL_INT, "Newton it.", NULL},
+    {"newton_per_step", VI_COL_REAL, "Newton it./step", "%.2f"},
+    {"newton_max", VI_COL_INT, "max it.", NULL},
+    {"unknowns", VI_COL_INT, NULL, NULL},
+    {"lin_setups", VI_COL_INT, "lin. setups", NULL},
+    {"err_test_fails", VI_COL_INT, "error test fails", NULL},
+    {"conv_fails", VI_COL_INT, "conv. fails", NULL},
+    {"ok", VI_COL_INT, NULL, NULL},
+    {"status", VI_COL_TEXT, NULL, NULL},
+};
+
+static int fill_rows(const vi_sweep *S, vi_rows *R) {
+  vi_rows_init(R, run_cols, (int)(sizeof run_cols / sizeof run_cols[0]));
+  for (int i = 0; i < S->npts; i++) {
+    const vi_sweep_point *P = &S->pts[i];
+    const vi_sweep_curve *C = &S->curves[P->curve];
+    const int base = C->kind != VI_SWEEP_STEPPER;
+    int r = vi_rows_add(R);
+    if (r < 0 || vi_rows_text(R, r, "config", C->label) != 0 ||
+        vi_rows_text(R, r, "kind", kind_name(C->kind)) != 0 ||
+        vi_rows_text(R, r, "method", C->method) != 0 ||
+        vi_rows_text(R, r, "status", P->ok ? "ok" : P->msg) != 0) {
+      return -1;
+    }
+    vi_rows_int(R, r, "group", C->group);
+    vi_rows_int(R, r, "m", C->m);
+    if (!base) {
+      vi_rows_real(R, r, "h", P->h);
+      vi_rows_int(R, r, "unknowns", C->unknowns);
+      vi_rows_int(R, r, "newton_max", P->newton_max);
+    } else {
+      vi_rows_real(R, r, "tol", P->tol);
+      vi_rows_int(R, r, "lin_setups", P->lsetups);
+      vi_rows_int(R, r, "err_test_fails", P->etfails);
+      vi_rows_int(R, r, "conv_fails", P->ncfails);
+    }
+    vi_rows_int(R, r, "steps", P->steps);
+    if (P->ok) {
+      vi_rows_real(R, r, "error_q", P->err[VI_SW_Q]);
+      vi_rows_real(R, r, "error_p", P->err[VI_SW_P]);
+      vi_rows_real(R, r, "error_lambda", P->err[VI_SW_LAMBDA]);
+      vi_rows_real(R, r, "error_energy", P->err[VI_SW_ENERGY]);
+      vi_rows_real(R, r, "g_drift", P->err[VI_SW_GDRIFT]);
+      vi_rows_real(R, r, "seconds", P->tm.seconds);
+      vi_rows_real(R, r, "wall_seconds", P->tm.wall);
+      vi_rows_int(R, r, "repetitions", P->tm.reps);
+    }
+    vi_rows_int(R, r, "res_evals", P->fevals);
+    vi_rows_int(R, r, "jac_evals", P->jevals);
+    vi_rows_int(R, r, "newton_iters", P->newton);
+    if (P->steps > 0) {
+      vi_rows_real(R, r, "newton_per_step", (double)P->newton / (double)P->steps);
+    }
+    vi_rows_int(R, r, "ok", P->ok);
+  }
+  return 0;
+}
+
+static int keep_stepper(const vi_rows *R, int row, void *ctx) {
+  (void)ctx;
+  const vi_cellv *v = &R->v[(size_t)row * (size_t)R->ncol + (size_t)vi_rows_col(R, "kind")];
+  return strcmp(v->s, "stepper") == 0;
+}
+
+static int keep_baseline(const vi_rows *R, int row, void *ctx) {
+  return !keep_stepper(R, row, ctx);
+}
+
+static json_t *num(double v) {
+  return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *reference_json(const vi_sweep *S) {
+  json_t *rj = json_object();
+  const double minerr = vi_sweep_min_err(S, -1, VI_SW_Q);
+  json_object_set_new(rj, "method", json_string(S->ref_method));
+  json_object_set_new(rj, "precision", json_string(S->ref_precision));
+  json_object_set_new(rj, "accuracy", num(S->ref_accuracy));
+  json_object_set_new(rj, "grid_h",
+                      S->spec->nref > 0 ? json_real(S->T / (double)S->spec->nref)
+                                        : json_string("each run's own grid"));
+  json_object_set_new(rj, "cached", json_boolean(S->ref_cached));
+  json_object_set_new(rj, "smallest_error", num(minerr));
+  json_object_set_new(rj, "ok", json_boolean(S->ref_accuracy <= 0.1 * minerr));
+  if (S->spec->nref > 0 && !S->quick && S->spec->quad_reference) {
+    json_object_set_new(rj, "double_method", json_string(S->dref_method));
+    json_object_set_new(rj, "double_accuracy", num(S->dref_accuracy));
+    json_object_set_new(rj, "double_q_deviation", num(S->dref_dev));
+  }
+  return rj;
+}
+
+int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
+  const vi_sweep_spec *sp = s->spec;
+  const char *id = s->id;
+  const double t0 = vi_clock();
+  char err[1024] = "";
+  int status = VI_EXIT_FAIL;
+  vi_sweep S;
+  vi_rows R;
+  vi_rows_init(&R, run_cols, 0);
+  vi_sweep_report rep;
+  memset(&rep, 0, sizeof rep);
+  char *mdbuf = NULL, *sumbuf = NULL, *csv = NULL;
+  size_t mdlen = 0, sumlen = 0;
+  if (vi_sweep_open(&S, sp, id, o->quick, o->progress, o->cache_dir, err, sizeof err) != 0 ||
+      sp->curves(&S) != 0) {
+    goto out;
+  }
+  vi_timing_begin(&S.tg);
+  if (S.tg.pin_note[0]) {
+    fprintf(stderr, "%s: timings unpinned: %s\n", id, S.tg.pin_note);
+  }
+  for (int c = 0; c < S.ncurves; c++) {
+    if (vi_sweep_curve_run(&S, c, err, sizeof err) != 0) {
+      goto out;
+    }
+  }
+  vi_sweep_time(&S);
+  vi_timing_end(&S.tg);
+  S.seconds = vi_clock() - t0;
+  if (fill_rows(&S, &R) != 0) {
+    vi_set_err(err, sizeof err, "out of memory");
+    goto out;
+  }
+
+  rep.j = json_object();
+  rep.md = open_memstream(&mdbuf, &mdlen);
+  rep.summary = open_memstream(&sumbuf, &sumlen);
+  if (!rep.j || !rep.md || !rep.summary) {
+    vi_set_err(err, sizeof err, "out of memory");
+    goto out;
+  }
+  json_t *j = rep.j;
+  json_object_set_new(j, "id", json_string(id));
+  json_object_set_new(j, "title", json_string(s->title));
+  json_object_set_new(j, "system", json_string(sp->system));
+  json_object_set_new(j, "params", vi_params_json(S.sys));
+  json_object_set_new(j, "T", json_real(S.T));
+  json_object_set_new(j, "quick", json_boolean(o->quick));
+  json_object_set_new(j, "machine", vi_machine_json(&S.tg.machine, S.tg.line));
+  json_object_set_new(j, "pinned_core", S.tg.core >= 0 ? json_integer(S.tg.core) : json_null());
+  json_object_set_new(
+      j, "timing",
+      json_string("seconds: CPU time of the pinned thread (CLOCK_THREAD_CPUTIME_ID), "
+                  "wall_seconds: wall clock; each the minimum of the repetitions (the count "
+                  "per run in 'repetitions', by its time; 1 with --quick) taken in passes "
+                  "over the study; stepper init and steps (IDA: create, init, solve), the "
+                  "copy of every node, reference and error evaluation excluded"));
+  json_object_set_new(j, "error_measures",
+                      json_string("error_q, error_p: max over the nodes shared with the "
+                                  "reference of the max-norm error; error_lambda the same "
+                                  "over k >= 1; error_energy: max over every node of "
+                                  "|H_k - H_0| / |H_0|; g_drift: max_k |g(q_k)|_inf"));
+  json_object_set_new(j, "reference", reference_json(&S));
+  json_t *cj = json_array();
+  for (int c = 0; c < S.ncurves; c++) {
+    json_t *x = json_object();
+    json_object_set_new(x, "config", json_string(S.curves[c].label));
+    json_object_set_new(x, "kind", json_string(kind_name(S.curves[c].kind)));
+    json_object_set_new(x, "group", json_integer(S.curves[c].group));
+    json_object_set_new(x, "m", json_integer(S.curves[c].m));
+    json_object_set_new(x, "method", json_string(S.curves[c].method));
+    json_object_set_new(x, "unknowns", json_integer(S.curves[c].unknowns));
+    json_array_append_new(cj, x);
+  }
+  json_object_set_new(j, "configs", cj);
+  json_object_set_new(j, "points", vi_rows_json(&R, NULL, NULL));
+
+  fprintf(rep.md, "# %s\n\n", s->title);
+  fprintf(rep.md, "%s`vistudy reproduce %s%s`. Machine: %s%s.\n\n",
+          o->quick ? "**Quick run** (reduced sweep, one repetition): " : "", id,
+          o->quick ? " --quick" : "", S.tg.line,
+          S.tg.core >= 0 ? "" : " (timings unpinned)");
+  fprintf(rep.md,
+          "Reference: %s (%s precision, accuracy %.1e, on the grid h = T / %ld); smallest "
+          "q error measured %.2e.\n\n",
+          S.ref_method, S.ref_precision, S.ref_accuracy, sp->nref,
+          vi_sweep_min_err(&S, -1, VI_SW_Q));
+  if (sp->report(&S, &rep, err, sizeof err) != 0) {
+    goto out;
+  }
+  vi_claims_json(j, rep.claims, rep.nclaims);
+  if (rep.nclaims > 0) {
+    vi_claims_md(rep.md, rep.claims_heading ? rep.claims_heading : "Claims", rep.claims,
+                 rep.nclaims);
+  }
+  static const char *const stepper_md[] = {
+      "config", "h", "steps", "error_q", "error_p", "error_energy", "g_drift", "seconds",
+      "unknowns", "res_evals", "newton_per_step", "status", NULL};
+  static const char *const base_md[] = {"config", "tol", "steps", "error_q", "g_drift",
+                                        "seconds", "res_evals", "jac_evals", "newton_iters",
+                                        "err_test_fails", "status", NULL};
+  int nbase = 0;
+  for (int c = 0; c < S.ncurves; c++) {
+    nbase += S.curves[c].kind != VI_SWEEP_STEPPER;
+  }
+  fprintf(rep.md, "## Runs\n\n");
+  vi_rows_md(rep.md, &R, stepper_md, keep_stepper, NULL);
+  if (nbase) {
+    fprintf(rep.md, "## Baseline runs\n\n");
+    vi_rows_md(rep.md, &R, base_md, keep_baseline, NULL);
+  }
+  S.seconds = vi_clock() - t0;
+  fprintf(rep.md, "Study run time %.1f s. Regenerate with `vistudy reproduce %s`.\n",
+          S.seconds, id);
+  json_object_set_new(j, "seconds_total", json_real(S.seconds));
+  csv = vi_rows_csv(&R, NULL, NULL);
+  if (fclose(rep.md) != 0 || fclose(rep.summary) != 0 || !csv) {
+    rep.md = rep.summary = NULL;
+    vi_set_err(err, sizeof err, "out of memory");
+    goto out;
+  }
+  rep.md = rep.summary = NULL;
+  if (vi_study_write(o->results_dir, id, j, mdbuf, csv, err, sizeof err) != 0) {
+    goto out;
+  }
+  status = VI_EXIT_OK;
+  for (int i = 0; i < rep.nplots; i++) {
+    char name[256];
+    snprintf(name, sizeof name, "%s%s", id, rep.plots[i].suffix);
+    if (!rep.plots[i].body ||
+        vi_plot(o->results_dir, name, rep.plots[i].body, rep.plots[i].width,
+                rep.plots[i].height, err, sizeof err) != 0) {
+      fprintf(stderr, "vistudy reproduce: %s: %s\n", id,
+              rep.plots[i].body ? err : "out of memory");
+      status = VI_EXIT_FAIL;
+    }
+  }
+  fputs(sumbuf, stdout);
+  if (rep.nclaims > 0) {
+    vi_claims_print(stdout, id, rep.claims_whose, rep.claims, rep.nclaims);
+  }
+  printf("  results: %s/%s.{md,json,csv,svg,png}\n", o->results_dir, id);
+  if (status == VI_EXIT_OK && vi_claims_status(rep.claims, rep.nclaims, o->strict)) {
+    status = VI_EXIT_FAIL;
+  }
+  err[0] = 0;
+out:
+  if (status != VI_EXIT_OK && err[0]) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", id, err);
+  }
+  vi_timing_end(&S.tg);
+  if (rep.md) {
+    fclose(rep.md);
+  }
+  if (rep.summary) {
+    fclose(rep.summary);
+  }
+  for (int i = 0; i < rep.nplots; i++) {
+    free(rep.plots[i].body);
+  }
+  json_decref(rep.j);
+  free(mdbuf);
+  free(sumbuf);
+  free(csv);
+  vi_rows_free(&R);
+  vi_sweep_close(&S);
+  return status;
+}

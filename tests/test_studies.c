@@ -1,0 +1,209 @@
+/* test_studies.c: the shared services of the studies (unit suite): the row
+ * model and its emitters (emit.h), the claims record (claims.h), the
+ * gnuplot builder (plot.h) and the sweep core (sweep.h): its error
+ * measurement on nodes shared with the reference (N dividing the reference
+ * grid and N a multiple of it), its stopping rules and its interpolation
+ * along a curve. */
+#include "check.h"
+
+#include "claims.h"
+#include "emit.h"
+#include "plot.h"
+#include "sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(...) VI_CHECK(T, __VA_ARGS__)
+
+static const vi_col cols[] = {
+    {"name", VI_COL_TEXT, "the name", NULL},
+    {"x", VI_COL_REAL, NULL, "%.2f"},
+    {"k", VI_COL_INT, NULL, NULL},
+};
+
+static int keep_odd(const vi_rows *r, int row, void *ctx) {
+  (void)r;
+  (void)ctx;
+  return row % 2 == 1;
+}
+
+static void test_rows(vi_check_ctx *T) {
+  vi_rows R;
+  vi_rows_init(&R, cols, 3);
+  int r0 = vi_rows_add(&R);
+  vi_rows_text(&R, r0, "name", "plain");
+  vi_rows_real(&R, r0, "x", 0.5);
+  vi_rows_int(&R, r0, "k", 7);
+  int r1 = vi_rows_add(&R);
+  vi_rows_text(&R, r1, "name", "a, \"quoted\" | name");
+  vi_rows_real(&R, r1, "x", NAN); /* non-finite: null / empty / "-" */
+  /* k of r1 never set */
+  CHECK(vi_rows_col(&R, "k") == 2 && vi_rows_col(&R, "nope") == -1, "column lookup");
+
+  char *csv = vi_rows_csv(&R, NULL, NULL);
+  CHECK(csv != NULL, "csv built");
+  CHECK(strcmp(csv, "name,x,k\nplain,0.5,7\n\"a, \"\"quoted\"\" | name\",,\n") == 0,
+        "csv quoting and empty cells: got [%s]", csv);
+  free(csv);
+
+  json_t *j = vi_rows_json(&R, NULL, NULL);
+  CHECK(json_array_size(j) == 2, "json rows");
+  json_t *o1 = json_array_get(j, 1);
+  CHECK(json_is_null(json_object_get(o1, "x")) && json_is_null(json_object_get(o1, "k")),
+        "json: NaN and unset cells are null");
+  CHECK(json_integer_value(json_object_get(json_array_get(j, 0), "k")) == 7, "json int");
+  json_decref(j);
+
+  char *md = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&md, &len);
+  static const char *const show[] = {"name", "x", "k", NULL};
+  vi_rows_md(f, &R, show, keep_odd, NULL);
+  fclose(f);
+  CHECK(strstr(md, "| the name | x | k |") != NULL, "md header uses titles: [%s]", md);
+  CHECK(strstr(md, "a, \"quoted\" \\| name | - | - |") != NULL, "md escapes | and shows -: [%s]",
+        md);
+  CHECK(strstr(md, "plain") == NULL, "md keeps only the selected rows");
+  free(md);
+  vi_rows_free(&R);
+}
+
+static void test_claims(vi_check_ctx *T) {
+  vi_claim cl[2];
+  vi_claim_set(&cl[0], 1, "it holds", "%d of %d", 3, 3);
+  vi_claim_set(&cl[1], 0, "it does | not", "measured %.1f", 2.5);
+  CHECK(vi_claims_held(cl, 2) == 1, "held count");
+  CHECK(strcmp(cl[1].measured, "measured 2.5") == 0, "measured text");
+  CHECK(vi_claims_status(cl, 2, 0) == 0 && vi_claims_status(cl, 2, 1) == 1 &&
+            vi_claims_status(cl, 1, 1) == 0,
+        "--strict rule");
+  json_t *j = json_object();
+  vi_claims_json(j, cl, 2);
+  CHECK(json_integer_value(json_object_get(j, "claims_held")) == 1 &&
+            json_integer_value(json_object_get(j, "claims_total")) == 2 &&
+            json_array_size(json_object_get(j, "claims")) == 2,
+        "claims json");
+  json_decref(j);
+  char *md = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&md, &len);
+  vi_claims_md(f, "Claims", cl, 2);
+  fclose(f);
+  CHECK(strstr(md, "1/2 hold.") && strstr(md, "it does \\| not") && strstr(md, "**no**"),
+        "claims md: [%s]", md);
+  free(md);
+}
+
+static void test_gp(vi_check_ctx *T) {
+  vi_gp *g = vi_gp_new("fig \"one\"");
+  vi_gp_panel(g, "left", "x", "y", VI_GP_LOGX | VI_GP_LOGY);
+  const double x[4] = {1, -1, 10, NAN}, y[4] = {2, 3, 0, 5};
+  vi_gp_curve(g, "kept", x, y, 4, 0, 0);  /* only (1, 2) survives the log axes */
+  vi_gp_curve(g, "empty", y + 2, y + 2, 1, 1, 0); /* (0, 0): nothing on log axes */
+  vi_gp_panel(g, "right", "x", "y", 0);
+  vi_gp_curve(g, "lin", x, y, 3, 1, 1); /* (-1, 3) and (10, 0) are fine on linear axes */
+  char *b = vi_gp_body(g, 1, 2);
+  vi_gp_free(g);
+  CHECK(b != NULL, "gp body");
+  CHECK(strstr(b, "$d0 << EOD\n1.000000000e+00 2.000000000e+00\nEOD\n") != NULL,
+        "log axes drop non-positive and non-finite points: [%s]", b);
+  CHECK(strstr(b, "\"empty\"") == NULL, "a curve without points is not drawn");
+  CHECK(strstr(b, "$d1 << EOD\n1.000000000e+00 2.000000000e+00\n-1.000000000e+00") != NULL,
+        "linear axes keep negative points");
+  CHECK(strstr(b, "set multiplot layout 1,2 title \"fig \\\"one\\\"\"") != NULL,
+        "two panels: a multiplot, quotes escaped");
+  CHECK(strstr(b, "unset multiplot") != NULL, "multiplot closed");
+  free(b);
+}
+
+/* The sweep core on the planar pendulum with its exact reference: the
+ * errors of galerkin s=2 (order 4 in q) at N dividing the reference grid
+ * and at N a multiple of it fall by 2^4 per halving of h; a wrong mapping
+ * of run nodes to reference nodes gives O(1) errors. */
+static int sweep_curves(vi_sweep *S) {
+  (void)S;
+  return 0;
+}
+
+static void test_sweep(vi_check_ctx *T) {
+  static const long ladder[] = {20, 40, 80, 160, 320};
+  const vi_sweep_spec spec = {.system = "planar-pendulum",
+                              .T = 4.0 * 1.0,
+                              .nref = 80,
+                              .ladder = ladder,
+                              .nladder = 5,
+                              .stop_err = 0,
+                              .reps = {1, 1, 1},
+                              .curves = sweep_curves};
+  vi_sweep S;
+  char err[512] = "";
+  int rc = vi_sweep_open(&S, &spec, "test", 0, 0, NULL, err, sizeof err);
+  CHECK(rc == 0, "sweep open: %s", err);
+  if (rc != 0) {
+    return;
+  }
+  int c = vi_sweep_add(&S, VI_SWEEP_STEPPER, 3, 2, "s=2", "galerkin:s=2");
+  CHECK(c == 0 && vi_sweep_find(&S, 3, 2) == 0 && vi_sweep_find(&S, 3, 1) == -1, "curve added");
+  rc = vi_sweep_curve_run(&S, c, err, sizeof err);
+  CHECK(rc == 0 && S.npts == 5, "five runs (%d): %s", S.npts, err);
+  CHECK(strstr(S.curves[c].method, "galerkin:s=2,") == S.curves[c].method,
+        "canonical spec recorded: %s", S.curves[c].method);
+  for (int i = 1; i < S.npts; i++) {
+    const double r = log2(S.pts[i - 1].err[VI_SW_Q] / S.pts[i].err[VI_SW_Q]);
+    CHECK(S.pts[i].ok && fabs(r - 4) < 0.3, "q error order %.2f between N = %ld and %ld", r,
+          S.pts[i - 1].N, S.pts[i].N);
+  }
+  CHECK(S.pts[0].err[VI_SW_ENERGY] > 0 && S.pts[4].err[VI_SW_ENERGY] < S.pts[0].err[VI_SW_ENERGY],
+        "energy error measured");
+  CHECK(S.pts[4].err[VI_SW_GDRIFT] < 1e-12, "constraint drift at round-off: %g",
+        S.pts[4].err[VI_SW_GDRIFT]);
+  /* Interpolation: halfway (in log) between two runs' errors. */
+  const vi_sweep_point *a = vi_sweep_at(&S, c, 40), *b = vi_sweep_at(&S, c, 80);
+  CHECK(a && b && !vi_sweep_at(&S, c, 41), "runs looked up by N");
+  if (a && b) {
+    const double E = sqrt(a->err[VI_SW_Q] * b->err[VI_SW_Q]);
+    double h;
+    char why[160];
+    const double ev = vi_sweep_interp(&S, c, VI_SW_Q, VI_COST_EVALS, E, &h, why, sizeof why);
+    CHECK(fabs(ev - sqrt((double)a->fevals * (double)b->fevals)) < 1e-9 * ev &&
+              fabs(h - sqrt(a->h * b->h)) < 1e-12,
+          "log-log interpolation: %g evals at h = %g", ev, h);
+    const double no = vi_sweep_interp(&S, c, VI_SW_Q, VI_COST_CPU, 1e-300, NULL, why, sizeof why);
+    CHECK(isnan(no) && strstr(why, "reaches only"), "unreachable level: %s", why);
+    double cost;
+    CHECK(vi_sweep_best(&S, 3, VI_SW_Q, VI_COST_EVALS, E, &cost, why, sizeof why) == c &&
+              vi_sweep_best(&S, 4, VI_SW_Q, VI_COST_EVALS, E, &cost, why, sizeof why) == -1,
+          "best curve of a group");
+  }
+  vi_sweep_close(&S);
+
+  /* Stopping rules: stop below an error, never before n_keep. */
+  vi_sweep_spec stop = spec;
+  stop.stop_err = 1e-3;
+  stop.n_keep = 80;
+  rc = vi_sweep_open(&S, &stop, "test", 0, 0, NULL, err, sizeof err);
+  c = vi_sweep_add(&S, VI_SWEEP_STEPPER, 0, 0, "s=2", "galerkin:s=2");
+  rc = rc == 0 ? vi_sweep_curve_run(&S, c, err, sizeof err) : rc;
+  CHECK(rc == 0 && S.npts == 3 && S.pts[2].N == 80, "stops at N = n_keep once below stop_err (%d runs)",
+        S.npts);
+  vi_sweep_close(&S);
+
+  /* A spec the registry refuses is the study's error, named. */
+  rc = vi_sweep_open(&S, &spec, "test", 0, 0, NULL, err, sizeof err);
+  c = vi_sweep_add(&S, VI_SWEEP_STEPPER, 0, 0, "bad", "galerkin:s=0");
+  rc = rc == 0 ? vi_sweep_curve_run(&S, c, err, sizeof err) : rc;
+  CHECK(rc == -1 && strstr(err, "s") != NULL, "bad spec refused: %s", err);
+  vi_sweep_close(&S);
+}
+
+int main(void) {
+  vi_check_ctx ctx = {0, 0};
+  test_rows(&ctx);
+  test_claims(&ctx);
+  test_gp(&ctx);
+  test_sweep(&ctx);
+  return vi_check_done(&ctx, "studies");
+}
