@@ -244,6 +244,12 @@ int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
 /* Total energy 1/2 p'M^-1 p + V(q) (mechanical), H(q) (degenerate). */
 int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *E);
+/* Degenerate form: the velocity of the flow, qdot = (Dalpha' - Dalpha)^-1
+ * grad H (tyranowski2014 (2.8)-(2.9)); VI_SINGULAR where Dalpha' - Dalpha
+ * is singular, VI_EUNSUPPORTED for the other forms. Allocates nothing for
+ * n <= 16. */
+int VI_X(vi_system_degen_velocity)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                                   VI_REAL *qdot);
 /* Degenerate form: the discrete constraint defect |p - alpha(q)|_inf
  * (tyranowski2014 §4: zero for the exact flow); VI_EUNSUPPORTED otherwise. */
 int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q,
@@ -391,10 +397,13 @@ typedef struct VI_X(vi_method_type) {
   /* Release what init acquired outside the state block (e.g. KINSOL). */
   void (*fini)(void *state);
   /* The order of each quantity as the family's paper predicts it for these
-   * options: quantity VI_Q, VI_P, VI_LAMBDA, or VI_NQUANT for the relative
-   * energy error; -1 where the family declares nothing (used by the
-   * conformance tests and studies, never written into a measured column). */
-  int (*expected_order)(const void *opts, int quantity);
+   * options on a system of this kind (info: e.g. vprk's orders depend on
+   * whether alpha is affine): quantity VI_Q, VI_P, VI_LAMBDA, or VI_NQUANT
+   * for the relative energy error; -1 where the family declares nothing,
+   * VI_ORDER_NONE where the paper says the method does not converge (used
+   * by the conformance tests and studies, never written into a measured
+   * column). */
+  int (*expected_order)(const void *opts, const vi_system_info *info, int quantity);
   /* Specs that exercise the family (the conformance tests loop them),
    * NULL-terminated. */
   const char *const *examples;

@@ -110,6 +110,21 @@ typedef struct vi_man2020_opts {
   int quadC; /* vi_rule of the constrained term */
 } vi_man2020_opts;
 
+/* The tableau pairs of vprk (tyranowski2014 §4, §5): a for Q, abar for P,
+ * common weights b. Gauss (abar = a, its own symplectic conjugate), Radau
+ * IIA (abar = a; not variational, stiffly accurate), Lobatto IIIA-IIIB
+ * (a = IIIA, abar = IIIB, the symplectic conjugate of IIIA). */
+typedef enum vi_vprk_tableau {
+  VI_VPRK_GAUSS = 0,
+  VI_VPRK_RADAU_IIA = 1,
+  VI_VPRK_LOBATTO_IIIA_IIIB = 2
+} vi_vprk_tableau;
+
+typedef struct vi_vprk_opts {
+  int tableau; /* vi_vprk_tableau */
+  int s;       /* stages */
+} vi_vprk_opts;
+
 /* What a method family needs of a system (vi_method_type.needs), checked
  * once when a stepper is made, with a message naming what is missing. */
 enum {
@@ -129,6 +144,10 @@ typedef struct vi_system_info {
   int m;               /* holonomic constraints */
   int m_nh;            /* nonholonomic constraints A(q) v + a(q) = 0 */
   int n_momenta;       /* number of momentum maps (obs->momenta) */
+  int alpha_affine;    /* degenerate form: alpha(q) = C q + d, so Dalpha is
+                          constant and the contracted Hess alpha vanishes
+                          (tyranowski2014 §4.2: Theorems 4.3-4.6 apply);
+                          vistudy check verifies it */
   const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
   const vi_param *params; /* terminated by an entry with name == NULL */
 } vi_system_info;
@@ -221,6 +240,10 @@ typedef struct vi_solver_config {
 /* Result of an order study, in double whatever the working precision. */
 #define VI_ORDER_MAXH 24
 enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3 };
+/* A declared order meaning "does not converge" (an inconsistent method,
+ * e.g. the 2-stage Lobatto IIIA-IIIB pair of tyranowski2014 §4.3.2): an
+ * order study must give the verdict 'd', never a slope. */
+#define VI_ORDER_NONE 0
 typedef struct vi_order_result {
   char system[64];
   char method[256];     /* canonical spec */

@@ -226,7 +226,9 @@ const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st) {
 }
 
 int VI_X(vi_stepper_expected_order)(const VI_X(vi_stepper) *st, int quantity) {
-  return st->type->expected_order ? st->type->expected_order(st->opts, quantity) : -1;
+  return st->type->expected_order
+             ? st->type->expected_order(st->opts, st->sys->type->info, quantity)
+             : -1;
 }
 
 void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len) {

@@ -752,6 +752,39 @@ int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q,
   return rc;
 }
 
+int VI_X(vi_system_degen_velocity)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                                   VI_REAL *qdot) {
+  const VI_X(vi_degen_ops) *dg = sys->type->degen;
+  if (dg == NULL) {
+    return VI_EUNSUPPORTED;
+  }
+  const int n = sys->n;
+  scratch s;
+  int rc = scratch_get(&s, (size_t)(2 * n * n), (size_t)n);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  VI_REAL *Da = s.w, *A = s.w + n * n;
+  rc = vi_callback_status(dg->dalpha(sys->state, q, Da));
+  if (rc == VI_OK) {
+    rc = vi_callback_status(dg->grad_hamiltonian(sys->state, q, qdot));
+  }
+  if (rc == VI_OK) {
+    /* tyranowski2014 (2.8): (Dalpha' - Dalpha) qdot = grad H. */
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        A[i * n + j] = Da[j * n + i] - Da[i * n + j];
+      }
+    }
+    rc = VI_X(vi_lu_factor)(n, A, s.piv);
+  }
+  if (rc == VI_OK) {
+    VI_X(vi_lu_solve)(n, A, s.piv, qdot);
+  }
+  scratch_put(&s);
+  return rc;
+}
+
 int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *gv) {
   int n = sys->n, m = sys->m;
@@ -2187,6 +2220,53 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
       snprintf(line, sizeof line, "%s %s at %s: max rel err %.1e (tol %.1e) %s",
                name, names[which], where, (double)e, (double)tol,
                ok ? "ok" : "FAIL");
+      if (report != NULL) {
+        report(ctx, line);
+      }
+    }
+    /* A system that declares alpha affine (the orders of vprk depend on
+     * it, tyranowski2014 §4.2): Dalpha the same as at q0 and the
+     * contracted Hess alpha zero, to round-off. */
+    if (t->degen != NULL && t->info->alpha_affine && status == 0) {
+      VI_REAL *D0 = fdw; /* n^2 reals of fd_compare's work, free here */
+      int rc = t->degen->dalpha(sys->state, sys->q0, D0);
+      if (rc == 0) {
+        rc = t->degen->dalpha(sys->state, q, J);
+      }
+      VI_REAL dev = 0, scale = 0;
+      for (int i = 0; rc == 0 && i < n * n; i++) {
+        VI_REAL d = vi_fabs(J[i] - D0[i]);
+        dev = d > dev || d != d ? d : dev;
+        scale = vi_fabs(D0[i]) > scale ? vi_fabs(D0[i]) : scale;
+      }
+      if (rc == 0) {
+        rc = t->degen->d2alpha(sys->state, q, v, J);
+      }
+      for (int i = 0; rc == 0 && i < n * n; i++) {
+        VI_REAL d = vi_fabs(J[i]);
+        dev = d > dev || d != d ? d : dev;
+      }
+      char line[256];
+      if (rc != 0) {
+        snprintf(line, sizeof line, "%s alpha affine at probe %d: callback failed with status %d",
+                 name, probe, rc);
+        status = VI_ECALLBACK;
+      } else {
+        const VI_REAL lim = 10 * VI_EPS * (scale > 1 ? scale : 1);
+        const int ok = dev <= lim;
+        failures += !ok;
+        snprintf(line, sizeof line,
+                 "%s alpha affine (declared) at %s%d: Dalpha - Dalpha(q0) and the contracted "
+                 "Hess alpha at most %.1e (tol %.1e) %s",
+                 name, probe ? "probe " : "q0", probe ? probe : 0, (double)dev, (double)lim,
+                 ok ? "ok" : "FAIL");
+        if (probe == 0) {
+          snprintf(line, sizeof line,
+                   "%s alpha affine (declared) at q0: contracted Hess alpha at most %.1e "
+                   "(tol %.1e) %s",
+                   name, (double)dev, (double)lim, ok ? "ok" : "FAIL");
+        }
+      }
       if (report != NULL) {
         report(ctx, line);
       }

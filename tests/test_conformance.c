@@ -122,9 +122,9 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
   int want[VI_NQUANT + 1], any_state = 0;
   for (int x = 0; x <= VI_NQUANT; x++) {
     want[x] = VI_X(vi_stepper_expected_order)(st, x);
-    any_state |= x < VI_NQUANT && want[x] > 0;
+    any_state |= x < VI_NQUANT && want[x] >= 0;
   }
-  if (!any_state && want[VI_NQUANT] <= 0) {
+  if (!any_state && want[VI_NQUANT] < 0) {
     return;
   }
   vi_order_config a = {0};
@@ -144,18 +144,38 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
   VI_CHECK(c, rc == VI_OK, "%s on %s (%s): order study failed: %s", spec, sysname,
            VI_PREC_NAME, err);
   for (int x = 0; rc == VI_OK && x <= VI_NQUANT; x++) {
-    if (want[x] <= 0) {
+    if (want[x] < 0) {
       continue;
     }
     const double *e = x < VI_NQUANT ? r->err[x] : r->energy_err;
     const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
     vi_fit f = vi_fit_order(r->nh, r->h, e, fl, 10.0);
-    int ok = f.status == VI_FIT_OK && fabs(f.order - want[x]) <= 0.5;
+#ifndef VI_PREC_Q
+    /* A high order on a slow motion reaches the floor of double within
+     * these steps (e.g. Gauss s = 3 on the point vortices): the quad pass
+     * of the same pair checks it, and there it must resolve. */
+    if ((f.status == VI_FIT_PLATEAU || f.status == VI_FIT_TOO_FEW) && want[x] > 0 &&
+        e[0] <= 1e4 * fl) {
+      printf("  %s on %s (%s): %s at the floor of double (%.2e .. %.2e): checked in quad\n",
+             spec, sysname, VI_PREC_NAME, qn[x], e[0], e[3]);
+      continue;
+    }
+#endif
+    /* VI_ORDER_NONE: the paper says it does not converge; the verdict must
+     * be 'd', never a slope. */
+    int ok = want[x] == VI_ORDER_NONE
+                 ? f.status == VI_FIT_DIVERGENT
+                 : f.status == VI_FIT_OK && fabs(f.order - want[x]) <= 0.5;
     VI_CHECK(c, ok,
              "%s on %s (%s): %s order %.2f (status %d), declared %d; errors %.2e .. %.2e",
              spec, sysname, VI_PREC_NAME, qn[x], f.order, f.status, want[x], e[0], e[3]);
-    printf("  %s on %s (%s): %s order %.2f, declared %d\n", spec, sysname, VI_PREC_NAME,
-           qn[x], f.status == VI_FIT_OK ? f.order : NAN, want[x]);
+    if (want[x] == VI_ORDER_NONE) {
+      printf("  %s on %s (%s): %s %s, declared: does not converge\n", spec, sysname,
+             VI_PREC_NAME, qn[x], f.status == VI_FIT_DIVERGENT ? "d" : "converges");
+    } else {
+      printf("  %s on %s (%s): %s order %.2f, declared %d\n", spec, sysname, VI_PREC_NAME,
+             qn[x], f.status == VI_FIT_OK ? f.order : NAN, want[x]);
+    }
   }
   free(r);
 }

@@ -720,7 +720,10 @@ static void VI_X(test_bad_input)(vi_check_ctx *c,
     }
     VI_X(expect_fail)(c, t, s, VI_EINVAL, name, "must be > 0, got -0.5");
   }
-  VI_CHECK(c, npositive > 0, "%s declares no positive parameter (masses, lengths)", info->name);
+  /* Every mechanical system has masses or lengths; a degenerate one may
+   * have none (vortex strengths take either sign). */
+  VI_CHECK(c, npositive > 0 || t->mech == NULL,
+           "%s declares no positive parameter (masses, lengths)", info->name);
   /* Inconsistent initial data where the parameters carry it directly:
    * q0 stretched by 10 % violates g, v0 = q0 violates G v0 = 0 (rod 1 would
    * stretch). */
@@ -1112,8 +1115,9 @@ static void VI_X(test_degen_system)(vi_check_ctx *c, const VI_X(vi_system_type) 
   printf("%s (%s):\n", info->name, pn);
   report_ctx r = {0, 0};
   int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
-  /* Six points x (dalpha, d2alpha, grad H, Hess H). */
-  VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * 4,
+  /* Six points x (dalpha, d2alpha, grad H, Hess H), and the declared
+   * affine alpha at each. */
+  VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * (4 + (info->alpha_affine != 0)),
            "%s %s: vi_system_check: %d failures, %d lines", info->name, pn, nf, r.lines);
 
   /* The reference over a few nodes: H conserved and p = alpha(q) to its

@@ -627,7 +627,8 @@ static void VI_X(galerkin_fini)(void *state) {
  * reaches 2s, p 2 floor(s/2) + 2, lambda 2 floor((s+1)/2) (every such row
  * of both tables). Elsewhere the tables show parity effects that no rule
  * of the paper states: nothing is declared. */
-static int galerkin_expected_order(const void *opts_, int quantity) {
+static int galerkin_expected_order(const void *opts_, const vi_system_info *info, int quantity) {
+  (void)info;
   const galerkin_opts *o = opts_;
   const int ordL = o->quadL == VI_RULE_GAUSS ? 2 * o->r : 2 * o->r - 2;
   if (o->w != o->s || o->quadZ != VI_RULE_LOBATTO || ordL < 2 * o->s ||

@@ -510,7 +510,8 @@ static void VI_X(man_fini)(void *state) {
 /* man2020 Tables 1 and 3: the order of the relative energy error is
  * 2m - 2 on Lobatto control points and 2 ceil(m/2) on equidistant ones,
  * whatever the quadratures. The paper states no order of q, p, lambda. */
-static int man_expected_order(const void *opts_, int quantity) {
+static int man_expected_order(const void *opts_, const vi_system_info *info, int quantity) {
+  (void)info;
   const man_opts *o = opts_;
   if (quantity != VI_NQUANT) {
     return -1;
