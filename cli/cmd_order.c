@@ -76,7 +76,8 @@ static const char *const order_help =
     "usage: vistudy order --system S [--set name=v1,v2 ...] --method SPEC\n"
     "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
     "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
-    "                     [--measure state|energy [--no-reference]] [--json FILE]\n"
+    "                     [--measure state|energy [--no-reference]] [--errors-at nodes|final]\n"
+    "                     [--json FILE]\n"
     "                     [--cache DIR | --no-cache]\n"
     "\n"
     "Runs the method for each step size h (T a whole multiple of each; default\n"
@@ -103,6 +104,8 @@ static const char *const order_help =
     "steps in double, 2^15 in quad). --measure energy makes the energy error\n"
     "the study's measure; --no-reference skips the\n"
     "reference (the energy error needs none; no q, p, lambda errors then).\n"
+    "--errors-at final measures q, p, lambda at t = T only, |x_N - x_ref(T)|\n"
+    "(tyranowski2014's measure); nodes (the default): the maximum over t_k.\n"
     "--precision auto (the default): double, rerun in quad when a quantity has\n"
     "fewer than four errors above the floor of double; said in the output.\n"
     "The reference is the exact solution where the system has one, else an\n"
@@ -115,6 +118,7 @@ int vi_cmd_order(int argc, char **argv) {
                                        {"h", required_argument, NULL, 'H'},
                                        {"json", required_argument, NULL, 'j'},
                                        {"measure", required_argument, NULL, 'M'},
+                                       {"errors-at", required_argument, NULL, 'E'},
                                        {"cache", required_argument, NULL, 'c'},
                                        {"no-cache", no_argument, NULL, 'n'},
                                        {"no-reference", no_argument, NULL, 'N'},
@@ -162,6 +166,13 @@ int vi_cmd_order(int argc, char **argv) {
     case 'j':
       json_path = optarg;
       break;
+    case 'E': {
+      static const char *const where[] = {"nodes", "final", NULL};
+      if (vi_parse_choice("--errors-at", optarg, where, &a.at_final, err, sizeof err)) {
+        return vi_cli_usage("order", err);
+      }
+      break;
+    }
     case 'M': {
       static const char *const measures[] = {"state", "energy", NULL};
       if (vi_parse_choice("--measure", optarg, measures, &a.measure, err, sizeof err)) {

@@ -279,6 +279,7 @@ typedef struct vi_order_result {
                            (vi_system_time_scale), NaN otherwise */
   int started;          /* 0 when the study failed while being set up (the
                            system, its data, the method spec, T or the runs) */
+  int at_final;         /* the errors are those at t = T (vi_order_config) */
 } vi_order_result;
 
 /* A typed order study (vi_order_study_d / _q, vi_api.order): a system
@@ -297,6 +298,9 @@ typedef struct vi_order_config {
   int measure;           /* vi_measure: what drives the automatic step sizes */
   int energy_only;       /* skip the reference: energy errors only (studies
                             whose measure is the energy, man2020 (46)-(49)) */
+  int at_final;          /* q, p, lambda errors at the final node t = T only
+                            (tyranowski2014 §5: "max norm errors" of the
+                            solution at T); 0: the maximum over the nodes */
   /* Called (may be NULL) once the study is set up (i = -1: system, method,
    * precision and T filled in), after each run i, and with i = -2 when
    * vi_order_run reruns the study in quad: the library never prints, the

@@ -100,7 +100,7 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
   }
   for (int x = 0; x < VI_NQUANT; x++) {
     int measured = 0;
-    for (int i = 0; i < r->nh; i++) {
+    for (int i = 0; i < r->nh && (x != VI_LAMBDA || r->nmult > 0); i++) {
       measured |= !isnan(r->err[x][i]);
     }
     if (measured) {
@@ -156,6 +156,9 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   json_object_set_new(j, "T", json_real(r->T));
   json_object_set_new(j, "measure",
                       json_string(r->measure == VI_MEASURE_ENERGY ? "energy" : "state"));
+  json_object_set_new(j, "errors_at",
+                      json_string(r->at_final ? "final time: |x_N - x_ref(T)|_inf"
+                                              : "every node: max_k |x_k - x_ref(t_k)|_inf"));
   json_object_set_new(j, "h", array_of(r->h, r->nh));
   json_t *steps = json_array();
   json_t *st = json_array();

@@ -244,7 +244,8 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
   const long stride = N < nref ? nref / N : 1; /* reference nodes per run node */
   double e[VI_SW_NMEAS] = {0, 0, 0, 0, 0};
   double g[64];
-  const double scale = S->E0 != 0 && isfinite(S->E0) ? fabs(S->E0) : 1;
+  /* Relative, as vi_err_observe: absolute when |H_0| <= sqrt(eps). */
+  const double scale = fabs(S->E0) > 1.4901161193847656e-08 && isfinite(S->E0) ? fabs(S->E0) : 1;
   for (long k = 0; k <= N; k++) {
     const double *row = S->run + (size_t)k * (size_t)w;
     if (k % every == 0) {

@@ -66,6 +66,7 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o);
 /* The specs of the papers (studies/papers/). */
 extern const vi_table_spec vi_wenger2017_table;
 extern const vi_table_spec vi_man2020_table1, vi_man2020_table3;
+extern const vi_table_spec vi_tyranowski2014_orders;
 
 /* The order validation is a program of its own: random cases drawn from
  * the registries, not a spec (validation.c). */

@@ -529,21 +529,271 @@ class Disc(Nonholonomic):
         return self.assemble(tk, Q, V, [mm, Iz, kk], extra)
 
 
+# ----------------------------------------------------------------------------------------------
+# degenerate Lagrangians L = alpha(q).qdot - H(q) (tyranowski2014 sec. 2, (2.8)):
+# kepler (5.1)-(5.3) and point-vortices (5.4)-(5.6)
+# ----------------------------------------------------------------------------------------------
+
+class Degenerate(System):
+    """Euler-Lagrange equations of L = alpha(q).qdot - H(q), derived with sympy.
+
+    dL/dq - d/dt dL/dqdot = (Dalpha^T - Dalpha) qdot - grad H = 0   (Dalpha_ij = d alpha_i/d q_j)
+    The equations are linear in qdot: they are collected with linear_eq_to_matrix and solved
+    symbolically; p = alpha(q) along the solution.
+    """
+
+    def setup(self, q, prm, alpha, H):
+        t = sp.Symbol("t")
+        n = len(q)
+        qf = [sp.Function("Q%d" % (i + 1))(t) for i in range(n)]
+        qd = sp.symbols("qdot1:%d" % (n + 1), real=True)
+        to_f = dict(zip(q, qf))
+        L = sum(a.subs(to_f) * f.diff(t) for a, f in zip(alpha, qf)) - H.subs(to_f)
+        el = euler_equations(L, qf, t)  # dL/dq - d/dt dL/dqdot = 0
+        back_d = {f.diff(t): s for f, s in zip(qf, qd)}
+        back_q = dict(zip(qf, q))
+        eqs = [sp.expand(e.lhs.xreplace(back_d).xreplace(back_q)) for e in el]
+        if any(sp.diff(e, s, 2) != 0 for e in eqs for s in qd):
+            raise RefError("%s: Euler-Lagrange equations not linear in qdot" % self.name)
+        A, b = sp.linear_eq_to_matrix(eqs, list(qd))
+        if sp.simplify(A.det()) == 0:
+            raise RefError("%s: Dalpha^T - Dalpha is singular" % self.name)
+        sol = A.LUsolve(b)
+        self.n = n
+        self.q, self.prm, self.qd = list(q), list(prm), list(qd)
+        self.L = L.xreplace(back_d).xreplace(back_q)
+        self.el = eqs
+        self.Mel = A  # the EL equations read A qdot = b
+        self.f = [sp.simplify(s) for s in sol]
+        self.alpha = list(alpha)
+        self.H = H
+        Da = sp.Matrix(alpha).jacobian(q)
+        self.M = sp.simplify(Da.T - Da)
+        self.gradH = [sp.diff(H, x) for x in q]
+        args = list(q) + list(prm)
+        self._f = sp.lambdify(args, self.f, "numpy")
+        self._alpha = sp.lambdify(args, self.alpha, "numpy")
+        self._H = sp.lambdify(args, H, "numpy")
+        self._mom = [sp.lambdify(args, e, "numpy") for _, e in self.momenta]
+
+    def equations(self):
+        out = ["q = %s, parameters %s" % (self.q, self.prm),
+               "L = %s" % self.L,
+               "alpha(q) = %s" % self.alpha, "H = %s" % self.H,
+               "M = Dalpha^T - Dalpha = %s ;  M qdot = grad H = %s" % (self.M.tolist(), self.gradH)]
+        for x, e in zip(self.q, self.f):
+            out.append("%s' = %s" % (x, e))
+        for k, e in self.momenta:
+            out.append("%s = %s" % (k, e))
+        return out
+
+    def pvals(self, vals):
+        return [vals[str(s)][0] for s in self.prm]
+
+    def table(self, vals, tk, rtol, atol, extra):
+        pv = self.pvals(vals)
+
+        def rhs(t, y):
+            return np.array(self._f(*y, *pv), float)
+        Y = integrate(rhs, vals["q0"], tk, rtol, atol)
+        return self.assemble(tk, Y, pv, extra)
+
+    def assemble(self, tk, Y, pv, extra):
+        args = [Y[:, i] for i in range(self.n)] + pv
+        bc = lambda a: np.broadcast_to(np.asarray(a, float), tk.shape)  # noqa: E731
+        P = [bc(x) for x in self._alpha(*args)]
+        cols = [tk] + [Y[:, i] for i in range(self.n)] + P
+        n = self.n
+        if extra:
+            cols.append(bc(self._H(*args)))
+            cols += [bc(m(*args)) for m in self._mom]
+        return np.column_stack(cols), {"q": list(range(1, 1 + n)), "p": list(range(1 + n, 1 + 2 * n))}
+
+
+class Kepler(Degenerate):
+    name = "kepler"
+    title = ("Kepler problem as a degenerate Lagrangian L = alpha(q).qdot - H(q) "
+             "(tyranowski2014 (5.1)-(5.3))")
+    params = [
+        Param("mu", [1.0], 1, "gravitational parameter, > 0"),
+        Param("H0", [-0.5], 1, "constant subtracted from H (H = 0 on the default orbit)"),
+        Param("q0", [0.5, 0.0, 0.0, float(sp.sqrt(3))], 4,
+              "initial (x, y, p_x, p_y); default: pericentre of a = 1, e = 1/2"),
+    ]
+    columns = ["t", "q1", "q2", "q3", "q4", "p1", "p2", "p3", "p4"]
+    extra_columns = ["H", "L"]
+    coord_doc = ("q = (x, y, p_x, p_y); p = alpha(q) = (p_x, p_y, -x, -y)/2; "
+                 "H = (p_x^2 + p_y^2)/2 - mu/sqrt(x^2 + y^2) - H0; L = x p_y - y p_x")
+    has_exact = True
+
+    def __init__(self):
+        q = sp.symbols("q1:5", real=True)
+        mu, H0 = sp.symbols("mu H0", real=True)
+        x, y, px, py = q
+        alpha = [px / 2, py / 2, -x / 2, -y / 2]
+        H = (px**2 + py**2) / 2 - mu / sp.sqrt(x**2 + y**2) - H0
+        self.momenta = [("L", x * py - y * px)]
+        self.setup(q, [mu, H0], alpha, H)
+
+    def check_params(self, vals, given):
+        if not vals["mu"][0] > 0:
+            raise RefError("kepler: need mu > 0, got %r" % vals["mu"][0])
+        x, y = vals["q0"][:2]
+        if x == 0 and y == 0:
+            raise RefError("kepler: q0 at the origin (singular)")
+
+    def table(self, vals, tk, rtol, atol, extra):
+        out = Degenerate.table(self, vals, tk, rtol, atol, extra)
+        if not np.all(np.isfinite(out[0])):
+            raise RefError("kepler: the numerical solution is not finite (collision?)")
+        return out
+
+    @staticmethod
+    def orbit(mu, q0, tk, dps=40, raw=False):
+        """Closed form of a bound orbit from arbitrary initial data (own derivation).
+
+        Elements from (r0, v0): energy E = v0^2/2 - mu/r0 < 0, a = -mu/(2E), n = sqrt(mu/a^3),
+        e cos E0 = 1 - r0/a, e sin E0 = r0.v0/sqrt(mu a) (E0 the eccentric anomaly at t = 0).
+        Kepler's equation in the increment dE = E - E0 (free of the apsidal direction, so also
+        circular orbits):  n t = dE - e cos E0 sin dE + e sin E0 (1 - cos dE), solved by Newton
+        (bisection safeguard; |dE - n t| <= 2e) in mpmath at dps digits (mu, q0, tk may be
+        decimal strings; raw=True returns the mpmath values). Lagrange's f and g:
+          r = a (1 - e cos(E0 + dE)),  f = 1 - a/r0 (1 - cos dE),  g = t - (dE - sin dE)/n,
+          fdot = -sqrt(mu a) sin dE/(r r0),  gdot = 1 - a/r (1 - cos dE),
+          (x, y) = f r0 + g v0,  (p_x, p_y) = fdot r0 + gdot v0.
+        """
+        import mpmath as mpm
+        with mpm.workdps(dps):
+            mu = mpm.mpf(mu)
+            x0, y0, u0, w0 = (mpm.mpf(c) for c in q0)
+            r0 = mpm.sqrt(x0 * x0 + y0 * y0)
+            En = (u0 * u0 + w0 * w0) / 2 - mu / r0
+            if not En < 0:
+                raise RefError("kepler --exact: the orbit is not bound (E = %s >= 0)"
+                               % mpm.nstr(En, 8))
+            a = -mu / (2 * En)
+            n = mpm.sqrt(mu / a**3)
+            ec = 1 - r0 / a
+            es = (x0 * u0 + y0 * w0) / mpm.sqrt(mu * a)
+            e = mpm.sqrt(ec * ec + es * es)
+            tol = mpm.mpf(10) ** (-dps + 5)
+            out = [] if raw else np.empty((len(tk), 4))
+            for k, tf in enumerate(tk):
+                t = mpm.mpf(tf)
+                M = n * t
+                F = lambda d: d - ec * mpm.sin(d) + es * (1 - mpm.cos(d)) - M  # noqa: E731
+                lo, hi = M - 2 * e - tol, M + 2 * e + tol
+                d = M
+                for _ in range(200):
+                    Fd = F(d)
+                    if Fd > 0:
+                        hi = min(hi, d)
+                    else:
+                        lo = max(lo, d)
+                    dn = d - Fd / (1 - ec * mpm.cos(d) + es * mpm.sin(d))
+                    if not (lo <= dn <= hi):
+                        dn = (lo + hi) / 2
+                    if abs(dn - d) <= tol * (1 + abs(d)):
+                        d = dn
+                        break
+                    d = dn
+                else:
+                    raise RefError("kepler --exact: Kepler's equation did not converge at t = %r" % tf)
+                r = a * (1 - ec * mpm.cos(d) + es * mpm.sin(d))
+                f = 1 - a / r0 * (1 - mpm.cos(d))
+                g = t - (d - mpm.sin(d)) / n
+                fd = -mpm.sqrt(mu * a) * mpm.sin(d) / (r * r0)
+                gd = 1 - a / r * (1 - mpm.cos(d))
+                row = [f * x0 + g * u0, f * y0 + g * w0, fd * x0 + gd * u0, fd * y0 + gd * w0]
+                if raw:
+                    out.append(row)
+                else:
+                    out[k] = [float(c) for c in row]
+            return out, {"a": float(a), "e": float(e), "n": float(n), "E": float(En)}
+
+    def exact_table(self, vals, tk, extra):
+        Y, _ = self.orbit(vals["mu"][0], vals["q0"], tk)
+        Y[0] = vals["q0"]
+        return self.assemble(tk, Y, self.pvals(vals), extra)
+
+
+class PointVortices(Degenerate):
+    name = "point-vortices"
+    title = ("two point vortices as a degenerate Lagrangian L = alpha(q).qdot - H(q) "
+             "(tyranowski2014 (5.4)-(5.6))")
+    params = [
+        Param("G1", [4.0], 1, "strength Gamma_1 of vortex 1, nonzero"),
+        Param("G2", [2.0], 1, "strength Gamma_2 of vortex 2, nonzero"),
+        Param("H0", [0.0], 1, "constant subtracted from H (H = 0 on the default orbit)"),
+        Param("q0", [1.0 / 3.0, 0.0, -2.0 / 3.0, 0.0], 4,
+              "initial (x1, y1, x2, y2); default distance 1, centre of vorticity 0"),
+    ]
+    columns = ["t", "q1", "q2", "q3", "q4", "p1", "p2", "p3", "p4"]
+    extra_columns = ["H", "I", "Px", "Py"]
+    coord_doc = ("q = (x1, y1, x2, y2); p = alpha(q) = (-G1 y1, G1 x1, -G2 y2, G2 x2)/2; "
+                 "H = G1 G2/(4 pi) log((x1-x2)^2 + (y1-y2)^2) - H0; I = G1|z1|^2 + G2|z2|^2, "
+                 "Px = G1 x1 + G2 x2, Py = G1 y1 + G2 y2")
+    has_exact = True
+
+    def __init__(self):
+        q = sp.symbols("q1:5", real=True)
+        G1, G2, H0 = sp.symbols("G1 G2 H0", real=True)
+        x1, y1, x2, y2 = q
+        alpha = [-G1 * y1 / 2, G1 * x1 / 2, -G2 * y2 / 2, G2 * x2 / 2]
+        H = G1 * G2 / (4 * sp.pi) * sp.log((x1 - x2)**2 + (y1 - y2)**2) - H0
+        self.momenta = [("I", G1 * (x1**2 + y1**2) + G2 * (x2**2 + y2**2)),
+                        ("Px", G1 * x1 + G2 * x2), ("Py", G1 * y1 + G2 * y2)]
+        self.setup(q, [G1, G2, H0], alpha, H)
+
+    def check_params(self, vals, given):
+        if vals["G1"][0] == 0 or vals["G2"][0] == 0:
+            raise RefError("point-vortices: need G1, G2 nonzero")
+        x1, y1, x2, y2 = vals["q0"]
+        if x1 == x2 and y1 == y2:
+            raise RefError("point-vortices: the vortices coincide (singular)")
+
+    @staticmethod
+    def motion(G1, G2, q0, tk):
+        """Closed form (own derivation from the equations above, checked in the selftest):
+        with z = x + i y, z1' = i G2 (z1 - z2)/(2 pi D^2), z2' = -i G1 (z1 - z2)/(2 pi D^2), so
+        (G1 z1 + G2 z2)' = 0 and (z1 - z2)' = i (G1 + G2)/(2 pi D^2) (z1 - z2): D = |z1 - z2| is
+        constant and, if G1 + G2 != 0, both vortices turn rigidly about the centre of vorticity
+        c = (G1 z1 + G2 z2)/(G1 + G2) with angular velocity w = (G1 + G2)/(2 pi D^2):
+        z_j(t) = c + (z_j(0) - c) e^{i w t}. If G1 + G2 = 0 both translate with the velocity
+        i G2 (z1 - z2)/(2 pi D^2)."""
+        z1 = complex(q0[0], q0[1])
+        z2 = complex(q0[2], q0[3])
+        D2 = abs(z1 - z2) ** 2
+        t = np.asarray(tk, float)
+        if G1 + G2 != 0:
+            c = (G1 * z1 + G2 * z2) / (G1 + G2)
+            rot = np.exp(1j * ((G1 + G2) / (2 * np.pi * D2)) * t)
+            Z1, Z2 = c + (z1 - c) * rot, c + (z2 - c) * rot
+        else:
+            vel = 1j * G2 * (z1 - z2) / (2 * np.pi * D2)
+            Z1, Z2 = z1 + vel * t, z2 + vel * t
+        return np.column_stack([Z1.real, Z1.imag, Z2.real, Z2.imag])
+
+    def exact_table(self, vals, tk, extra):
+        Y = self.motion(vals["G1"][0], vals["G2"][0], vals["q0"], tk)
+        Y[0] = vals["q0"]
+        return self.assemble(tk, Y, self.pvals(vals), extra)
+
+
 SYSTEMS = {}
 
 
 def get_system(name):
-    cls = {"lotka-volterra": LotkaVolterra, "nonholonomic-particle": Particle,
-           "vertical-disc": Disc}.get(name)
+    cls = {"lotka-volterra": LotkaVolterra, "kepler": Kepler, "point-vortices": PointVortices,
+           "nonholonomic-particle": Particle, "vertical-disc": Disc}.get(name)
     if cls is None:
-        raise RefError("unknown system %r (known: lotka-volterra, nonholonomic-particle, "
-                       "vertical-disc)" % name)
+        raise RefError("unknown system %r (known: %s)" % (name, ", ".join(ALL)))
     if name not in SYSTEMS:
         SYSTEMS[name] = cls()
     return SYSTEMS[name]
 
 
-ALL = ["lotka-volterra", "nonholonomic-particle", "vertical-disc"]
+ALL = ["lotka-volterra", "kepler", "point-vortices", "nonholonomic-particle", "vertical-disc"]
 
 
 # ----------------------------------------------------------------------------------------------

@@ -53,6 +53,29 @@ sys.exit(1 if bad else 0)
 PY
 done
 
+# tyranowski2014: every row (about 3 s): each measured order within 0.5 of the
+# published one, and each 'd' row "does not converge" with a constant error
+# (the stationary 2-stage Lobatto pair).
+if "$V" reproduce tyranowski2014-orders --published "$PUB" --results "$tmp" >"$tmp/out" 2>&1; then
+  python3 - "$tmp/tyranowski2014-orders.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+j = json.load(open(sys.argv[1]))
+bad = 0
+for c in j["cells"]:
+    pub = c["published"]
+    if pub == "d":
+        ok = c["measured"] == "d" and abs(c["err_at_h_max"] - c["err_at_h_min"]) <= 1e-9 * c["err_at_h_max"]
+    else:
+        ok = isinstance(c["order"], float) and abs(c["order"] - int(pub)) <= 0.5
+    bad += not ok
+    print(f"tyranowski2014 {c['system']} {c['tableau']} s={c['s']} ({c['precision']}): "
+          f"measured {c['measured']}, published {pub}{'' if ok else '  FAIL'}")
+sys.exit(1 if bad or len(j["cells"]) != 21 else 0)
+PY
+else
+  cat "$tmp/out"; echo "FAIL: reproduce tyranowski2014-orders"; fails=$((fails + 1))
+fi
+
 # man2020 Table 3, first rows (ELL m = 2..4, quad, energy measure) and one
 # Lobatto-control cell through `vistudy order --measure energy`.
 if "$V" reproduce man2020-table3 --published "$PUB" --results "$tmp" --max-cells 3 >"$tmp/out" 2>&1; then
