@@ -33,6 +33,14 @@ inline constexpr Config kConfigs[] = {
     {"galerkin", "galerkin:s=2,w=2,quadL=lobatto,r=3", false},
     {"galerkin", "galerkin:s=4,w=4,quadL=lobatto,r=5", false},
     {"galerkin", "galerkin:s=6,w=6,quadL=lobatto,r=7", false},
+    // vprk (tyranowski2014): the tableaux of the paper's studies; N = s n
+    // (n = 2 Lotka-Volterra, 4 Kepler and the vortices).
+    {"vprk", "vprk:tableau=gauss,s=1", false},
+    {"vprk", "vprk:tableau=gauss,s=2", true},
+    {"vprk", "vprk:tableau=gauss,s=3", false},
+    {"vprk", "vprk:tableau=gauss,s=4", false},
+    {"vprk", "vprk:tableau=radau-iia,s=3", true},
+    {"vprk", "vprk:tableau=lobatto-iiia-iiib,s=4", false},
 };
 
 } // namespace vibench

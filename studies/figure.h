@@ -58,7 +58,25 @@ struct vi_fig_spec {
   double quad_T, quad_T_quick; /* span of the claims' quad rerun */
   int m_lo, m_hi, m_hi_quick;  /* msweep: the points per step */
   const char *panels[6];       /* trace: panel titles; NULL: one panel */
+  /* Added for tyranowski2014's long runs; zero when absent. */
+  double breakdown; /* trace: > 0 ends a run where |I - I(0)| exceeds it, and a
+                       recoverable failure of the method (Newton, a stage
+                       outside the domain) ends it too: both are recorded as
+                       the curve's event with its time, never a study failure */
+  int defect;       /* trace, degenerate form: the window maximum of
+                       |p - alpha(q)| as a fourth column */
 };
+
+/* Several figures run as one study (e.g. tyranowski2014-longtime): their
+ * curves share one pool of threads (traces and m-sweeps are not timed), and
+ * the study writes each figure's files under the figure's ID and one
+ * summary ID.{json,md} with every claim. */
+typedef struct vi_fig_set {
+  const vi_fig_spec *const *figs; /* NULL-terminated */
+  const char *why;                /* the choices common to the figures */
+} vi_fig_set;
+
+int vi_run_figure_set(const vi_study *s, const reproduce_opts *o);
 
 /* A named table of numbers: one curve of a figure. */
 
@@ -74,6 +92,9 @@ struct vi_series {
   char quantity[32]; /* the curve's own invariant ("": the figure's) */
   double extra[5];  /* trace: I(0), max |err|, max over the first and the last
                        tenth, max |err| of the quad check (NaN: none) */
+  double event_t;   /* trace with breakdown: the time of the last node before
+                       the run ended early, NaN when it ran to T */
+  char event[160];  /* what ended it ("|H - H(0)| > 1", a status) */
   int done;
 };
 
@@ -112,5 +133,6 @@ extern const vi_fig_spec vi_man2020_fig3;
 extern const vi_fig_spec vi_man2020_fig8;
 extern const vi_fig_spec vi_man2020_fig9;
 extern const vi_fig_spec vi_man2020_fig11;
+extern const vi_fig_set vi_tyranowski2014_longtime;
 
 #endif

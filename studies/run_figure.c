@@ -33,6 +33,8 @@
 #include "vistudy.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +123,15 @@ typedef struct trace_obs {
   long N, per;
   vi_series *s, *zs;
   double I0, scale, lo, hi, amax, first, last;
+  int defect;       /* a fourth column: the window max of |p - alpha(q)| */
+  double dmax;      /* its running value in the window */
+  double breakdown; /* > 0: stop where |I - I0| exceeds it (tracebreak) */
+  long k;           /* the last node seen */
+  int broke;
 } trace_obs;
+
+/* The observer's status for a run stopped at the breakdown threshold. */
+#define TRACE_BREAK 77
 
 static int trace_observe(void *ctx, long k, const vi_node_d *nd) {
   trace_obs *o = ctx;
@@ -135,15 +145,23 @@ static int trace_observe(void *ctx, long k, const vi_node_d *nd) {
     o->I0 = I;
     o->scale = o->relative && I != 0 ? 1 / fabs(I) : 1;
   }
-  double d = (I - o->I0) * o->scale;
+  double d = (I - o->I0) * o->scale, def = NAN;
+  if (o->defect && (rc = vi_system_defect_d(o->sys, nd->q, nd->p, &def)) != VI_OK) {
+    return rc;
+  }
+  o->k = k;
   if (o->zs && (double)k * o->h <= o->zoom * (1 + 1e-12)) {
-    double row[3] = {(double)k * o->h, d, d};
+    double row[4] = {(double)k * o->h, d, d, def};
     if (series_push(o->zs, row) != 0) {
       return VI_ENOMEM;
     }
   }
   o->lo = k % o->per == 0 || d < o->lo ? d : o->lo;
   o->hi = k % o->per == 0 || d > o->hi ? d : o->hi;
+  o->dmax = k % o->per == 0 || def > o->dmax ? def : o->dmax;
+  /* Past the breakdown threshold the orbit is destroyed (tyranowski2014
+   * notes §4): the window so far is kept and the run ends. */
+  const int brk = o->breakdown > 0 && !(fabs(d) <= o->breakdown);
   o->amax = fabs(d) > o->amax ? fabs(d) : o->amax;
   if (k <= o->N / 10 && fabs(d) > o->first) {
     o->first = fabs(d);
@@ -151,18 +169,22 @@ static int trace_observe(void *ctx, long k, const vi_node_d *nd) {
   if (k >= o->N - o->N / 10 && fabs(d) > o->last) {
     o->last = fabs(d);
   }
-  if ((k + 1) % o->per == 0 || k == o->N) {
-    double row[3] = {(double)k * o->h, o->lo, o->hi};
+  if ((k + 1) % o->per == 0 || k == o->N || brk) {
+    double row[4] = {(double)k * o->h, o->lo, o->hi, o->dmax};
     if (series_push(o->s, row) != 0) {
       return VI_ENOMEM;
     }
+  }
+  if (brk) {
+    o->broke = 1;
+    return TRACE_BREAK;
   }
   return VI_OK;
 }
 
 static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
-                     const vi_curve_spec *c, double T, double zoom, vi_series *s, vi_series *zs, char *err,
-                     size_t errlen) {
+                     const vi_curve_spec *c, double T, double zoom, vi_series *s, vi_series *zs,
+                     double breakdown, int defect, char *err, size_t errlen) {
   const int n = sys->n, m = sys->m;
   int mom = strcmp(quantity, "energy") == 0 ? -1 : momentum_index(sys, quantity);
   if (mom < 0 && strcmp(quantity, "energy") != 0) {
@@ -180,9 +202,30 @@ static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
   }
   vi_stepper_spec_d(st, s->method, sizeof s->method);
   vi_node_d nd = {0, buf, buf + n, buf + 2 * n};
-  trace_obs to = {sys, mom, relative, c->h, zoom, N, per, s, zs, 0, 1, 0, 0, 0, 0, 0};
+  trace_obs to = {sys, mom, relative, c->h, zoom, N, per, s, zs, 0, 1, 0, 0, 0, 0, 0,
+                  defect, 0, breakdown, -1, 0};
   rc = vi_integrate_d(st, NULL, c->h, N, sys->q0, sys->p0, &nd, trace_observe, &to, NULL);
   const double I0 = to.I0, amax = to.amax, first = to.first, last = to.last;
+  s->event_t = NAN;
+  s->event[0] = 0;
+  if (breakdown > 0 && (to.broke || (rc > 0 && to.k >= 0))) {
+    /* A breakdown is the curve's event, not a failure of the study: the
+     * threshold crossed, or the method failing recoverably (Newton, a
+     * stage outside the domain of alpha or H) after node to.k. */
+    s->event_t = (double)to.k * c->h;
+    if (to.broke) {
+      snprintf(s->event, sizeof s->event, "|%s - %s(0)| > %g", strcmp(quantity, "energy") ? quantity : "H",
+               strcmp(quantity, "energy") ? quantity : "H", breakdown);
+    } else {
+      snprintf(s->event, sizeof s->event, "%s", vi_strerror(rc));
+      /* The window in progress, up to the last node. */
+      double row[4] = {(double)to.k * c->h, to.lo, to.hi, to.dmax};
+      if (to.k % per != per - 1 && series_push(s, row) != 0) {
+        rc = VI_ENOMEM;
+      }
+    }
+    rc = rc == VI_ENOMEM ? rc : VI_OK;
+  }
   if (rc != VI_OK && !*err) {
     snprintf(err, errlen, "%s, h = %g: %s at t = %g", c->method, c->h, vi_strerror(rc),
              (double)nd.t);
@@ -381,7 +424,7 @@ static int msweep_run(const vi_fig_spec *f, const vi_system_d *sys, const vi_cur
     memset(&tmp, 0, sizeof tmp);
     tmp.cols = trace_cols;
     tmp.ncol = 3;
-    int rc = trace_run(sys, f->quantity, f->relative, &cm, T, 0, &tmp, NULL, err, errlen);
+    int rc = trace_run(sys, f->quantity, f->relative, &cm, T, 0, &tmp, NULL, 0, 0, err, errlen);
     double e[3] = {tmp.extra[1], tmp.extra[2], tmp.extra[3]};
     free(tmp.v);
     if (rc != VI_OK) {
@@ -441,6 +484,9 @@ static json_t *series_json(const vi_series *s) {
   json_object_set_new(j, "extra", ex);
   if (!isnan(s->extra[4])) {
     json_object_set_new(j, "quad_check_error", json_real(s->extra[4]));
+  }
+  if (isfinite(s->event_t)) {
+    json_object_set_new(j, "event", json_pack("{s:f, s:s}", "t", s->event_t, "what", s->event));
   }
   return j;
 }
@@ -521,6 +567,20 @@ static int series_restore(vi_series *s, json_t *v, char *why, size_t whylen) {
     s->extra[e] = json_is_number(x) ? json_number_value(x) : NAN;
   }
   s->extra[4] = qc ? json_number_value(qc) : NAN;
+  s->event_t = NAN;
+  s->event[0] = 0;
+  json_t *ev = json_object_get(v, "event");
+  if (ev) {
+    double et;
+    const char *what;
+    if (json_unpack(ev, "{s:F, s:s}", "t", &et, "what", &what) != 0 ||
+        strlen(what) >= sizeof s->event) {
+      snprintf(why, whylen, "series '%.60s': event malformed", label);
+      return -1;
+    }
+    s->event_t = et;
+    snprintf(s->event, sizeof s->event, "%s", what);
+  }
   s->h = h ? json_number_value(h) : 0;
   s->status = sc ? (int)json_integer_value(sc) : VI_OK;
   snprintf(s->method, sizeof s->method, "%s", method);
@@ -745,6 +805,46 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
                               vi_gp_color(i), ss[i].label);
     }
     len += (size_t)snprintf(b + len, cap - len, "\nunset multiplot");
+  } else if (f->kind == VI_FIG_TRACE && np > 0 && ntot > ns) {
+    /* tyranowski2014 Figs 5.3, 5.8, 5.11: one row per panel (a method),
+     * the every-step close-up on the left, the whole run as the band of
+     * each window on the right; a run that broke down says when. */
+    len += (size_t)snprintf(b + len, cap - len,
+                            "set multiplot layout %d,2 title \"%s (%s, T = %g)\" noenhanced\n"
+                            "set key inside top right vertical opaque box\nset xlabel 't'\n"
+                            "set ylabel '%s'\nset format y '%%.1e'\n"
+                            "set style fill transparent solid 0.35 noborder\n",
+                            np, f->id, f->system, T, f->ylabel);
+    for (int p = 0; p < np; p++) {
+      char ev[256] = "";
+      for (int i = 0; i < ns; i++) {
+        if (f->curves[i].panel == p && isfinite(ss[i].event_t)) {
+          snprintf(ev, sizeof ev, ", stops at t = %.4g", ss[i].event_t);
+        }
+      }
+      for (int side = 0; side < 2; side++) {
+        len += (size_t)snprintf(b + len, cap - len,
+                                "set title \"%s, %s%s\" noenhanced font ',10'\nplot ",
+                                f->panels[p], side ? "min, max per window" : "every step", ev);
+        for (int i = 0, k = 0; i < ns; i++) {
+          if (f->curves[i].panel != p) {
+            continue;
+          }
+          if (side) {
+            len = band_plot(b, len, cap, k == 0, dat, i, vi_gp_color(k), ss[i].label);
+          } else {
+            len += (size_t)snprintf(b + len, cap - len,
+                                    "%s'%s' index %d using 1:2 with lines lw 1 lc rgb '%s' "
+                                    "title \"%s\" noenhanced",
+                                    k ? ", \\\n     " : "", dat, ns + i, vi_gp_color(k),
+                                    ss[i].label);
+          }
+          k++;
+        }
+        len += (size_t)snprintf(b + len, cap - len, "\n");
+      }
+    }
+    len += (size_t)snprintf(b + len, cap - len, "unset multiplot");
   } else if (f->kind == VI_FIG_TRACE && np > 0) {
     /* man2020 Fig. 8: one panel per m, the bands of its curves (LLL
      * first, so that the smaller LGG error is drawn on top of it). */
@@ -962,173 +1062,401 @@ static int write_outputs(const vi_fig_spec *f, const vi_series *ss, int ns, int 
   return bad ? -1 : 0;
 }
 
-static int run_figure(const vi_fig_spec *f, const reproduce_opts *o) {
-  char err[1024] = "";
-  vi_system_d *sys = NULL;
-  int rc = open_system(f->system, &sys, err, sizeof err);
-  if (rc != VI_OK) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
-    return VI_EXIT_FAIL;
-  }
-  /* Curves 0..ns-1, then (zoom) the every-step series of each curve. */
+/* ---- driver: a figure in three phases, curves in a pool of threads -------- */
+
+/* One figure being run: its system, series, store and outcome. */
+typedef struct fig_run {
+  const vi_fig_spec *f;
+  vi_system_d *sys;
   vi_series ss[2 * VI_FIG_MAXCURVES];
-  memset(ss, 0, sizeof ss);
+  int ns, nz, ntot;
+  vi_cells store;
+  int store_open;
+  vi_timing tg;
+  double T;
+  int status; /* VI_EXIT_* */
+  vi_claim cl[16];
+  int nc;
+} fig_run;
+
+static void fig_report(const fig_run *R, const reproduce_opts *o, const char *what) {
+  fprintf(stderr, "%svistudy reproduce: %s: %s\n", o->progress ? "\n" : "", R->f->id, what);
+}
+
+/* Phase 1: the system, the series, the cell store with what it holds. */
+static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o) {
+  char err[1024] = "";
+  memset(R, 0, sizeof *R);
+  R->f = f;
+  R->status = VI_EXIT_OK;
+  R->tg.core = -1;
+  if (open_system(f->system, &R->sys, err, sizeof err) != VI_OK) {
+    fig_report(R, o, err);
+    return R->status = VI_EXIT_FAIL;
+  }
+  vi_series *ss = R->ss;
+  static const char *const trace_cols4[] = {"t", "min", "max", "defect_max"};
+  const char *const *tcols = f->defect ? trace_cols4 : trace_cols;
+  const int tn = f->defect ? 4 : 3;
   int ns = 0;
   for (; ns < VI_FIG_MAXCURVES && f->curves[ns].method; ns++) {
     snprintf(ss[ns].label, sizeof ss[ns].label, "%s", f->curves[ns].label);
     if (f->curves[ns].quantity) {
       snprintf(ss[ns].quantity, sizeof ss[ns].quantity, "%s", f->curves[ns].quantity);
     }
-    ss[ns].cols = f->kind == VI_FIG_TRACE ? trace_cols : f->kind == VI_FIG_WORK ? work_cols : msweep_cols;
-    ss[ns].ncol = f->kind == VI_FIG_TRACE ? 3 : f->kind == VI_FIG_WORK ? 8 : VI_M_NCOL;
+    ss[ns].cols = f->kind == VI_FIG_TRACE ? tcols : f->kind == VI_FIG_WORK ? work_cols : msweep_cols;
+    ss[ns].ncol = f->kind == VI_FIG_TRACE ? tn : f->kind == VI_FIG_WORK ? 8 : VI_M_NCOL;
     ss[ns].extra[4] = NAN;
+    ss[ns].event_t = NAN;
   }
-  const int nz = f->kind == VI_FIG_TRACE && f->zoom > 0 ? ns : 0, ntot = ns + nz;
+  const int nz = f->kind == VI_FIG_TRACE && f->zoom > 0 ? ns : 0;
   for (int i = 0; i < nz; i++) {
     vi_series *z = &ss[ns + i];
     snprintf(z->label, sizeof z->label, "%.60s, every step of [0, %g]", f->curves[i].label,
              o->quick ? f->zoom / 5 : f->zoom);
-    z->cols = trace_cols;
-    z->ncol = 3;
+    z->cols = tcols;
+    z->ncol = tn;
     z->extra[4] = NAN;
+    z->event_t = NAN;
   }
+  R->ns = ns;
+  R->nz = nz;
+  R->ntot = ns + nz;
+  R->T = o->quick ? f->T_quick : f->T;
   /* The cell store: one cell per curve (quick runs neither resume nor
-   * store). What determines a curve besides the code: the figure and T. */
-  char config[400], note[VI_PATH_MAX + 256];
-  /* Timed curves (work-precision) belong to the machine they were timed on:
-   * a store from another CPU is not resumed. */
-  char mline[200] = "";
+   * store). What determines a curve besides the code: the figure and T.
+   * Timed curves (work-precision) belong to the machine they were timed
+   * on: a store from another CPU is not resumed. */
+  char config[400], note[VI_PATH_MAX + 256], mline[200] = "";
   if (f->kind == VI_FIG_WORK) {
     vi_machine mm;
     vi_machine_describe(&mm);
     snprintf(mline, sizeof mline, "; timed on %s", mm.cpu);
   }
   snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]%s", f->id,
-           o->quick ? f->T_quick : f->T, o->quick ? f->zoom / 5 : f->zoom, mline);
-  vi_cells store;
-  if (vi_cells_open(&store, o->results_dir, f->id, config, o->fresh || o->quick, note,
+           R->T, o->quick ? f->zoom / 5 : f->zoom, mline);
+  if (vi_cells_open(&R->store, o->results_dir, f->id, config, o->fresh || o->quick, note,
                     sizeof note, err, sizeof err) != 0) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
-    vi_system_free_d(sys);
-    return VI_EXIT_FAIL;
+    fig_report(R, o, err);
+    return R->status = VI_EXIT_FAIL;
   }
+  R->store_open = 1;
   if (note[0]) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, note);
+    fig_report(R, o, note);
   }
   for (int i = 0; i < ns; i++) {
-    char why[512];
-    json_t *v = vi_cells_get(&store, ss[i].label);
+    char why[512], msg[1024];
+    json_t *v = vi_cells_get(&R->store, ss[i].label);
     if (v && curve_restore(&ss[i], nz ? &ss[ns + i] : NULL, v, why, sizeof why) != 0) {
-      fprintf(stderr, "vistudy reproduce: %s: stored curve '%s' in %s is invalid (%s); "
-              "recomputing it\n", f->id, ss[i].label, store.path, why);
+      snprintf(msg, sizeof msg, "stored curve '%s' in %s is invalid (%s); recomputing it",
+               ss[i].label, R->store.path, why);
+      fig_report(R, o, msg);
     }
   }
-  /* Timed figures pin the thread and record the machine (timing.h). */
-  vi_timing tg = {.core = -1};
-  if (f->kind == VI_FIG_WORK) {
-    vi_timing_begin(&tg);
-    if (tg.pin_note[0]) {
-      fprintf(stderr, "vistudy reproduce: %s: timing unpinned: %s\n", f->id, tg.pin_note);
+  return VI_EXIT_OK;
+}
+
+/* One untimed curve (trace or m-sweep) of a figure: independent of the
+ * others (its own stepper; the system is only read), so curves run in
+ * parallel. */
+static int fig_curve(fig_run *R, int i, const reproduce_opts *o, char *err, size_t errlen) {
+  const vi_fig_spec *f = R->f;
+  vi_series *s = &R->ss[i], *z = R->nz ? &R->ss[R->ns + i] : NULL;
+  s->rows = 0;
+  if (z) {
+    z->rows = 0;
+  }
+  if (f->kind == VI_FIG_TRACE) {
+    const char *qty = f->curves[i].quantity ? f->curves[i].quantity : f->quantity;
+    return trace_run(R->sys, qty, f->relative, &f->curves[i], R->T,
+                     z ? (o->quick ? f->zoom / 5 : f->zoom) : 0, s, z, f->breakdown, f->defect,
+                     err, errlen);
+  }
+  return msweep_run(f, R->sys, &f->curves[i], R->T, o->quick ? f->m_hi_quick : f->m_hi, s, err,
+                    errlen);
+}
+
+/* The pool: every pending (figure, curve) of a set of figures, taken by
+ * the next free thread; finished curves go to their figure's store under
+ * the lock (the store writes its partial file). */
+typedef struct fig_job {
+  fig_run *R;
+  int i;
+  int rc;
+  char err[1024];
+} fig_job;
+
+typedef struct fig_pool {
+  fig_job *jobs;
+  int njobs, next, done;
+  const reproduce_opts *o;
+  pthread_mutex_t lock;
+} fig_pool;
+
+static void *fig_worker(void *arg) {
+  fig_pool *P = arg;
+  for (;;) {
+    pthread_mutex_lock(&P->lock);
+    const int j = P->next < P->njobs ? P->next++ : -1;
+    pthread_mutex_unlock(&P->lock);
+    if (j < 0) {
+      return NULL;
     }
-  } else {
-    vi_machine_describe(&tg.machine);
-    vi_machine_line(&tg.machine, tg.line, sizeof tg.line);
+    fig_job *J = &P->jobs[j];
+    J->rc = fig_curve(J->R, J->i, P->o, J->err, sizeof J->err);
+    pthread_mutex_lock(&P->lock);
+    fig_run *R = J->R;
+    vi_series *s = &R->ss[J->i], *z = R->nz ? &R->ss[R->ns + J->i] : NULL;
+    P->done++;
+    if (P->o->progress) {
+      fprintf(stderr, "\r%s: %d/%d curves done (%s: %s)          ", P->o->quick ? "quick" : "runs",
+              P->done, P->njobs, R->f->id, s->label);
+    }
+    if (J->rc != VI_OK) {
+      char msg[1200];
+      snprintf(msg, sizeof msg, "%s: %s", s->label, J->err);
+      fig_report(R, P->o, msg);
+      R->status = VI_EXIT_FAIL;
+    } else {
+      s->done = 1;
+      if (z) {
+        z->done = 1;
+      }
+      char err[512];
+      if (!P->o->quick &&
+          vi_cells_put(&R->store, s->label, curve_measurement(s, z), err, sizeof err) != 0) {
+        fig_report(R, P->o, err);
+        R->status = VI_EXIT_FAIL;
+      }
+    }
+    pthread_mutex_unlock(&P->lock);
   }
-  double T = o->quick ? f->T_quick : f->T;
-  int status = VI_EXIT_OK;
-  /* Work-precision curves are swept together and timed in passes. */
-  int work_rc = f->kind == VI_FIG_WORK ? work_sweeps(f, ss, ns, T, o, err, sizeof err) : 0;
-  if (work_rc != 0) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
-    status = VI_EXIT_FAIL;
-  }
-  for (int i = 0; status == VI_EXIT_OK && i < ns; i++) {
-    if (ss[i].done && (nz == 0 || ss[ns + i].done)) {
+}
+
+/* Phase 2: the curves not restored. Timed ones (work-precision) serially
+ * through the sweep core; the others in the pool. */
+static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
+  fig_job *jobs = calloc((size_t)(nR * VI_FIG_MAXCURVES + 1), sizeof *jobs);
+  int nj = 0;
+  for (int r = 0; r < nR; r++) {
+    fig_run *R = &Rs[r];
+    if (R->status != VI_EXIT_OK) {
       continue;
     }
-    if (f->kind != VI_FIG_WORK) {
-      ss[i].rows = 0;
+    if (R->f->kind == VI_FIG_WORK) {
+      char err[1024] = "";
+      vi_timing_begin(&R->tg);
+      if (R->tg.pin_note[0]) {
+        fig_report(R, o, R->tg.pin_note);
+      }
+      if (work_sweeps(R->f, R->ss, R->ns, R->T, o, err, sizeof err) != 0) {
+        fig_report(R, o, err);
+        R->status = VI_EXIT_FAIL;
+      }
+      vi_timing_end(&R->tg);
+      for (int i = 0; R->status == VI_EXIT_OK && i < R->ns; i++) {
+        if (R->ss[i].done) {
+          continue;
+        }
+        R->ss[i].done = 1;
+        if (!o->quick && vi_cells_put(&R->store, R->ss[i].label, curve_measurement(&R->ss[i], NULL),
+                                      err, sizeof err) != 0) {
+          fig_report(R, o, err);
+          R->status = VI_EXIT_FAIL;
+        }
+      }
+      continue;
     }
-    if (nz) {
-      ss[ns + i].rows = 0;
-    }
-    if (o->progress) {
-      fprintf(stderr, "\r%s: %d/%d %s                    ", f->id, i + 1, ns, ss[i].label);
-    }
-    err[0] = 0;
-    if (f->kind == VI_FIG_TRACE) {
-      const char *qty = f->curves[i].quantity ? f->curves[i].quantity : f->quantity;
-      rc = trace_run(sys, qty, f->relative, &f->curves[i], T,
-                     nz ? (o->quick ? f->zoom / 5 : f->zoom) : 0, &ss[i], nz ? &ss[ns + i] : NULL,
-                     err, sizeof err);
-    } else if (f->kind == VI_FIG_WORK) {
-      rc = VI_OK; /* swept above */
-    } else {
-      rc = msweep_run(f, sys, &f->curves[i], T, o->quick ? f->m_hi_quick : f->m_hi, &ss[i], err,
-                      sizeof err);
-    }
-    if (rc != VI_OK) {
-      fprintf(stderr, "%svistudy reproduce: %s: %s: %s\n", o->progress ? "\n" : "", f->id,
-              ss[i].label, err);
-      status = VI_EXIT_FAIL;
-      break;
-    }
-    ss[i].done = 1;
-    if (nz) {
-      ss[ns + i].done = 1;
-    }
-    if (!o->quick && vi_cells_put(&store, ss[i].label,
-                                  curve_measurement(&ss[i], nz ? &ss[ns + i] : NULL), err,
-                                  sizeof err) != 0) {
-      fprintf(stderr, "%svistudy reproduce: %s: %s\n", o->progress ? "\n" : "", f->id, err);
-      status = VI_EXIT_FAIL;
-      break;
+    vi_machine_describe(&R->tg.machine);
+    vi_machine_line(&R->tg.machine, R->tg.line, sizeof R->tg.line);
+    for (int i = 0; jobs && i < R->ns; i++) {
+      if (!(R->ss[i].done && (R->nz == 0 || R->ss[R->ns + i].done))) {
+        jobs[nj].R = R;
+        jobs[nj++].i = i;
+      }
     }
   }
-  vi_timing_end(&tg);
-  if (o->progress) {
+  if (!jobs) {
+    for (int r = 0; r < nR; r++) {
+      Rs[r].status = VI_EXIT_FAIL;
+    }
+    return;
+  }
+  fig_pool P = {jobs, nj, 0, 0, o, PTHREAD_MUTEX_INITIALIZER};
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  int nt = ncpu > 1 ? (int)ncpu : 1;
+  nt = nt > nj ? nj : nt;
+  pthread_t th[64];
+  int started = 0;
+  for (int t = 1; t < nt && t < 64; t++) {
+    started += pthread_create(&th[started], NULL, fig_worker, &P) == 0;
+  }
+  fig_worker(&P); /* the calling thread works too */
+  for (int t = 0; t < started; t++) {
+    pthread_join(th[t], NULL);
+  }
+  if (o->progress && nj > 0) {
     fputc('\n', stderr);
   }
-  vi_system_free_d(sys);
-  if (status != VI_EXIT_OK) {
-    vi_cells_close(&store);
-    for (int i = 0; i < ntot; i++) {
-      free(ss[i].v);
-    }
-    return status;
-  }
-  vi_claim cl[16];
-  memset(cl, 0, sizeof cl);
+  free(jobs);
+}
 
-  int nc = f->claims(f, ss, ns, o->quick, cl, err, sizeof err);
-  if (nc < 0) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
-    status = VI_EXIT_FAIL;
-    nc = 0;
+/* Phase 3: the claims, the outputs, the summary. */
+static void fig_finish(fig_run *R, const reproduce_opts *o) {
+  const vi_fig_spec *f = R->f;
+  char err[1024] = "";
+  if (R->status == VI_EXIT_OK) {
+    memset(R->cl, 0, sizeof R->cl);
+    R->nc = f->claims(f, R->ss, R->ns, o->quick, R->cl, err, sizeof err);
+    if (R->nc < 0) {
+      fig_report(R, o, err);
+      R->status = VI_EXIT_FAIL;
+      R->nc = 0;
+    }
+    err[0] = 0;
+    int written = write_outputs(f, R->ss, R->ns, R->ntot, R->cl, R->nc, &R->tg, o, err,
+                                sizeof err) == 0;
+    if (!written) {
+      fig_report(R, o, err);
+      R->status = VI_EXIT_FAIL;
+    }
+    vi_claims_print(stdout, f->id, "of the text", R->cl, R->nc);
+    for (int i = 0; i < R->ns; i++) {
+      if (isfinite(R->ss[i].event_t)) {
+        printf("  event: %s: %s at t = %.6g\n", R->ss[i].label, R->ss[i].event, R->ss[i].event_t);
+      }
+    }
+    if (written) {
+      printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, f->id);
+    }
+    if (R->status == VI_EXIT_OK) {
+      vi_cells_finish(&R->store);
+    }
+    if (R->status == VI_EXIT_OK && vi_claims_status(R->cl, R->nc, o->strict)) {
+      R->status = VI_EXIT_FAIL;
+    }
   }
-  err[0] = 0;
-  int written = write_outputs(f, ss, ns, ntot, cl, nc, &tg, o, err, sizeof err) == 0;
-  if (!written) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", f->id, err);
-    status = VI_EXIT_FAIL;
+  if (R->store_open) {
+    vi_cells_close(&R->store);
   }
-  vi_claims_print(stdout, f->id, "of the text", cl, nc);
-  if (written) {
-    printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, f->id);
+  vi_system_free_d(R->sys);
+  for (int i = 0; i < R->ntot; i++) {
+    free(R->ss[i].v);
   }
-  if (status == VI_EXIT_OK) {
-    vi_cells_finish(&store);
+}
+
+static int run_figures(const vi_fig_spec *const *figs, int n, fig_run *Rs,
+                       const reproduce_opts *o) {
+  for (int r = 0; r < n; r++) {
+    fig_prepare(&Rs[r], figs[r], o);
   }
-  vi_cells_close(&store);
-  for (int i = 0; i < ntot; i++) {
-    free(ss[i].v);
+  fig_run_all(Rs, n, o);
+  int worst = VI_EXIT_OK;
+  for (int r = 0; r < n; r++) {
+    fig_finish(&Rs[r], o);
+    worst = Rs[r].status > worst ? Rs[r].status : worst;
   }
-  if (status == VI_EXIT_OK && vi_claims_status(cl, nc, o->strict)) {
-    status = VI_EXIT_FAIL;
-  }
-  return status;
+  return worst;
 }
 
 int vi_run_figure(const vi_study *s, const reproduce_opts *o) {
-  return run_figure(s->spec, o);
+  const vi_fig_spec *f = s->spec;
+  fig_run *R = calloc(1, sizeof *R);
+  if (!R) {
+    fprintf(stderr, "vistudy reproduce: %s: out of memory\n", s->id);
+    return VI_EXIT_FAIL;
+  }
+  int st = run_figures(&f, 1, R, o);
+  free(R);
+  return st;
+}
+
+int vi_run_figure_set(const vi_study *s, const reproduce_opts *o) {
+  const vi_fig_set *set = s->spec;
+  int n = 0;
+  while (set->figs[n]) {
+    n++;
+  }
+  fig_run *Rs = calloc((size_t)n, sizeof *Rs);
+  if (!Rs) {
+    fprintf(stderr, "vistudy reproduce: %s: out of memory\n", s->id);
+    return VI_EXIT_FAIL;
+  }
+  const double t0 = vi_clock();
+  int st = run_figures(set->figs, n, Rs, o);
+  const double wall = vi_clock() - t0;
+  /* The summary of the set: every figure's claims and events. */
+  json_t *j = json_object(), *figs = json_array();
+  char *md = NULL;
+  size_t mdlen = 0;
+  FILE *mf = open_memstream(&md, &mdlen);
+  json_object_set_new(j, "id", json_string(s->id));
+  json_object_set_new(j, "title", json_string(s->title));
+  json_object_set_new(j, "choices", json_string(set->why));
+  json_object_set_new(j, "quick", json_boolean(o->quick));
+  int held = 0, total = 0;
+  if (mf) {
+    fprintf(mf, "# %s\n\n%s%s\n\n%s\n\n", s->id, o->quick ? "**Quick run** (reduced T). " : "",
+            s->title, set->why);
+  }
+  for (int r = 0; r < n; r++) {
+    const fig_run *R = &Rs[r];
+    json_t *x = json_object();
+    json_object_set_new(x, "id", json_string(R->f->id));
+    json_object_set_new(x, "system", json_string(R->f->system));
+    json_object_set_new(x, "ok", json_boolean(R->status == VI_EXIT_OK));
+    vi_claims_json(x, R->cl, R->nc);
+    json_t *ev = json_array();
+    for (int i = 0; i < R->ns; i++) {
+      json_t *e = json_object();
+      json_object_set_new(e, "curve", json_string(R->ss[i].label));
+      json_object_set_new(e, "t", isfinite(R->ss[i].event_t) ? json_real(R->ss[i].event_t)
+                                                              : json_null());
+      json_object_set_new(e, "event", json_string(isfinite(R->ss[i].event_t) ? R->ss[i].event
+                                                                              : "ran to T"));
+      json_array_append_new(ev, e);
+    }
+    json_object_set_new(x, "events", ev);
+    json_array_append_new(figs, x);
+    held += vi_claims_held(R->cl, R->nc);
+    total += R->nc;
+    if (mf) {
+      char head[256];
+      snprintf(head, sizeof head, "%s (`%s`, [figure](%s.svg), [details](%s.md))", R->f->id,
+               R->f->system, R->f->id, R->f->id);
+      vi_claims_md(mf, head, R->cl, R->nc);
+      for (int i = 0; i < R->ns; i++) {
+        if (isfinite(R->ss[i].event_t)) {
+          fprintf(mf, "- event: %s: %s at t = %.6g\n", R->ss[i].label, R->ss[i].event,
+                  R->ss[i].event_t);
+        }
+      }
+      fputc('\n', mf);
+    }
+  }
+  json_object_set_new(j, "figures", figs);
+  json_object_set_new(j, "claims_held", json_integer(held));
+  json_object_set_new(j, "claims_total", json_integer(total));
+  json_object_set_new(j, "wall_seconds", json_real(wall));
+  if (mf) {
+    fprintf(mf, "%d/%d claims hold. Wall time %.1f s. Regenerate with `vistudy reproduce %s`.\n",
+            held, total, wall, s->id);
+    fclose(mf);
+  }
+  char err[1024] = "", path[VI_PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%s.json", o->results_dir, s->id);
+  int bad = !md || vi_json_write(j, path, err, sizeof err) != 0;
+  snprintf(path, sizeof path, "%s/%s.md", o->results_dir, s->id);
+  bad = bad || vi_write_text(path, md, err, sizeof err) != 0;
+  if (bad) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, err[0] ? err : "out of memory");
+    st = VI_EXIT_FAIL;
+  }
+  printf("%s: %d/%d claims of the text hold over %d figures; wall time %.1f s\n  results: "
+         "%s/%s.{md,json}\n",
+         s->id, held, total, n, wall, o->results_dir, s->id);
+  json_decref(j);
+  free(md);
+  free(Rs);
+  return st;
 }

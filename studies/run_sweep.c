@@ -1,6 +1,7 @@
 /* run_sweep.c: the sweep runner (sweep.h). */
 #include "sweep.h"
 
+#include "baselines/gsl_rk.h"
 #include "baselines/ida.h"
 #include "outcome.h"
 #include "plot.h"
@@ -124,6 +125,7 @@ int vi_sweep_open(vi_sweep *S, const vi_sweep_spec *spec, const char *id, int qu
 void vi_sweep_close(vi_sweep *S) {
   vi_ida_free(S->ida[0]);
   vi_ida_free(S->ida[1]);
+  vi_gsl_rk_free(S->rk);
   vi_system_free_d(S->sys);
   free(S->Qref);
   free(S->run);
@@ -207,6 +209,24 @@ static int stepper_once(vi_sweep *S, vi_stepper_d *st, long N, vi_time *tm) {
   return rc;
 }
 
+/* One timed run of GSL rk8pd at tol (baselines/gsl_rk.h). */
+static int rk_once(vi_sweep *S, double tol, vi_sweep_point *P, vi_time *tm) {
+  vi_gsl_rk_stats st;
+  char err[256] = "";
+  vi_time_start(tm);
+  int rc = vi_gsl_rk_run(S->rk, tol, S->T, S->spec->nout, copy_node, S, &st, err, sizeof err);
+  vi_time_stop(tm);
+  if (P) {
+    P->steps = st.steps;
+    P->fevals = st.fevals;
+    P->etfails = st.fails;
+    if (rc != 0) {
+      snprintf(P->msg, sizeof P->msg, "%.150s", err);
+    }
+  }
+  return rc;
+}
+
 static int ida_once(vi_sweep *S, int form, double tol, vi_sweep_point *P, vi_time *tm) {
   vi_ida_stats st;
   char err[256] = "";
@@ -242,7 +262,7 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
   const int n = S->n, m = S->m, ml = S->sys->ml, w = 2 * n + ml;
   const long every = N > nref ? N / nref : 1;  /* run nodes per reference node */
   const long stride = N < nref ? nref / N : 1; /* reference nodes per run node */
-  double e[VI_SW_NMEAS] = {0, 0, 0, 0, 0};
+  double e[VI_SW_NMEAS] = {0, 0, 0, 0, 0, 0};
   double g[64];
   /* Relative, as vi_err_observe: absolute when |H_0| <= sqrt(eps). */
   const double scale = fabs(S->E0) > 1.4901161193847656e-08 && isfinite(S->E0) ? fabs(S->E0) : 1;
@@ -270,6 +290,16 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
       }
     } else if (m > 0) {
       e[VI_SW_GDRIFT] = NAN;
+    }
+  }
+  /* The error at T: the last node is a measured node (N divides nref or
+   * is a multiple of it). */
+  {
+    const double *row = S->run + (size_t)N * (size_t)w;
+    const long r = N / every * stride;
+    e[VI_SW_QT] = 0;
+    for (int i = 0; i < n; i++) {
+      maxabs(&e[VI_SW_QT], fabs(row[i] - Q[r * n + i]));
     }
   }
   memcpy(P->err, e, sizeof e);
@@ -349,13 +379,16 @@ static vi_sweep_point *stepper_point(vi_sweep *S, int curve, long N, char *err,
 
 static vi_sweep_point *ida_point(vi_sweep *S, int curve, double tol, char *err,
                                  size_t errlen) {
-  const int form = S->curves[curve].kind == VI_SWEEP_IDA_GGL ? VI_IDA_GGL : VI_IDA_INDEX1;
+  const int kind = S->curves[curve].kind;
+  const int form = kind == VI_SWEEP_IDA_GGL ? VI_IDA_GGL : VI_IDA_INDEX1;
   if (S->spec->nref <= 0 || S->spec->nout <= 0 || S->spec->nref % S->spec->nout != 0) {
     vi_set_err(err, errlen, "a baseline needs a reference grid that its output grid divides");
     return NULL;
   }
-  if (!S->ida[form] &&
-      vi_ida_alloc(S->sys, form, &S->ida[form], err, errlen) != VI_OK) {
+  if (kind == VI_SWEEP_GSL_RK8PD ? !S->rk && vi_gsl_rk_alloc(S->sys, &S->rk, err, errlen) != VI_OK
+                                 : !S->ida[form] &&
+                                       vi_ida_alloc(S->sys, form, &S->ida[form], err, errlen) !=
+                                           VI_OK) {
     return NULL;
   }
   vi_sweep_point *P = new_point(S, curve);
@@ -366,7 +399,7 @@ static vi_sweep_point *ida_point(vi_sweep *S, int curve, double tol, char *err,
   P->tol = tol;
   P->N = S->spec->nout;
   vi_time tm;
-  int rc = ida_once(S, form, tol, P, &tm);
+  int rc = kind == VI_SWEEP_GSL_RK8PD ? rk_once(S, tol, P, &tm) : ida_once(S, form, tol, P, &tm);
   vi_timed_first(&P->tm, &tm);
   if (rc == 0) {
     point_errors(S, S->spec->nout, S->Qref, S->Pref, S->Lref, S->spec->nref, P);
@@ -480,7 +513,9 @@ static int point_again(void *ctx, int i, vi_time *tm) {
   const vi_sweep_point *P = &S->pts[i];
   const vi_sweep_curve *C = &S->curves[P->curve];
   int rc = -1;
-  if (C->kind != VI_SWEEP_STEPPER) {
+  if (C->kind == VI_SWEEP_GSL_RK8PD) {
+    rc = rk_once(S, P->tol, NULL, tm);
+  } else if (C->kind != VI_SWEEP_STEPPER) {
     rc = ida_once(S, C->kind == VI_SWEEP_IDA_GGL ? VI_IDA_GGL : VI_IDA_INDEX1, P->tol, NULL,
                   tm);
   } else {
@@ -607,7 +642,8 @@ void vi_sweep_plot_panel(const vi_sweep *S, vi_gp *gp, const char *title, int me
                          int (*dash)(const vi_sweep *, int)) {
   static const char *const mname[VI_SW_NMEAS] = {
       "global q error max_k |q_k - q(t_k)|", "global p error", "global lambda error",
-      "max relative energy error |H_k - H_0| / |H_0|", "max |g(q_k)|"};
+      "max relative energy error |H_k - H_0| / |H_0|", "max |g(q_k)|",
+      "q error at T, |q_N - q(T)|"};
   static const char *const cname[3] = {
       "run time [s] (CPU time of the pinned thread, min of repetitions)", "residual evaluations",
       "wall time [s]"};
@@ -632,8 +668,10 @@ void vi_sweep_plot_panel(const vi_sweep *S, vi_gp *gp, const char *title, int me
 /* ---- the runner ---------------------------------------------------------------- */
 
 static const char *kind_name(int kind) {
-  return kind == VI_SWEEP_IDA_GGL ? "ida-ggl" : kind == VI_SWEEP_IDA_INDEX1 ? "ida-index1"
-                                                                            : "stepper";
+  return kind == VI_SWEEP_IDA_GGL      ? "ida-ggl"
+         : kind == VI_SWEEP_IDA_INDEX1 ? "ida-index1"
+         : kind == VI_SWEEP_GSL_RK8PD  ? "gsl-rk8pd"
+                                       : "stepper";
 }
 
 /* The row model of the runs. */
@@ -647,6 +685,7 @@ static const vi_col run_cols[] = {
     {"tol", VI_COL_REAL, "rtol = atol", "%.2g"},
     {"steps", VI_COL_INT, NULL, NULL},
     {"error_q", VI_COL_REAL, "q error", "%.3e"},
+    {"error_q_T", VI_COL_REAL, "q error at T", "%.3e"},
     {"error_p", VI_COL_REAL, "p error", "%.3e"},
     {"error_lambda", VI_COL_REAL, "lambda error", "%.3e"},
     {"error_energy", VI_COL_REAL, "energy error", "%.3e"},
@@ -695,6 +734,7 @@ static int fill_rows(const vi_sweep *S, vi_rows *R) {
     vi_rows_int(R, r, "steps", P->steps);
     if (P->ok) {
       vi_rows_real(R, r, "error_q", P->err[VI_SW_Q]);
+      vi_rows_real(R, r, "error_q_T", P->err[VI_SW_QT]);
       vi_rows_real(R, r, "error_p", P->err[VI_SW_P]);
       vi_rows_real(R, r, "error_lambda", P->err[VI_SW_LAMBDA]);
       vi_rows_real(R, r, "error_energy", P->err[VI_SW_ENERGY]);

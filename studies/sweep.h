@@ -39,7 +39,9 @@
 enum vi_sweep_kind {
   VI_SWEEP_STEPPER = 0,   /* a method of the registry, by spec string */
   VI_SWEEP_IDA_GGL = 1,   /* SUNDIALS IDA, stabilised index 2 (baselines/ida.h) */
-  VI_SWEEP_IDA_INDEX1 = 2 /* SUNDIALS IDA, index 1 */
+  VI_SWEEP_IDA_INDEX1 = 2, /* SUNDIALS IDA, index 1 */
+  VI_SWEEP_GSL_RK8PD = 3   /* GSL rk8pd on the ODE of a degenerate Lagrangian
+                              (baselines/gsl_rk.h) */
 };
 
 /* The measures of a run. */
@@ -49,7 +51,8 @@ enum vi_sweep_measure {
   VI_SW_LAMBDA = 2, /* the same for lambda, k >= 1 */
   VI_SW_ENERGY = 3, /* max_k |H_k - H_0| / |H_0|, every node (man2020 (46)-(47)) */
   VI_SW_GDRIFT = 4, /* max_k |g(q_k)|_inf */
-  VI_SW_NMEAS = 5
+  VI_SW_QT = 5,     /* |q_N - q_ref(T)|_inf: the error at the final time */
+  VI_SW_NMEAS = 6
 };
 
 /* The costs a curve can be read at. */
@@ -141,6 +144,7 @@ struct vi_sweep {
   vi_sweep_point *pts;
   int npts, capp;
   struct vi_ida *ida[2]; /* per formulation (baselines/ida.h), made when needed */
+  struct vi_gsl_rk *rk;  /* baselines/gsl_rk.h, made when needed */
   vi_timing tg;
   double seconds;
   int failed_stop; /* a curve ended on failures */
@@ -212,6 +216,8 @@ void vi_sweep_plot_panel(const vi_sweep *S, vi_gp *gp, const char *title, int me
 
 /* The sweeps of the registry (studies/papers/). */
 extern const vi_sweep_spec vi_workprec_sweep;
+extern const vi_sweep_spec vi_workprec_vprk_kepler, vi_workprec_vprk_vortices;
+extern const vi_sweep_spec vi_energy_vprk_kepler, vi_energy_vprk_vortices;
 extern const vi_sweep_spec vi_man2020_eff_sweep;
 
 #endif

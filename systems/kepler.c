@@ -187,16 +187,36 @@ static int ke_exact(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p, VI_REA
   const VI_REAL nu0 = vi_atan2(y0, x0) - om;
   const VI_REAL E0 = 2 * vi_atan2(vi_sqrt(1 - e) * vi_sin(nu0 / 2), vi_sqrt(1 + e) * vi_cos(nu0 / 2));
   const VI_REAL n = vi_sqrt(mu / (a * a * a));
-  const VI_REAL M = E0 - e * vi_sin(E0) + n * t;
-  /* Kepler's equation by Newton from E = M (converges for e < 1). */
-  VI_REAL E = M;
-  for (int it = 0; it < 100; it++) {
-    const VI_REAL d = (E - e * vi_sin(E) - M) / (1 - e * vi_cos(E));
-    E -= d;
-    if (!(vi_fabs(d) > 4 * VI_EPS * (1 + vi_fabs(E)))) {
+  /* Kepler's equation E - e sin E = M for the mean anomaly reduced to
+   * [-pi, pi] (the turns added back after): f(E) = E - e sin E - M is
+   * increasing with its root in [M - e, M + e]. Newton from Danby's start
+   * M + 0.85 e sign(sin M), each step kept inside the bracket (bisection
+   * when it leaves it): plain Newton from E = M cycles for e near 1 close
+   * to the pericentre. */
+  const VI_REAL Mall = E0 - e * vi_sin(E0) + n * t;
+  const VI_REAL turns = vi_floor(Mall / (2 * VI_PI) + VI_C(0.5));
+  const VI_REAL M = Mall - turns * 2 * VI_PI;
+  VI_REAL lo = M - e, hi = M + e;
+  VI_REAL E = M + VI_C(0.85) * e * (vi_sin(M) < 0 ? -1 : 1);
+  E = E < lo ? lo : E > hi ? hi : E;
+  for (int it = 0; it < 200; it++) {
+    const VI_REAL f = E - e * vi_sin(E) - M;
+    if (f > 0) {
+      hi = E;
+    } else {
+      lo = E;
+    }
+    VI_REAL Enew = E - f / (1 - e * vi_cos(E));
+    if (!(Enew > lo && Enew < hi)) {
+      Enew = (lo + hi) / 2;
+    }
+    const VI_REAL d = Enew - E;
+    E = Enew;
+    if (!(vi_fabs(d) > 4 * VI_EPS * (1 + vi_fabs(E))) || hi - lo <= 4 * VI_EPS * (1 + vi_fabs(E))) {
       break;
     }
   }
+  E += turns * 2 * VI_PI;
   const VI_REAL cE = vi_cos(E), sE = vi_sin(E), b = vi_sqrt(1 - e * e);
   const VI_REAL xp = a * (cE - e), yp = a * b * sE;
   const VI_REAL up = -a * n * sE / (1 - e * cE), wp = a * n * b * cE / (1 - e * cE);

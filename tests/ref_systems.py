@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent reference trajectories for three vistudy systems (Python, sympy + scipy).
+"""Independent reference trajectories for five vistudy systems (Python, sympy + scipy).
 
 This file is a second derivation, written without reading the C sources: the
 equations of motion are derived symbolically (sympy) from the Lagrangian and the
@@ -7,9 +7,17 @@ constraint, then integrated with scipy's DOP853 at tight tolerances.
 
 Systems
   lotka-volterra         tyranowski2014 (5.7)-(5.10): degenerate L = alpha(q).qdot - H(q)
+  kepler                 tyranowski2014 (5.1)-(5.3): degenerate, q = (x, y, p_x, p_y); --exact: any
+                         bound orbit by Kepler's equation (mpmath, Newton), Lagrange's f and g
+  point-vortices         tyranowski2014 (5.4)-(5.6): degenerate, two vortices; --exact: rigid
+                         rotation about the centre of vorticity (translation if G1 + G2 = 0)
   nonholonomic-particle  demartin2018 sec. 7.1: L = m|v|^2/2 - k(x^2+y^2)/2, Phi = v_z - y v_x
   vertical-disc          demartin2018 sec. 7.4: knife-edge disc with a spring, coordinates
                          (x, y, theta), Phi = v_y cos(theta) - v_x sin(theta) (no rolling angle)
+
+Degenerate systems: the Euler-Lagrange equations (Dalpha^T - Dalpha) qdot = grad H are derived
+by sympy from L and solved for qdot; p = alpha(q); --extra adds H and the momentum maps (kepler:
+L = x p_y - y p_x; point-vortices: I, Px, Py).
 
 Sign of the nonholonomic multiplier (the harness's convention, NOT the paper's):
       d/dt(dL/dv) - dL/dq = -A(q)^T lambda     i.e.  M qdd = -grad V - A^T lambda
@@ -1049,6 +1057,140 @@ def selftest():
         check("%s: energy drift max |E - E0|, T = 200" % name,
               float(np.max(np.abs(num[:, idx["residual"][-1] + 1] - num[0, idx["residual"][-1] + 1]))),
               1e-11)
+
+    # --- degenerate systems: the generic Euler-Lagrange derivation ---------------------------
+    for name in ("kepler", "point-vortices"):
+        dg = get_system(name)
+        resid = sp.Matrix(dg.el) - (dg.M * sp.Matrix(dg.qd) - sp.Matrix(dg.gradH))
+        check_true("%s: sympy EL equations = (Dalpha^T - Dalpha) qdot - grad H (tyranowski2014 "
+                   "(2.8))" % name, all(sp.simplify(r) == 0 for r in resid))
+
+    # --- Kepler --------------------------------------------------------------------------------
+    kp = get_system("kepler")
+    x, y, px, py = kp.q
+    mu_s = kp.prm[0]
+    r3 = (x**2 + y**2) ** sp.Rational(3, 2)
+    check_true("kepler: M = Dalpha^T - Dalpha = [[0, -I], [I, 0]] (the canonical form)",
+               kp.M == sp.Matrix([[0, 0, -1, 0], [0, 0, 0, -1], [1, 0, 0, 0], [0, 1, 0, 0]]))
+    check_true("kepler: sympy EL gives Hamilton's equations x' = p_x, y' = p_y, "
+               "p' = -mu q/r^3",
+               all(sp.simplify(a - b) == 0 for a, b in
+                   zip(kp.f, [px, py, -mu_s * x / r3, -mu_s * y / r3])))
+    vals = kp.resolve([])
+    num, _ = kp.table(vals, np.array([0.0]), RTOL_DEFAULT, ATOL_DEFAULT, True)
+    check("kepler: p = alpha(q0) = (0, sqrt(3)/2, -1/4, 0), H(q0) = 0, L = sqrt(3)/2 (defaults)",
+          float(np.max(np.abs(num[0, 5:] - [0, np.sqrt(3) / 2, -0.25, 0, 0, np.sqrt(3) / 2]))),
+          3e-16)
+    _, info = kp.orbit(1.0, vals["q0"], [0.0])
+    check("kepler: defaults are the pericentre of a = 1, e = 1/2: |a - 1| + |e - 1/2|",
+          abs(info["a"] - 1) + abs(info["e"] - 0.5), 1e-15)
+    # the closed form against the ODE itself, at 60 digits (central differences, step 1e-20)
+    import mpmath as mpm
+    with mpm.workdps(60):
+        worst = mpm.mpf(0)
+        for mu_, q0_ in (("1", ["0.5", "0", "0", "1.7320508075688772935"]),
+                         ("0.6", ["-1.2", "0.4", "-0.25", "0.55"]),
+                         ("1", ["1", "0", "0", "0.1"])):
+            m_ = mpm.mpf(mu_)
+            for tc in ("0.37", "1.12", "2.9", "7.3"):
+                e_ = mpm.mpf("1e-20")
+                tt = [mpm.mpf(tc) - e_, mpm.mpf(tc), mpm.mpf(tc) + e_]
+                Y, _ = kp.orbit(m_, q0_, tt, dps=60, raw=True)
+                xx, yy, ux, uy = Y[1]
+                rr3 = (xx * xx + yy * yy) ** mpm.mpf(1.5)
+                f_ = [ux, uy, -m_ * xx / rr3, -m_ * yy / rr3]
+                for j in range(4):
+                    worst = max(worst, abs((Y[2][j] - Y[0][j]) / (2 * e_) - f_[j]) / (1 + abs(f_[j])))
+        check("kepler --exact satisfies q' = f(q) at 60 digits (3 orbits incl. e = 0.99, "
+              "relative residual)", float(worst), 1e-30)
+        # a = 1, e = 1/2 from the pericentre (1/2, 0): apocentre (-3/2, 0), p = (0, -1/sqrt(3))
+        # at t = pi, q0 again at t = 2 pi
+        q0_ = [mpm.mpf("0.5"), 0, 0, mpm.sqrt(3)]
+        Y, _ = kp.orbit(1, q0_, [mpm.pi, 2 * mpm.pi], dps=60, raw=True)
+        check("kepler --exact (60 digits): apocentre at t = pi, q0 again at t = 2 pi",
+              float(max(max(abs(a - b) for a, b in zip(Y[0], [-1.5, 0, 0, -1 / mpm.sqrt(3)])),
+                        max(abs(a - b) for a, b in zip(Y[1], q0_)))), 1e-55)
+    cases = [("defaults, T = 10 (1.6 periods)", [], 0.25, 10.0, 5e-12),
+             ("mu=1.7,q0=0.9,0.2,-0.3,1.1, T = 3 (1 period)",
+              [("mu", [1.7]), ("H0", [0.4]), ("q0", [0.9, 0.2, -0.3, 1.1])], 0.1, 3.0, 5e-12),
+             ("clockwise e=0.70, T = 10",
+              [("mu", [0.6]), ("H0", [-0.3]), ("q0", [-1.2, 0.4, -0.25, 0.55])], 0.25, 10.0, 1e-12),
+             ("circular, T = 8", [("q0", [1.0, 0.0, 0.0, 1.0])], 0.5, 8.0, 1e-12),
+             ("e = 0.99 through pericentre, T = 2.3",
+              [("q0", [1.0, 0.0, 0.0, 0.1])], 0.01, 2.3, 2e-9)]
+    for label, sets, h, T, lim in cases:
+        vals = kp.resolve(sets)
+        tk, _ = node_times(h, T)
+        num, idx = kp.table(vals, tk, RTOL_DEFAULT, ATOL_DEFAULT, True)
+        ex, _ = kp.exact_table(vals, tk, True)
+        for g in ("q", "p"):
+            check("kepler %s: max |DOP853 - exact| %s" % (label, g),
+                  float(np.max(np.abs(num[:, idx[g]] - ex[:, idx[g]]))), lim)
+        for j, nm in ((9, "H"), (10, "L")):
+            check("kepler %s: %s drift along the exact solution" % (label, nm),
+                  float(np.max(np.abs(ex[:, j] - ex[0, j]))), 1e-13 if "0.99" not in label else 1e-12)
+    vals = kp.resolve([("q0", [-1.2, 0.4, -0.25, 0.55])])
+    check_true("kepler: the clockwise held-out orbit has L < 0 (L = %.3g)"
+               % kp.table(vals, np.array([0.0]), RTOL_DEFAULT, ATOL_DEFAULT, True)[0][0, 10],
+               kp.table(vals, np.array([0.0]), RTOL_DEFAULT, ATOL_DEFAULT, True)[0][0, 10] < 0)
+    try:
+        kp.exact_table(kp.resolve([("q0", [1.0, 0.0, 0.0, 1.6])]), np.array([0.0, 1.0]), False)
+        check_true("kepler --exact: unbound orbit refused", False)
+    except RefError as e:
+        check_true("kepler --exact: unbound orbit refused (%s)" % str(e)[:50], True)
+
+    # --- point vortices ------------------------------------------------------------------------
+    pv = get_system("point-vortices")
+    x1, y1, x2, y2 = pv.q
+    G1, G2, _ = pv.prm
+    D2 = (x1 - x2)**2 + (y1 - y2)**2
+    z1, z2 = x1 + sp.I * y1, x2 + sp.I * y2
+    zd1 = sp.I * G2 * (z1 - z2) / (2 * sp.pi * D2)
+    zd2 = -sp.I * G1 * (z1 - z2) / (2 * sp.pi * D2)
+    check_true("point-vortices: sympy EL gives z1' = i G2 (z1-z2)/(2 pi D^2), "
+               "z2' = -i G1 (z1-z2)/(2 pi D^2)",
+               all(sp.simplify(a - b) == 0 for a, b in
+                   zip(pv.f, [sp.re(zd1), sp.im(zd1), sp.re(zd2), sp.im(zd2)])))
+    # the rigid rotation z_j(t) = c + (z_j(0) - c) E(t), E' = i w E, |E| = 1: E is a symbol, so
+    # z1 - z2 = (z1(0) - z2(0)) E and |z1 - z2|^2 = D^2 |E|^2 = D^2
+    a_, b_, c_, d_ = sp.symbols("a b c d", real=True)
+    Es = sp.Symbol("E")
+    Z10, Z20 = a_ + sp.I * b_, c_ + sp.I * d_
+    D20 = (a_ - c_)**2 + (b_ - d_)**2
+    w = (G1 + G2) / (2 * sp.pi * D20)
+    cc = (G1 * Z10 + G2 * Z20) / (G1 + G2)
+    Z1, Z2 = cc + (Z10 - cc) * Es, cc + (Z20 - cc) * Es
+    r1 = (Z1 - cc) * sp.I * w - sp.I * G2 * (Z1 - Z2) / (2 * sp.pi * D20)
+    r2 = (Z2 - cc) * sp.I * w + sp.I * G1 * (Z1 - Z2) / (2 * sp.pi * D20)
+    check_true("point-vortices: the rigid rotation about c with w = (G1+G2)/(2 pi D^2) solves "
+               "the derived equations", sp.simplify(r1) == 0 and sp.simplify(r2) == 0)
+    vel = sp.I * G2 * (Z10 - Z20) / (2 * sp.pi * D20)
+    check_true("point-vortices: G1 + G2 = 0: both translate with i G2 (z1-z2)/(2 pi D^2)",
+               sp.simplify((-sp.I * G1 * (Z10 - Z20) / (2 * sp.pi * D20) - vel).subs(G1, -G2)) == 0)
+    cases = [("defaults", []),
+             ("G1=3,G2=-1.2 (opposite signs)",
+              [("G1", [3.0]), ("G2", [-1.2]), ("H0", [0.1]), ("q0", [0.4, -0.3, -0.5, 0.6])]),
+             ("G1=0.7,G2=2.5 (c != 0)",
+              [("G1", [0.7]), ("G2", [2.5]), ("q0", [1.1, 0.9, 1.6, 0.2])]),
+             ("G1=-2.5,G2=0.9 (clockwise)",
+              [("G1", [-2.5]), ("G2", [0.9]), ("q0", [-0.3, 0.8, 0.5, 0.45])]),
+             ("G1=1.3,G2=-1.3 (translation)",
+              [("G1", [1.3]), ("G2", [-1.3]), ("q0", [0.2, 0.1, -0.4, 0.5])])]
+    for label, sets in cases:
+        vals = pv.resolve(sets)
+        tk, _ = node_times(0.1, 10.0)
+        num, idx = pv.table(vals, tk, RTOL_DEFAULT, ATOL_DEFAULT, True)
+        ex, _ = pv.exact_table(vals, tk, True)
+        for g in ("q", "p"):
+            check("point-vortices %s: max |DOP853 - exact| %s, T = 10" % (label, g),
+                  float(np.max(np.abs(num[:, idx[g]] - ex[:, idx[g]]))), 1e-12)
+        scale = max(1.0, float(np.max(np.abs(num[:, 9:13]))))
+        check("point-vortices %s: max drift of H, I, Px, Py along DOP853" % label,
+              float(np.max(np.abs(num[:, 9:13] - num[0, 9:13]))) / scale, 1e-12)
+    vals = pv.resolve([])
+    ex, _ = pv.exact_table(vals, np.array([0.0, np.pi**2 / 3]), True)
+    check("point-vortices defaults: w = 3/pi, half a turn at t = pi^2/3: q = -q0",
+          float(np.max(np.abs(ex[1, 1:5] + np.array(vals["q0"])))), 1e-15)
 
     # --- command-line parsing -----------------------------------------------------------------
     check_true("--set parsing: 'a1=2,q0=1.5,0.7' + 'b2=-3'",

@@ -446,3 +446,363 @@ const vi_table_spec vi_tyranowski2014_orders = {
     .csv = ty_csv,
     .mismatches = ty_mismatches,
 };
+
+/* ---- tyranowski2014-longtime: Figs 5.3, 5.4, 5.7, 5.8, 5.11, 5.12 ------------ */
+
+/* The long runs (§5.1-5.3): h = 0.1 to T = 5e5 (5e6 steps), H itself (H0
+ * makes H = 0 on the orbit, so H - H(0) is H to round-off), stored as the
+ * band of each of 2000 windows (250 time units), with every step of a
+ * close-up and the window maximum of the defect |p - alpha(q)|. A run ends
+ * early, as an event with its time, when |H| exceeds 1 (the orbit is
+ * destroyed; notes §4) or the method fails recoverably (Newton; a stage
+ * outside the domain). --quick: T = 2000. */
+#define TY_T 5e5
+#define TY_TQ 2e3
+#define TY_H 0.1
+
+static const char ty_why[] =
+    "h = 0.1 and T = 5e5 (5e6 steps) as in the paper; the paper's initial data and H0 (H = 0 "
+    "on the orbit), so H itself is plotted; each run stored as the minimum and maximum of H - "
+    "H(0) over 2000 windows plus every step of a close-up (the paper's [0, 150], [0, 50], "
+    "[0, 100]; [0, 50] and [0, 100] also for Figs 5.4 and 5.12, where the breakdowns happen "
+    "early); a run ends as an event when |H| > 1 (notes §4: the orbit is destroyed) or the "
+    "method fails (Newton, a stage outside the domain of alpha or H); Radau IIA with s = 3 "
+    "(stated for Figs 5.2 and 5.7); --quick runs T = 2000";
+
+static const vi_series *ty_series(const vi_series *ss, int ns, const char *label) {
+  for (int i = 0; i < ns; i++) {
+    if (strcmp(ss[i].label, label) == 0) {
+      return &ss[i];
+    }
+  }
+  return NULL;
+}
+
+/* The range [lo, hi] of H - H(0) over the windows with t in [t0, t1]. */
+static void ty_range(const vi_series *s, double t0, double t1, double *lo, double *hi) {
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (int r = 0; r < s->rows; r++) {
+    const double t = vi_fig_at(s, r, 0);
+    if (t >= t0 && t <= t1) {
+      *lo = fmin(*lo, vi_fig_at(s, r, 1));
+      *hi = fmax(*hi, vi_fig_at(s, r, 2));
+    }
+  }
+}
+
+/* max |H - H(0)| (col 1-2) or the defect (col 3) over t in [t0, t1]. */
+static double ty_amax(const vi_series *s, int col, double t0, double t1) {
+  double m = 0;
+  for (int r = 0; r < s->rows; r++) {
+    const double t = vi_fig_at(s, r, 0);
+    if (t < t0 || t > t1) {
+      continue;
+    }
+    if (col == 3) {
+      m = fmax(m, vi_fig_at(s, r, 3));
+    } else {
+      m = fmax(m, fmax(fabs(vi_fig_at(s, r, 1)), fabs(vi_fig_at(s, r, 2))));
+    }
+  }
+  return m;
+}
+
+/* The end of a run: its event time, else T. */
+static double ty_end(const vi_series *s, double T) {
+  return isfinite(s->event_t) ? s->event_t : T;
+}
+
+/* Bounded: no event, and the maximum over the last tenth of the run at
+ * most twice the maximum over the first tenth (no growth). */
+static int ty_bounded(const vi_series *s, int col, double T, double *first, double *last) {
+  *first = ty_amax(s, col, 0, T / 10);
+  *last = ty_amax(s, col, T - T / 10, T);
+  return !isfinite(s->event_t) && *last <= 2 * *first;
+}
+
+/* A monotone drift: the window midpoints at t = T/10, 2T/10, .., T move one
+ * way (sign -1: down, +1: up), each step by more than the band's width at
+ * the start, and no event. *end the midpoint at T. */
+static int ty_drift(const vi_series *s, int sign, double T, double *end) {
+  double prev = NAN;
+  int ok = !isfinite(s->event_t) && s->rows >= 10;
+  for (int j = 1; ok && j <= 10; j++) {
+    const int r = s->rows * j / 10 - 1;
+    const double mid = (vi_fig_at(s, r, 1) + vi_fig_at(s, r, 2)) / 2;
+    ok = isnan(prev) || sign * (mid - prev) > 0;
+    prev = mid;
+  }
+  *end = prev;
+  (void)T;
+  return ok;
+}
+
+/* Grows until it breaks down: the run ends early (an event), and the
+ * maximum of |H| over the last tenth of the span before the event is at
+ * least twice that over its first hundredth (the early amplitude; the
+ * every-step close-up z where it covers that span, else the first window).
+ * Twice: an amplitude that doubles is growing; the breakdown itself is
+ * the event. */
+static int ty_grows(const vi_series *s, const vi_series *z, double T, double *first,
+                    double *last) {
+  const double e = ty_end(s, T);
+  const double zend = z && z->rows > 0 ? vi_fig_at(z, z->rows - 1, 0) : 0;
+  *first = z && e / 100 <= zend ? ty_amax(z, 1, 0, e / 100) : ty_amax(s, 1, 0, vi_fig_at(s, 0, 0));
+  *last = z && e <= zend ? ty_amax(z, 1, e - e / 10, e) : ty_amax(s, 1, e - e / 10, e);
+  return isfinite(s->event_t) && *first > 0 && *last >= 2 * *first;
+}
+
+/* The close-up of curve s (the series after the ns curves), or NULL. */
+static const vi_series *ty_zoom(const vi_fig_spec *f, const vi_series *ss, int ns,
+                                const vi_series *s) {
+  return f->zoom > 0 ? &ss[ns + (s - ss)] : NULL;
+}
+
+static void ty_event_text(const vi_series *s, char *buf, size_t len) {
+  if (isfinite(s->event_t)) {
+    snprintf(buf, len, "%s at t = %.4g", s->event, s->event_t);
+  } else {
+    snprintf(buf, len, "ran to T");
+  }
+}
+
+static int ty_need(const vi_fig_spec *f, const vi_series *ss, int ns, const char *const *labels,
+                   int n, const vi_series **out, char *err, size_t errlen) {
+  for (int i = 0; i < n; i++) {
+    if (!(out[i] = ty_series(ss, ns, labels[i]))) {
+      snprintf(err, errlen, "%s: no series '%s'", f->id, labels[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Fig 5.3, TY-08: Gauss 1, 2, 3 on Kepler "preserve the Hamiltonian very
+ * well": each bounded, and the error falls with s. */
+static int claims_fig53(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                        char *err, size_t errlen) {
+  static const char *const lab[] = {"Gauss s=1", "Gauss s=2", "Gauss s=3"};
+  const vi_series *s[3];
+  if (ty_need(f, ss, ns, lab, 3, s, err, errlen) != 0) {
+    return -1;
+  }
+  const double T = quick ? f->T_quick : f->T;
+  char m[1024];
+  size_t off = 0;
+  int ok = 1;
+  double amax[3];
+  for (int i = 0; i < 3; i++) {
+    double a, b, lo, hi;
+    ok &= ty_bounded(s[i], 1, T, &a, &b);
+    ty_range(s[i], 0, T, &lo, &hi);
+    amax[i] = fmax(fabs(lo), fabs(hi));
+    off += (size_t)snprintf(m + off, sizeof m - off, "%s%s: H in [%.3g, %.3g], max |H| first "
+                            "tenth %.3g, last tenth %.3g", i ? "; " : "", lab[i], lo, hi, a, b);
+  }
+  vi_claim_set(&cl[0], ok,
+               "Gauss 1, 2, 3 preserve the Hamiltonian very well over 5e5 (TY-08: bounded, no "
+               "growth: the last tenth's max |H| at most twice the first tenth's)",
+               "%s", m);
+  vi_claim_set(&cl[1], amax[0] > amax[1] && amax[1] > amax[2],
+               "the Hamiltonian error falls with the number of stages (Fig 5.3, top to bottom)",
+               "max |H|: %.3g, %.3g, %.3g", amax[0], amax[1], amax[2]);
+  return 2;
+}
+
+/* Fig 5.4, TY-09 and TY-10: Lobatto IIIA-IIIB 3 and 4 on Kepler are
+ * unstable, Radau IIA dissipates. */
+static int claims_fig54(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                        char *err, size_t errlen) {
+  static const char *const lab[] = {"Lobatto IIIA-IIIB s=3", "Lobatto IIIA-IIIB s=4",
+                                    "Radau IIA s=3"};
+  const vi_series *s[3];
+  if (ty_need(f, ss, ns, lab, 3, s, err, errlen) != 0) {
+    return -1;
+  }
+  const double T = quick ? f->T_quick : f->T;
+  char e0[200], e1[200];
+  double a0, b0, a1, b1, end;
+  const int g0 = ty_grows(s[0], ty_zoom(f, ss, ns, s[0]), T, &a0, &b0),
+            g1 = ty_grows(s[1], ty_zoom(f, ss, ns, s[1]), T, &a1, &b1);
+  ty_event_text(s[0], e0, sizeof e0);
+  ty_event_text(s[1], e1, sizeof e1);
+  vi_claim_set(&cl[0], g0 && g1,
+               "Lobatto IIIA-IIIB 3 and 4 on Kepler are unstable: H varies with a growing "
+               "amplitude and the computation cannot be continued far (TY-09: a breakdown "
+               "before T, max |H| over the last tenth before it at least twice that over "
+               "the first hundredth)",
+               "s=3: %s, max |H| %.3g then %.3g; s=4: %s, max |H| %.3g then %.3g", e0, a0, b0, e1,
+               a1, b1);
+  const int d = ty_drift(s[2], -1, T, &end);
+  double lo, hi;
+  ty_range(s[2], 0, T, &lo, &hi);
+  vi_claim_set(&cl[1], d && hi < 1e-3,
+               "Radau IIA on Kepler: an accurate solution but a gradual energy dissipation "
+               "(TY-10: H decreases monotonically, window midpoints at every tenth of T)",
+               "H at T %.3g, H in [%.3g, %.3g]%s", end, lo, hi, d ? "" : "; not monotone");
+  return 2;
+}
+
+/* Fig 5.7, TY-11 and TY-12: Gauss keeps H on the vortices to round-off,
+ * Radau IIA drifts. */
+static int claims_fig57(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                        char *err, size_t errlen) {
+  static const char *const lab[] = {"Gauss s=1", "Gauss s=2", "Gauss s=3", "Radau IIA s=3"};
+  const vi_series *s[4];
+  if (ty_need(f, ss, ns, lab, 4, s, err, errlen) != 0) {
+    return -1;
+  }
+  const double T = quick ? f->T_quick : f->T;
+  double g = 0;
+  for (int i = 0; i < 3; i++) {
+    g = fmax(g, ty_amax(s[i], 1, 0, T));
+  }
+  /* Round-off: eps per step as a random walk over 5e6 steps is ~1e-13;
+   * 1e-10 is far above it and 1e5 times below the Radau drift. */
+  vi_claim_set(&cl[0], g <= 1e-10 && !isfinite(s[0]->event_t),
+               "Gauss 1, 2, 3 on the vortices: H stays virtually constant, the visible "
+               "oscillations are round-off (TY-11: max |H| <= 1e-10 over the run)",
+               "max |H| over Gauss 1-3: %.3g", g);
+  double end;
+  const int d = ty_drift(s[3], -1, T, &end) || ty_drift(s[3], 1, T, &end);
+  vi_claim_set(&cl[1], d && fabs(end) > 100 * g,
+               "Radau IIA on the vortices: a slow but systematic drift of H (TY-12: monotone "
+               "at every tenth of T, far above round-off)",
+               "H at T %.3g (%.3g per unit time), Gauss's round-off level %.3g", end, end / T, g);
+  return 2;
+}
+
+/* Fig 5.8, TY-13: Lobatto IIIA-IIIB on the vortices does better than on
+ * Kepler: no breakdown, H and the defect bounded. */
+static int claims_fig58(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                        char *err, size_t errlen) {
+  static const char *const lab[] = {"Lobatto IIIA-IIIB s=3", "Lobatto IIIA-IIIB s=4"};
+  const vi_series *s[2];
+  if (ty_need(f, ss, ns, lab, 2, s, err, errlen) != 0) {
+    return -1;
+  }
+  const double T = quick ? f->T_quick : f->T;
+  double a[2], b[2], da[2], db[2], lo[2], hi[2];
+  int ok = 1;
+  for (int i = 0; i < 2; i++) {
+    ok &= ty_bounded(s[i], 1, T, &a[i], &b[i]) && ty_bounded(s[i], 3, T, &da[i], &db[i]);
+    ty_range(s[i], 0, T, &lo[i], &hi[i]);
+  }
+  vi_claim_set(&cl[0], ok,
+               "Lobatto IIIA-IIIB 3 and 4 on the vortices perform better than on Kepler: no "
+               "breakdown, H and the defect |p - alpha(q)| bounded (TY-13)",
+               "s=3: H in [%.3g, %.3g], defect max %.3g then %.3g; s=4: H in [%.3g, %.3g], "
+               "defect max %.3g then %.3g (first, last tenth)",
+               lo[0], hi[0], da[0], db[0], lo[1], hi[1], da[1], db[1]);
+  return 1;
+}
+
+/* Fig 5.11, TY-14: Gauss 1 and 3 on Lotka-Volterra keep H well. */
+static int claims_fig511(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                         char *err, size_t errlen) {
+  static const char *const lab[] = {"Gauss s=1", "Gauss s=3"};
+  const vi_series *s[2];
+  if (ty_need(f, ss, ns, lab, 2, s, err, errlen) != 0) {
+    return -1;
+  }
+  const double T = quick ? f->T_quick : f->T;
+  double a[2], b[2], lo[2], hi[2];
+  int ok = 1;
+  for (int i = 0; i < 2; i++) {
+    ok &= ty_bounded(s[i], 1, T, &a[i], &b[i]);
+    ty_range(s[i], 0, T, &lo[i], &hi[i]);
+  }
+  vi_claim_set(&cl[0], ok,
+               "Gauss 1 and 3 on Lotka-Volterra show excellent Hamiltonian conservation over "
+               "5e5 (TY-14: bounded, no growth)",
+               "s=1: H in [%.3g, %.3g], max |H| %.3g then %.3g; s=3: H in [%.3g, %.3g], %.3g "
+               "then %.3g (first, last tenth)",
+               lo[0], hi[0], a[0], b[0], lo[1], hi[1], a[1], b[1]);
+  return 1;
+}
+
+/* Fig 5.12, TY-15 to TY-17: Gauss 2 on Lotka-Volterra grows until it
+ * breaks down; Lobatto breaks down as on Kepler; Radau IIA drifts. */
+static int claims_fig512(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                         char *err, size_t errlen) {
+  static const char *const lab[] = {"Gauss s=2", "Lobatto IIIA-IIIB s=3", "Lobatto IIIA-IIIB s=4",
+                                    "Radau IIA s=3"};
+  const vi_series *s[4];
+  if (ty_need(f, ss, ns, lab, 4, s, err, errlen) != 0) {
+    return -1;
+  }
+  const double T = quick ? f->T_quick : f->T;
+  char e[3][200];
+  double a[3], b[3];
+  int g[3];
+  for (int i = 0; i < 3; i++) {
+    g[i] = ty_grows(s[i], ty_zoom(f, ss, ns, s[i]), T, &a[i], &b[i]);
+    ty_event_text(s[i], e[i], sizeof e[i]);
+  }
+  vi_claim_set(&cl[0], g[0],
+               "Gauss 2 on Lotka-Volterra: H oscillates with an increasing amplitude until the "
+               "computation breaks down (TY-15: |H| > 1 or a failure before T, max |H| over "
+               "the last tenth before it at least twice that over the first hundredth)",
+               "%s; max |H| %.3g early, %.3g in the last tenth before it", e[0], a[0], b[0]);
+  vi_claim_set(&cl[1], g[1] && g[2],
+               "Lobatto IIIA-IIIB 3 and 4 on Lotka-Volterra show the problems of §5.1 (TY-16: "
+               "breakdown before T with a growing amplitude)",
+               "s=3: %s, max |H| %.3g then %.3g; s=4: %s, %.3g then %.3g", e[1], a[1], b[1], e[2],
+               a[2], b[2]);
+  double end, lo, hi;
+  const int d = ty_drift(s[3], 1, T, &end) || ty_drift(s[3], -1, T, &end);
+  ty_range(s[3], 0, T, &lo, &hi);
+  vi_claim_set(&cl[2], d,
+               "Radau IIA on Lotka-Volterra: an accurate solution with a steady drift of the "
+               "Hamiltonian (TY-17: monotone at every tenth of T)",
+               "H at T %.3g, H in [%.3g, %.3g]", end, lo, hi);
+  return 3;
+}
+
+#define TY_FIG(id_, sys_, zoom_, claims_, ...)                                                 \
+  {.id = id_, .kind = VI_FIG_TRACE, .system = sys_, .quantity = "energy", .T = TY_T,       \
+   .T_quick = TY_TQ, .zoom = zoom_, .ylabel = "H", .why = ty_why, .claims = claims_,       \
+   .breakdown = 1, .defect = 1, __VA_ARGS__}
+
+#define TY_G(s_) "vprk:tableau=gauss,s=" #s_
+#define TY_L(s_) "vprk:tableau=lobatto-iiia-iiib,s=" #s_
+#define TY_R3 "vprk:tableau=radau-iia,s=3"
+
+static const vi_fig_spec ty_fig53 = TY_FIG(
+    "tyranowski2014-longtime-fig5.3", "kepler", 150, claims_fig53,
+    .curves = {{"Gauss s=1", TY_G(1), TY_H, NULL, 0}, {"Gauss s=2", TY_G(2), TY_H, NULL, 1},
+               {"Gauss s=3", TY_G(3), TY_H, NULL, 2}},
+    .panels = {"Gauss s=1", "Gauss s=2", "Gauss s=3"});
+static const vi_fig_spec ty_fig54 = TY_FIG(
+    "tyranowski2014-longtime-fig5.4", "kepler", 50, claims_fig54,
+    .curves = {{"Lobatto IIIA-IIIB s=3", TY_L(3), TY_H, NULL, 0},
+               {"Lobatto IIIA-IIIB s=4", TY_L(4), TY_H, NULL, 1},
+               {"Radau IIA s=3", TY_R3, TY_H, NULL, 2}},
+    .panels = {"Lobatto IIIA-IIIB s=3", "Lobatto IIIA-IIIB s=4", "Radau IIA s=3"});
+static const vi_fig_spec ty_fig57 = TY_FIG(
+    "tyranowski2014-longtime-fig5.7", "point-vortices", 50, claims_fig57,
+    .curves = {{"Gauss s=1", TY_G(1), TY_H, NULL, 0}, {"Gauss s=2", TY_G(2), TY_H, NULL, 1},
+               {"Gauss s=3", TY_G(3), TY_H, NULL, 2}, {"Radau IIA s=3", TY_R3, TY_H, NULL, 3}},
+    .panels = {"Gauss s=1", "Gauss s=2", "Gauss s=3", "Radau IIA s=3"});
+static const vi_fig_spec ty_fig58 = TY_FIG(
+    "tyranowski2014-longtime-fig5.8", "point-vortices", 50, claims_fig58,
+    .curves = {{"Lobatto IIIA-IIIB s=3", TY_L(3), TY_H, NULL, 0},
+               {"Lobatto IIIA-IIIB s=4", TY_L(4), TY_H, NULL, 1}},
+    .panels = {"Lobatto IIIA-IIIB s=3", "Lobatto IIIA-IIIB s=4"});
+static const vi_fig_spec ty_fig511 = TY_FIG(
+    "tyranowski2014-longtime-fig5.11", "lotka-volterra", 100, claims_fig511,
+    .curves = {{"Gauss s=1", TY_G(1), TY_H, NULL, 0}, {"Gauss s=3", TY_G(3), TY_H, NULL, 1}},
+    .panels = {"Gauss s=1", "Gauss s=3"});
+static const vi_fig_spec ty_fig512 = TY_FIG(
+    "tyranowski2014-longtime-fig5.12", "lotka-volterra", 100, claims_fig512,
+    .curves = {{"Gauss s=2", TY_G(2), TY_H, NULL, 0},
+               {"Lobatto IIIA-IIIB s=3", TY_L(3), TY_H, NULL, 1},
+               {"Lobatto IIIA-IIIB s=4", TY_L(4), TY_H, NULL, 2},
+               {"Radau IIA s=3", TY_R3, TY_H, NULL, 3}},
+    .panels = {"Gauss s=2", "Lobatto IIIA-IIIB s=3", "Lobatto IIIA-IIIB s=4", "Radau IIA s=3"});
+
+static const vi_fig_spec *const ty_figs[] = {&ty_fig53, &ty_fig54, &ty_fig57,
+                                             &ty_fig58, &ty_fig511, &ty_fig512, NULL};
+
+const vi_fig_set vi_tyranowski2014_longtime = {.figs = ty_figs, .why = ty_why};
