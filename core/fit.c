@@ -177,6 +177,8 @@ const char *vi_fit_why(int why) {
     return "scattered errors: the local slopes disagree";
   case VI_WHY_NO_DATA:
     return "no run gave a finite error";
+  case VI_WHY_SOLVER:
+    return "the Newton iterations per step grow over the window (the solves set the errors)";
   default:
     return "";
   }
@@ -303,4 +305,15 @@ const char *vi_fit_label(const vi_fit *f, char *buf, int len) {
     break;
   }
   return buf;
+}
+
+void vi_fit_solver_check(vi_fit *f, const double *newton) {
+  if (newton == NULL || f->verdict != VI_VERDICT_OK) {
+    return;
+  }
+  const double a = newton[f->lo], b = newton[f->hi];
+  if (a > 0 && b > VI_FIT_SOLVER_GROWTH * a) {
+    f->verdict = VI_VERDICT_UNRESOLVED;
+    f->why = VI_WHY_SOLVER;
+  }
 }

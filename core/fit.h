@@ -35,7 +35,10 @@ typedef enum vi_unresolved {
   VI_WHY_NOT_CONVERGING = 3, /* 'd': the error does not decrease with h */
   VI_WHY_PREASYMPTOTIC = 4, /* the local slopes still drift one way */
   VI_WHY_SCATTERED = 5,     /* the local slopes disagree without a trend */
-  VI_WHY_NO_DATA = 6        /* no run gave a finite error */
+  VI_WHY_NO_DATA = 6,       /* no run gave a finite error */
+  VI_WHY_SOLVER = 7         /* the Newton iterations per step grow over the
+                               window: the solves, not the method's order,
+                               set the errors (vi_fit_solver_check) */
 } vi_unresolved;
 
 typedef struct vi_fit {
@@ -78,4 +81,14 @@ const char *vi_fit_label(const vi_fit *f, char *buf, int len);
 #ifdef __cplusplus
 }
 #endif
+/* The solves behind an ok window: in the asymptotic range the Newton
+ * iterations per step stay level or fall as h falls (the guesses improve);
+ * when they grow by more than VI_FIT_SOLVER_GROWTH from the coarsest to the
+ * finest run of the window (newton per run, in the order of h), the errors
+ * are set by solves that no longer converge cleanly and the verdict
+ * becomes unresolved (VI_WHY_SOLVER). A no-op for other verdicts or
+ * newton NULL. */
+#define VI_FIT_SOLVER_GROWTH 2.0
+void vi_fit_solver_check(vi_fit *f, const double *newton);
+
 #endif

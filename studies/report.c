@@ -9,18 +9,26 @@
 
 static const char *const quant_names[VI_NQUANT] = {"q", "p", "lambda"};
 
+/* Every fit of an order study also checks the solves behind its window
+ * (vi_fit_solver_check). */
+static vi_fit fit_of(const vi_order_result *r, const double *e, double floor) {
+  vi_fit f = vi_fit_order(r->nh, r->h, e, floor, 10.0);
+  vi_fit_solver_check(&f, r->newton_per_step);
+  return f;
+}
+
 void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]) {
   for (int x = 0; x < VI_NQUANT; x++) {
-    fits[x] = vi_fit_order(r->nh, r->h, r->err[x], r->floor[x], 10.0);
+    fits[x] = fit_of(r, r->err[x], r->floor[x]);
   }
 }
 
 vi_fit vi_order_energy_fit(const vi_order_result *r) {
-  return vi_fit_order(r->nh, r->h, r->energy_err, r->energy_floor, 10.0);
+  return fit_of(r, r->energy_err, r->energy_floor);
 }
 
 vi_fit vi_order_energy_rms_fit(const vi_order_result *r) {
-  return vi_fit_order(r->nh, r->h, r->energy_rms, r->energy_floor, 10.0);
+  return fit_of(r, r->energy_rms, r->energy_floor);
 }
 
 /* One "order X ..." line of the printed study: an ok verdict as the order

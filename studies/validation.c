@@ -404,10 +404,17 @@ static int run_case(val_case *c, const reproduce_opts *o, char *err, size_t errl
   return 0;
 }
 
-/* right (0), unresolved (1), wrong (2); -1 when nothing is declared. */
+/* right (0), unresolved (1), wrong (2); -1 when nothing is declared. A
+ * method declared not to converge (VI_ORDER_NONE) is right when the study
+ * says so ('d'), wrong when it fits a slope. */
 static int judge(const val_case *c, int x) {
   if (c->declared[x] < 0 || !c->done) {
     return -1;
+  }
+  if (c->declared[x] == VI_ORDER_NONE) {
+    return c->verdict[x] == VI_VERDICT_OK                                ? 2
+           : strcmp(c->why[x], vi_fit_why(VI_WHY_NOT_CONVERGING)) == 0 ? 0
+                                                                          : 1;
   }
   if (c->verdict[x] != VI_VERDICT_OK) {
     return 1;
@@ -479,6 +486,8 @@ static void case_command(const val_case *c, char *buf, size_t len) {
 static void format_measured(const val_case *c, int x, char *buf, size_t len) {
   if (c->verdict[x] == VI_VERDICT_OK) {
     snprintf(buf, len, "%.2f +- %.2f", c->order[x], c->unc[x]);
+  } else if (strcmp(c->why[x], vi_fit_why(VI_WHY_NOT_CONVERGING)) == 0) {
+    snprintf(buf, len, "d (%s)", c->why[x]);
   } else {
     snprintf(buf, len, "unresolved (%s)", c->why[x]);
   }
@@ -676,7 +685,10 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
         continue;
       }
       format_measured(c, x, meas, sizeof meas);
-      MD(" %s (%d)%s |", v == 1 ? "unresolved" : meas, c->declared[x], v == 2 ? " **wrong**" : "");
+      char decl[16];
+      snprintf(decl, sizeof decl, c->declared[x] == VI_ORDER_NONE ? "d" : "%d", c->declared[x]);
+      MD(" %s (%s)%s |", v == 1 ? "unresolved" : v == 0 && c->declared[x] == VI_ORDER_NONE ? "d" : meas,
+         decl, v == 2 ? " **wrong**" : "");
     }
     MD(" %.2f |\n", c->seconds);
   }

@@ -19,6 +19,22 @@ int main(void) {
   vi_fit f = vi_fit_order(8, h, e, 1e-30, 10);
   VI_CHECK(&ctx, f.status == VI_FIT_OK && fabs(f.order - 6) < 0.02, "clean: %d %.3f",
            f.status, f.order);
+  /* The solves behind the window (vi_fit_solver_check): level Newton
+   * counts keep the clean fit; counts growing 2 -> 16 over it (the six-balls
+   * draw of the order validation, man2020 ELG m = 7: order 0.97 "ok")
+   * make it unresolved. */
+  {
+    const double level[8] = {3, 3, 2.5, 2.4, 2.2, 2.1, 2, 2};
+    const double grow[8] = {2, 2, 2, 2.05, 2.1, 4.1, 9, 16.6};
+    vi_fit g = f;
+    vi_fit_solver_check(&g, level);
+    VI_CHECK(&ctx, g.verdict == VI_VERDICT_OK, "level Newton counts: verdict %d", g.verdict);
+    g = f;
+    vi_fit_solver_check(&g, grow);
+    VI_CHECK(&ctx, g.verdict == VI_VERDICT_UNRESOLVED && g.why == VI_WHY_SOLVER,
+             "growing Newton counts over [%d, %d]: verdict %d why %d", g.lo, g.hi, g.verdict,
+             g.why);
+  }
   /* Pre-asymptotic start (order 2 at large h), order 4 afterwards. */
   for (int i = 0; i < 8; i++) {
     e[i] = 2.3 * pow(h[i], 4) + (i < 2 ? 5e-3 * pow(h[i], 2) * (2 - i) : 0);

@@ -137,10 +137,14 @@ static int wv_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
     int ubv, ubr;
     const int bv = wv_best(S, WV_VPRK, x, lev[l], &tv, &ubv, w1, sizeof w1);
     const int br = wv_best(S, WV_RK, x, lev[l], &tr, &ubr, w2, sizeof w2);
-    const char *who = bv >= 0 && br >= 0 ? (tv < tr ? "VPRK"
-                                            : ubv ? "rk8pd (VPRK's time is an upper bound: "
-                                                    "its coarsest run is below the level)"
-                                                  : "rk8pd")
+    /* The faster one is certain when the slower one's time is not an
+     * upper bound (its true cost at the level is then at least that). */
+    const char *who = bv >= 0 && br >= 0 ? (tv < tr ? (ubr ? "undetermined (rk8pd's time is an "
+                                                             "upper bound)"
+                                                           : "VPRK")
+                                                    : (ubv ? "undetermined (VPRK's time is an "
+                                                             "upper bound)"
+                                                           : "rk8pd"))
                       : bv >= 0          ? "VPRK (rk8pd does not reach it)"
                       : br >= 0          ? "rk8pd (no VPRK curve reaches it)"
                                          : "n/a";
