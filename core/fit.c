@@ -188,16 +188,15 @@ vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
                     double plateau_factor) {
   vi_fit f = {VI_FIT_TOO_FEW, 0, 0, -1, 0, 0, VI_VERDICT_UNRESOLVED, VI_WHY_NO_DATA, NAN, 0,
               NAN, NAN};
-  /* Usable points: finite, positive, above the floor. Failed runs at the
-   * coarse end are skipped (a step too large for the method); a failure
-   * after a finite error ends the run (no smaller-h data after it). */
+  /* Usable points: finite, positive, above the floor. A failed run is
+   * simply absent, wherever it is: at the coarse end a step too large for
+   * the method, in between a solve that failed at one h while coarser and
+   * finer ones succeeded (ending the usable range there, as before, left a
+   * fit with the errors above the failure only). */
   int last = -1, first = -1, nplat = 0;
   for (int i = 0; i < n; i++) {
     if (!isfinite(e[i])) {
-      if (first < 0 && nplat == 0) {
-        continue;
-      }
-      break;
+      continue;
     }
     if (e[i] <= plateau_factor * floor) {
       nplat++;

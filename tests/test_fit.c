@@ -73,14 +73,17 @@ int main(void) {
   }
   f = vi_fit_order(5, h, e, 1e-15, 10);
   VI_CHECK(&ctx, f.status == VI_FIT_PLATEAU && f.n_plateau == 5, "plateau: status %d", f.status);
-  /* A failed run (NaN) ends the usable range. */
+  /* A failed run (NaN) in between is absent: the errors after it count
+   * (validation case 16 of issue 12: Newton failed at N = 8, the coarser
+   * and finer runs succeeded). */
   for (int i = 0; i < 6; i++) {
     e[i] = pow(h[i], 2);
   }
   e[3] = NAN;
   f = vi_fit_order(6, h, e, 1e-30, 10);
-  VI_CHECK(&ctx, f.status == VI_FIT_OK && f.hi == 2 && fabs(f.order - 2) < 1e-9,
-           "NaN: %d %.3f hi %d", f.status, f.order, f.hi);
+  VI_CHECK(&ctx, f.status == VI_FIT_OK && f.hi == 5 && fabs(f.order - 2) < 1e-9 &&
+                     f.verdict == VI_VERDICT_OK,
+           "NaN: %d %.3f hi %d verdict %d", f.status, f.order, f.hi, f.verdict);
   /* Two points: their slope. */
   e[0] = 1e-3;
   e[1] = 1e-3 / 16;
