@@ -485,8 +485,9 @@ int VI_X(vi_integrate)(VI_X(vi_stepper) *st, const VI_X(vi_solver_opts) *solver,
  * the first term being 0; its root is the robust energy measure of README
  * "Orders"). A NaN
  * anywhere makes the error NaN. The energy error is absolute when |E_0| <=
- * sqrt(eps): a Hamiltonian shifted to vanish on the orbit (tyranowski2014
- * §5 plots H itself) has no scale to be relative to. The multiplier error
+ * VI_ENERGY_ABS_BELOW: a Hamiltonian shifted to vanish on the orbit
+ * (tyranowski2014 §5 plots H itself) has no scale to be relative to. The
+ * multiplier error
  * e[2] is taken over
  * the nodes k >= 1; node 0's, the start value lambda_0 a method computes
  * from its first step alone (one-sided, so of lower order than the

@@ -244,6 +244,12 @@ enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3 };
  * e.g. the 2-stage Lobatto IIIA-IIIB pair of tyranowski2014 §4.3.2): an
  * order study must give the verdict 'd', never a slope. */
 #define VI_ORDER_NONE 0
+/* An energy error is relative to |E_0| unless |E_0| is at most this
+ * (sqrt of double's eps, in every precision so that double and quad runs
+ * measure the same thing): then it is absolute. A Hamiltonian shifted to
+ * vanish on the orbit (tyranowski2014's H0) has no scale to be relative
+ * to. */
+#define VI_ENERGY_ABS_BELOW 1.4901161193847656e-08
 typedef struct vi_order_result {
   char system[64];
   char method[256];     /* canonical spec */

@@ -74,7 +74,7 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
      * error NaN (never a silently smaller maximum). */
     VI_REAL d = VI_X(vi_system_energy)(o->sys, nd->q, nd->p, &E) == VI_OK
                     ? vi_fabs(E - o->E0) /
-                          (vi_fabs(o->E0) > vi_sqrt(VI_EPS) ? vi_fabs(o->E0) : 1)
+                          (vi_fabs(o->E0) > VI_ENERGY_ABS_BELOW ? vi_fabs(o->E0) : 1)
                     : (VI_REAL)NAN;
     o->eE = d > o->eE || d != d ? d : o->eE;
     o->eE2 += d * d;

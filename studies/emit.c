@@ -163,7 +163,7 @@ char *vi_rows_csv(const vi_rows *r, vi_rows_keep keep, void *ctx) {
 void vi_rows_md(FILE *f, const vi_rows *r, const char *const *cols, vi_rows_keep keep,
                 void *ctx) {
   int idx[64], n = 0;
-  for (; cols[n] && n < 64; n++) {
+  for (; n < 64 && cols[n]; n++) {
     idx[n] = vi_rows_col(r, cols[n]);
     if (idx[n] < 0) {
       fprintf(stderr, "vi_rows_md: no column '%s'\n", cols[n]);

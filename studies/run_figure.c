@@ -21,6 +21,8 @@
  * ID.md (summary and claims), ID.dat (gnuplot data blocks), ID.gp, ID.svg,
  * ID.png. Each finished series is kept in ID.partial.json, so an
  * interrupted run resumes (--fresh starts over). */
+/* sched_getaffinity, CPU_COUNT (glibc). */
+#define _GNU_SOURCE
 #include "cells.h"
 #include "machine.h"
 #include "outfile.h"
@@ -34,6 +36,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +146,7 @@ static int trace_observe(void *ctx, long k, const vi_node_d *nd) {
   if (k == 0) {
     /* An invariant that starts at 0 has no relative error: absolute then. */
     o->I0 = I;
-    o->scale = o->relative && I != 0 ? 1 / fabs(I) : 1;
+    o->scale = o->relative && fabs(I) > VI_ENERGY_ABS_BELOW ? 1 / fabs(I) : 1;
   }
   double d = (I - o->I0) * o->scale, def = NAN;
   if (o->defect && (rc = vi_system_defect_d(o->sys, nd->q, nd->p, &def)) != VI_OK) {
@@ -194,7 +197,8 @@ static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
   long N = lround(T / c->h);
   long per = N / TRACE_WINDOWS > 0 ? N / TRACE_WINDOWS : 1;
   vi_stepper_d *st = NULL;
-  double *buf = malloc((size_t)(2 * n + m) * sizeof *buf);
+  /* The node: q, p and every multiplier (ml: holonomic, then nonholonomic). */
+  double *buf = malloc((size_t)(2 * n + (sys->ml > m ? sys->ml : m)) * sizeof *buf);
   int rc = buf ? vi_stepper_alloc_d(c->method, sys, &st, err, errlen) : VI_ENOMEM;
   if (rc != VI_OK) {
     free(buf);
@@ -358,7 +362,7 @@ static int qinv_observe(void *ctx, long k, const vi_node_q *nd) {
   }
   if (k == 0) {
     o->I0 = I;
-    o->scale = o->relative && I != 0 ? 1 / (I < 0 ? -I : I) : 1;
+    o->scale = o->relative && (I < 0 ? -I : I) > VI_ENERGY_ABS_BELOW ? 1 / (I < 0 ? -I : I) : 1;
   }
   __float128 d = (I - o->I0) * o->scale;
   d = d < 0 ? -d : d;
@@ -745,7 +749,9 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
     (void)ntot;
     return body;
   }
-  size_t cap = 16384, len = 0;
+  /* Every branch writes with snprintf(b + len, cap - len, ...) and the
+   * largest script is about 6 KB: 64 KB, and the end checked below. */
+  size_t cap = 65536, len = 0;
   char *b = malloc(cap);
   if (!b) {
     return NULL;
@@ -902,6 +908,12 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
     for (int i = 0; i < ns; i++) {
       len = band_plot(b, len, cap, i == 0, dat, i, vi_gp_color(i), ss[i].label);
     }
+  }
+  if (len + 2 >= cap) {
+    /* A script larger than the buffer: refuse it rather than draw a
+     * truncated one (len counts what snprintf would have written). */
+    free(b);
+    return NULL;
   }
   snprintf(b + len, cap - len, "\n");
   return b;
@@ -1283,7 +1295,11 @@ static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
     return;
   }
   fig_pool P = {jobs, nj, 0, 0, o, PTHREAD_MUTEX_INITIALIZER};
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  /* One thread per CPU this process may run on (its affinity mask, which
+   * a cgroup or taskset narrows), not per CPU of the machine. */
+  cpu_set_t cs;
+  long ncpu = sched_getaffinity(0, sizeof cs, &cs) == 0 ? CPU_COUNT(&cs)
+                                                       : sysconf(_SC_NPROCESSORS_ONLN);
   int nt = ncpu > 1 ? (int)ncpu : 1;
   nt = nt > nj ? nj : nt;
   pthread_t th[64];

@@ -97,6 +97,9 @@ struct vi_sweep_spec {
   const long *ladder, *quick_ladder; /* step counts, increasing */
   int nladder, nquick;               /* quick_ladder NULL: the ladder */
   long nout;                         /* baselines: output nodes */
+  int energy_at_outputs;             /* the energy error of every curve only at
+                                        t_j = j T / nout, as the baselines are
+                                        sampled (0: every node) */
   int tol_kmin, tol_kmax, tol_kmax_quick, tol_kstep_quick; /* tol = 10^(-k/2) */
   /* A curve ends after a run when (never before N >= n_keep):
    * its q error is below stop_err (stop_err_quick in a quick run), or

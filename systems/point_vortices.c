@@ -5,7 +5,7 @@
  *   H = G1 G2 / (4 pi) log((x1 - x2)^2 + (y1 - y2)^2) - H0          (5.5)
  * (the sum over i < j with K = 2 vortices of strengths G1, G2). alpha is
  * linear (alpha_affine), Dalpha' - Dalpha = blockdiag(G1 J, G2 J) with
- * J = [[0, -1], [1, 0]], so xdot_i = -dH/dy_i / G_i, ydot_i = dH/dx_i / G_i.
+ * J = [[0, 1], [-1, 0]], so xdot_i = -dH/dy_i / G_i, ydot_i = dH/dx_i / G_i.
  *
  * Exact solution (5.6), for any initial data with G1 + G2 != 0: the pair
  * turns rigidly about the centre of vorticity c = (G1 z1 + G2 z2) /

@@ -195,7 +195,38 @@ static void test_sweep(vi_check_ctx *T) {
   rc = vi_sweep_open(&S, &spec, "test", 0, 0, NULL, err, sizeof err);
   c = vi_sweep_add(&S, VI_SWEEP_STEPPER, 0, 0, "bad", "galerkin:s=0");
   rc = rc == 0 ? vi_sweep_curve_run(&S, c, err, sizeof err) : rc;
-  CHECK(rc == -1 && strstr(err, "s") != NULL, "bad spec refused: %s", err);
+  CHECK(rc == -1 && strstr(err, "'0' for s") && strstr(err, "1..12"), "bad spec refused: %s",
+        err);
+  vi_sweep_close(&S);
+
+  /* A ladder that shares no nodes with the reference grid is refused (N =
+   * 30 neither divides 80 nor is a multiple of it): the error would
+   * compare nodes at different times. */
+  static const long bad_ladder[] = {20, 30};
+  vi_sweep_spec bad = spec;
+  bad.ladder = bad_ladder;
+  bad.nladder = 2;
+  err[0] = 0;
+  rc = vi_sweep_open(&S, &bad, "test", 0, 0, NULL, err, sizeof err);
+  CHECK(rc == -1 && strstr(err, "step count 30") && strstr(err, "80"), "bad ladder: %s", err);
+  vi_sweep_close(&S);
+
+  /* A failed run inside a curve is skipped by the interpolation: mark the
+   * N = 80 run failed and interpolate between N = 40 and N = 160. */
+  rc = vi_sweep_open(&S, &spec, "test", 0, 0, NULL, err, sizeof err);
+  c = rc == 0 ? vi_sweep_add(&S, VI_SWEEP_STEPPER, 0, 0, "s=2", "galerkin:s=2") : -1;
+  rc = c == 0 ? vi_sweep_curve_run(&S, c, err, sizeof err) : -1;
+  if (rc == 0 && S.npts == 5) {
+    const vi_sweep_point a40 = S.pts[1], a160 = S.pts[3];
+    S.pts[2].ok = 0;
+    const double E = sqrt(a40.err[VI_SW_Q] * a160.err[VI_SW_Q]);
+    char why[160];
+    const double ev = vi_sweep_interp(&S, c, VI_SW_Q, VI_COST_EVALS, E, NULL, why, sizeof why);
+    CHECK(fabs(ev - sqrt((double)a40.fevals * (double)a160.fevals)) < 1e-9 * ev,
+          "interpolation across a failed run: %g", ev);
+  } else {
+    CHECK(0, "sweep for the failed-run check: %s", err);
+  }
   vi_sweep_close(&S);
 }
 
