@@ -9,23 +9,31 @@ set xlabel 't'
 set ylabel 'H'
 set format y '%.1e'
 set style fill transparent solid 0.35 noborder
+set xtics autofreq
 set title "Gauss s=2, every step, stops at t = 2.258e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 4 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+set xtics 100000
 set title "Gauss s=2, min, max per window, stops at t = 2.258e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 0 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Gauss s=2" noenhanced, \
      '' index 0 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 0 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle
+set xtics autofreq
 set title "Lobatto IIIA-IIIB s=3, every step, stops at t = 12.9" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 5 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+set xtics 100000
 set title "Lobatto IIIA-IIIB s=3, min, max per window, stops at t = 12.9" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 1 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced, \
      '' index 1 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 1 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle
+set xtics autofreq
 set title "Lobatto IIIA-IIIB s=4, every step, stops at t = 2.141e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 6 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+set xtics 100000
 set title "Lobatto IIIA-IIIB s=4, min, max per window, stops at t = 2.141e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 2 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced, \
      '' index 2 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 2 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle
+set xtics autofreq
 set title "Radau IIA s=3, every step" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 7 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+set xtics 100000
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 3 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced, \
      '' index 3 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 3 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle
@@ -42,23 +50,31 @@ set xlabel 't'
 set ylabel 'H'
 set format y '%.1e'
 set style fill transparent solid 0.35 noborder
+set xtics autofreq
 set title "Gauss s=2, every step, stops at t = 2.258e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 4 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+set xtics 100000
 set title "Gauss s=2, min, max per window, stops at t = 2.258e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 0 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Gauss s=2" noenhanced, \
      '' index 0 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 0 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle
+set xtics autofreq
 set title "Lobatto IIIA-IIIB s=3, every step, stops at t = 12.9" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 5 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+set xtics 100000
 set title "Lobatto IIIA-IIIB s=3, min, max per window, stops at t = 12.9" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 1 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced, \
      '' index 1 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 1 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle
+set xtics autofreq
 set title "Lobatto IIIA-IIIB s=4, every step, stops at t = 2.141e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 6 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+set xtics 100000
 set title "Lobatto IIIA-IIIB s=4, min, max per window, stops at t = 2.141e+04" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 2 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced, \
      '' index 2 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 2 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle
+set xtics autofreq
 set title "Radau IIA s=3, every step" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 7 using 1:2 with lines lw 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+set xtics 100000
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 plot 'tyranowski2014-longtime-fig5.12.dat' index 3 using 1:2:3 with filledcurves lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced, \
      '' index 3 using 1:2 with lines lw 1 lc rgb '#1f77b4' notitle, '' index 3 using 1:3 with lines lw 1 lc rgb '#1f77b4' notitle

@@ -829,9 +829,14 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
         }
       }
       for (int side = 0; side < 2; side++) {
+        /* The whole run's times (up to 5e5): five tick intervals, so that
+         * the labels do not run into each other. */
+        char tics[64];
+        snprintf(tics, sizeof tics, side ? "set xtics %g" : "set xtics autofreq", T / 5);
         len += (size_t)snprintf(b + len, cap - len,
-                                "set title \"%s, %s%s\" noenhanced font ',10'\nplot ",
-                                f->panels[p], side ? "min, max per window" : "every step", ev);
+                                "%s\nset title \"%s, %s%s\" noenhanced font ',10'\nplot ",
+                                tics, f->panels[p], side ? "min, max per window" : "every step",
+                                ev);
         for (int i = 0, k = 0; i < ns; i++) {
           if (f->curves[i].panel != p) {
             continue;
