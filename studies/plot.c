@@ -242,7 +242,8 @@ void vi_gp_panel(vi_gp *g, const char *title, const char *xlabel, const char *yl
   fprintf(f, "\n%s\n%s\nset format x %s\nset format y %s\nset autoscale xy\n",
           flags & VI_GP_LOGX ? "set logscale x" : "unset logscale x",
           flags & VI_GP_LOGY ? "set logscale y" : "unset logscale y",
-          flags & VI_GP_LOGX ? "'10^{%L}'" : "'%g'", flags & VI_GP_LOGY ? "'10^{%L}'" : "'%g'");
+          flags & VI_GP_LOGX ? "'10^{%L}'" : "'%g'",
+          flags & VI_GP_LOGY ? "'10^{%L}'" : flags & VI_GP_YEXP ? "'%.1e'" : "'%g'");
 }
 
 void vi_gp_set(vi_gp *g, const char *line) {
@@ -253,6 +254,17 @@ void vi_gp_set(vi_gp *g, const char *line) {
 
 void vi_gp_curve(vi_gp *g, const char *label, const double *x, const double *y, int n,
                  int color, int dash) {
+  vi_gp_curve_style(g, label, x, y, n, color, dash, VI_GP_LINESPOINTS);
+}
+
+/* Whether (x, y) can be drawn on the current panel's axes. */
+static int gp_ok(const vi_gp *g, double x, double y) {
+  return isfinite(x) && isfinite(y) && (!(g->flags & VI_GP_LOGX) || x > 0) &&
+         (!(g->flags & VI_GP_LOGY) || y > 0);
+}
+
+void vi_gp_band(vi_gp *g, const char *label, const double *x, const double *lo,
+                const double *hi, int n, int color) {
   if (!g || g->bad) {
     return;
   }
@@ -261,8 +273,43 @@ void vi_gp_curve(vi_gp *g, const char *label, const double *x, const double *y, 
   }
   int np = 0;
   for (int i = 0; i < n; i++) {
-    if (!isfinite(x[i]) || !isfinite(y[i]) || ((g->flags & VI_GP_LOGX) && !(x[i] > 0)) ||
-        ((g->flags & VI_GP_LOGY) && !(y[i] > 0))) {
+    if (!gp_ok(g, x[i], lo[i]) || !gp_ok(g, x[i], hi[i])) {
+      continue;
+    }
+    if (np++ == 0) {
+      fprintf(g->data, "$d%d << EOD\n", g->nblocks);
+    }
+    fprintf(g->data, "%.9e %.9e %.9e\n", x[i], lo[i], hi[i]);
+  }
+  if (np == 0) {
+    return;
+  }
+  fputs("EOD\n", g->data);
+  const char *c = vi_gp_color(color);
+  fprintf(g->plots,
+          "%s$d%d using 1:2:3 with filledcurves fs transparent solid 0.35 noborder lc rgb '%s' "
+          "title ",
+          g->ncurves ? ", \\\n     " : "plot ", g->nblocks, c);
+  gp_quoted(g->plots, label);
+  fprintf(g->plots,
+          " noenhanced, \\\n     $d%d using 1:2 with lines lw 1 lc rgb '%s' notitle, "
+          "$d%d using 1:3 with lines lw 1 lc rgb '%s' notitle",
+          g->nblocks, c, g->nblocks, c);
+  g->nblocks++;
+  g->ncurves++;
+}
+
+void vi_gp_curve_style(vi_gp *g, const char *label, const double *x, const double *y, int n,
+                       int color, int dash, int style) {
+  if (!g || g->bad) {
+    return;
+  }
+  if (g->npanels == 0) {
+    vi_gp_panel(g, "", "", "", 0);
+  }
+  int np = 0;
+  for (int i = 0; i < n; i++) {
+    if (!gp_ok(g, x[i], y[i])) {
       continue;
     }
     if (np++ == 0) {
@@ -274,9 +321,16 @@ void vi_gp_curve(vi_gp *g, const char *label, const double *x, const double *y, 
     return;
   }
   fputs("EOD\n", g->data);
-  fprintf(g->plots, "%s$d%d using 1:2 with linespoints lw 1.6 pt %d ps 0.9 dt %d lc rgb '%s' title ",
-          g->ncurves ? ", \\\n     " : "plot ", g->nblocks, 5 + 2 * (color % 4), 1 + dash % 5,
-          vi_gp_color(color));
+  fprintf(g->plots, "%s$d%d using 1:2 ", g->ncurves ? ", \\\n     " : "plot ", g->nblocks);
+  if (style == VI_GP_LINES) {
+    fprintf(g->plots, "with lines lw 1.2 dt %d lc rgb '%s' title ", 1 + dash % 5,
+            vi_gp_color(color));
+  } else if (style == VI_GP_POINTS) {
+    fprintf(g->plots, "with points pt 6 ps 2.2 lc rgb '%s' title ", vi_gp_color(color));
+  } else {
+    fprintf(g->plots, "with linespoints lw 1.6 pt %d ps 0.9 dt %d lc rgb '%s' title ",
+            5 + 2 * (color % 4), 1 + dash % 5, vi_gp_color(color));
+  }
   gp_quoted(g->plots, label);
   fputs(" noenhanced", g->plots);
   g->nblocks++;

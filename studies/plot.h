@@ -20,7 +20,9 @@
  * are left out; a curve left with no point is not drawn. Every range and
  * scale is set in each panel: vi_plot runs the body once per terminal and
  * gnuplot keeps settings between the runs. */
-enum { VI_GP_LOGX = 1, VI_GP_LOGY = 2 };
+enum { VI_GP_LOGX = 1, VI_GP_LOGY = 2, VI_GP_YEXP = 4 /* linear y labelled 1.0e-3 */ };
+/* How a curve is drawn. */
+enum { VI_GP_LINESPOINTS = 0, VI_GP_LINES = 1, VI_GP_POINTS = 2 /* open circles */ };
 typedef struct vi_gp vi_gp;
 /* The n-th colour of the palette (cycles). */
 const char *vi_gp_color(int i);
@@ -33,6 +35,13 @@ void vi_gp_panel(vi_gp *g, const char *title, const char *xlabel, const char *yl
 void vi_gp_set(vi_gp *g, const char *line);
 void vi_gp_curve(vi_gp *g, const char *label, const double *x, const double *y, int n,
                  int color, int dash);
+/* The same with a style (VI_GP_LINES, VI_GP_POINTS, ...). */
+void vi_gp_curve_style(vi_gp *g, const char *label, const double *x, const double *y, int n,
+                       int color, int dash, int style);
+/* A band between lo and hi over x (filled, its edges drawn): the envelope
+ * of a quantity over windows of steps. */
+void vi_gp_band(vi_gp *g, const char *label, const double *x, const double *lo,
+                const double *hi, int n, int color);
 /* The script body (datablocks, then the panels in a rows x cols
  * multiplot when there is more than one); malloc'd, NULL when out of
  * memory (also after a failed allocation in an earlier call). */

@@ -18,7 +18,8 @@
  * --strict turns a claim that does not hold into exit 1.
  *
  * Outputs (atomic): results/ID.json (everything), ID.csv (long format),
- * ID.md (summary and claims), ID.dat (gnuplot data blocks), ID.gp, ID.svg,
+ * ID.md (summary and claims), ID.dat (the series as gnuplot data blocks; the
+ * script ID.gp carries its own copy inline), ID.gp, ID.svg,
  * ID.png. Each finished series is kept in ID.partial.json, so an
  * interrupted run resumes (--fresh starts over). */
 /* sched_getaffinity, CPU_COUNT (glibc). */
@@ -698,19 +699,6 @@ static char *fig_csv(const vi_series *ss, int ns) {
   return t;
 }
 
-/* The band between the smallest and largest error of each window of steps
- * (data block idx of dat), in one colour, labelled once. */
-static size_t band_plot(char *b, size_t len, size_t cap, int first, const char *dat, int idx,
-                        const char *color, const char *label) {
-  return len + (size_t)snprintf(b + len, len < cap ? cap - len : 0,
-                                "%s'%s' index %d using 1:2:3 with filledcurves lc rgb '%s' "
-                                "title \"%s\" noenhanced, \\\n"
-                                "     '' index %d using 1:2 with lines lw 1 lc rgb '%s' notitle, "
-                                "'' index %d using 1:3 with lines lw 1 lc rgb '%s' notitle",
-                                first ? "" : ", \\\n     ", dat, idx, color, label, idx,
-                                color, idx, color);
-}
-
 static int panel_count(const vi_fig_spec *f) {
   int np = 0;
   while (np < (int)(sizeof f->panels / sizeof f->panels[0]) && f->panels[np]) {
@@ -719,209 +707,201 @@ static int panel_count(const vi_fig_spec *f) {
   return np;
 }
 
+/* Column cx and cy of a series (cy < 0: max(|col 1|, |col 2|), the
+ * window maximum of |error|) into fresh arrays; 0, or -1 out of memory. */
+static int series_xy(const vi_series *s, int cx, int cy, double **x, double **y) {
+  *x = malloc((size_t)(s->rows + 1) * sizeof **x);
+  *y = malloc((size_t)(s->rows + 1) * sizeof **y);
+  if (!*x || !*y) {
+    free(*x);
+    free(*y);
+    *x = *y = NULL;
+    return -1;
+  }
+  for (int r = 0; r < s->rows; r++) {
+    (*x)[r] = vi_fig_at(s, r, cx);
+    (*y)[r] = cy >= 0 ? vi_fig_at(s, r, cy)
+                      : fmax(fabs(vi_fig_at(s, r, 1)), fabs(vi_fig_at(s, r, 2)));
+  }
+  return 0;
+}
+
+/* A series as a curve; label NULL: the series' own. */
+static void gp_series(vi_gp *g, const vi_series *s, const char *label, int cx, int cy,
+                      int color, int dash, int style) {
+  double *x, *y;
+  if (series_xy(s, cx, cy, &x, &y) == 0) {
+    vi_gp_curve_style(g, label ? label : s->label, x, y, s->rows, color, dash, style);
+  }
+  free(x);
+  free(y);
+}
+
+/* The band of a trace series: the minimum and maximum of each window. */
+static void gp_band(vi_gp *g, const vi_series *s, int color) {
+  double *x, *lo, *hi;
+  if (series_xy(s, 0, 1, &x, &lo) == 0) {
+    hi = malloc((size_t)(s->rows + 1) * sizeof *hi);
+    for (int r = 0; hi && r < s->rows; r++) {
+      hi[r] = vi_fig_at(s, r, 2);
+    }
+    if (hi) {
+      vi_gp_band(g, s->label, x, lo, hi, s->rows, color);
+    }
+    free(hi);
+  }
+  free(x);
+  free(lo);
+}
+
+/* The figure's script through the gnuplot builder (plot.h): the data
+ * inline, so the kept .gp reruns in place; ID.dat keeps the same numbers
+ * as a data file. */
 static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot,
-                         const char *dat, const char *machine, int quick) {
+                         const char *machine, int quick) {
+  const double T = quick ? f->T_quick : f->T;
+  const int np = panel_count(f);
+  char title[800], line[256];
+  vi_gp *g;
+  int rows = 1, cols = 1;
   if (f->kind == VI_FIG_WORK) {
-    /* Run time against q error, as the paper draws it: the gnuplot
-     * builder (plot.h), its data inline. */
-    char title[800];
-    snprintf(title, sizeof title, "%s (%s, T = %g)\\n%s", f->id, f->system,
-             quick ? f->T_quick : f->T, machine);
-    vi_gp *g = vi_gp_new(title);
+    /* Run time against q error, as the paper draws it. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)\\n%s", f->id, f->system, T, machine);
+    g = vi_gp_new(title);
     vi_gp_panel(g, NULL, "run time [s] (CPU time, pinned core, min of repetitions)", f->ylabel,
                 VI_GP_LOGX | VI_GP_LOGY);
     for (int i = 0; i < ns; i++) {
-      double *x = malloc((size_t)(ss[i].rows + 1) * sizeof *x);
-      double *y = malloc((size_t)(ss[i].rows + 1) * sizeof *y);
-      for (int r = 0; x && y && r < ss[i].rows; r++) {
-        x[r] = vi_fig_at(&ss[i], r, VI_W_SEC);
-        y[r] = vi_fig_at(&ss[i], r, VI_W_EQ);
-      }
-      if (x && y) {
-        vi_gp_curve(g, ss[i].label, x, y, ss[i].rows, i, 0);
-      }
-      free(x);
-      free(y);
+      gp_series(g, &ss[i], NULL, VI_W_SEC, VI_W_EQ, i, 0, VI_GP_LINESPOINTS);
     }
-    char *body = vi_gp_body(g, 1, 1);
-    vi_gp_free(g);
-    (void)dat;
-    (void)ntot;
-    return body;
-  }
-  /* Every branch writes with snprintf(b + len, cap - len, ...) and the
-   * largest script is about 6 KB: 64 KB, and the end checked below. */
-  size_t cap = 65536, len = 0;
-  char *b = malloc(cap);
-  if (!b) {
-    return NULL;
-  }
-  len += (size_t)snprintf(b + len, cap - len, "set grid\nset key outside top center horizontal maxrows 3 width 2\n");
-  const double T = quick ? f->T_quick : f->T;
-  const int np = panel_count(f);
-  if (f->kind == VI_FIG_MSWEEP) {
+  } else if (f->kind == VI_FIG_MSWEEP) {
     /* man2020 Fig. 3: the global error (47) against m, one line per
-     * algorithm (pairs that nearly coincide told apart by dash and point
-     * type), open circles on the runs done in quad; below, each error
-     * divided by the last curve's (LGG) at the same m, where the text's
-     * comparisons (LGG < LLL, LLL ~ LGL, LLG ~ LGG) are visible, which
-     * twelve decades on one axis hide. The ratios are a datablock of the
-     * script, since gnuplot cannot divide across data blocks of a file.
-     * Every range is set explicitly: vi_plot runs the body twice (svg,
-     * png) and gnuplot keeps settings from the first pass. */
+     * algorithm (pairs that nearly coincide told apart by dash), open
+     * circles on the runs done in quad; below, each error divided by the
+     * last curve's (LGG) at the same m, where the text's comparisons are
+     * visible, which twelve decades on one axis hide. */
     const vi_series *ref = &ss[ns - 1];
-    len += (size_t)snprintf(b + len, cap - len, "$ratio << EOD\n");
-    for (int r = 0; r < ref->rows && len + 512 < cap; r++) {
-      len += (size_t)snprintf(b + len, cap - len, "%.0f", vi_fig_at(ref, r, VI_M_M));
-      for (int i = 0; i < ns; i++) {
-        len += (size_t)snprintf(b + len, cap - len, " %.6e",
-                                r < ss[i].rows ? vi_fig_at(&ss[i], r, VI_M_ERR) / vi_fig_at(ref, r, VI_M_ERR)
-                                               : NAN);
+    const double mmax = ref->rows > 0 ? vi_fig_at(ref, ref->rows - 1, VI_M_M) + 0.3 : 10;
+    snprintf(title, sizeof title, "%s (%s, h = %g, T = %g)", f->id, f->system, ss[0].h, T);
+    g = vi_gp_new(title);
+    vi_gp_panel(g, "", "m (points per step)", f->ylabel, VI_GP_LOGY);
+    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1\nset key inside bottom left "
+             "vertical maxrows 6", mmax);
+    vi_gp_set(g, line);
+    int nq = 0;
+    double qx[256], qy[256];
+    for (int i = 0; i < ns; i++) {
+      gp_series(g, &ss[i], NULL, VI_M_M, VI_M_ERR, i, i % 2, VI_GP_LINESPOINTS);
+      for (int r = 0; r < ss[i].rows && nq < 256; r++) {
+        if (vi_fig_at(&ss[i], r, VI_M_QUAD) > 0) {
+          qx[nq] = vi_fig_at(&ss[i], r, VI_M_M);
+          qy[nq++] = vi_fig_at(&ss[i], r, VI_M_ERR);
+        }
       }
-      len += (size_t)snprintf(b + len, cap - len, "\n");
     }
-    len += (size_t)snprintf(b + len, cap - len,
-                            "EOD\nset multiplot layout 2,1 title \"%s (%s, h = %g, T = %g)\" "
-                            "noenhanced\nset key inside bottom left vertical maxrows 6\n"
-                            "set logscale y\nset autoscale y\nset format y '10^{%%L}'\n"
-                            "set xrange [1.7:%g]\n"
-                            "set xlabel 'm (points per step)'\nset xtics 1\nset ylabel '%s'\n"
-                            "set size 1, 0.58\nset origin 0, 0.38\nplot ",
-                            f->id, f->system, ss[0].h, T, vi_fig_at(ref, ref->rows - 1, VI_M_M) + 0.3,
-                            f->ylabel);
+    vi_gp_curve_style(g, "run in quad precision", qx, qy, nq, 7, 0, VI_GP_POINTS);
+    snprintf(line, sizeof line, "e / e(%s)", ref->label);
+    vi_gp_panel(g, "", "m (points per step)", line, 0);
+    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1\nset yrange [0:*]\nset key "
+             "inside top right horizontal", mmax);
+    vi_gp_set(g, line);
     for (int i = 0; i < ns; i++) {
-      len += (size_t)snprintf(b + len, cap - len,
-                              "%s'%s' index %d using 1:3 with linespoints pt %d ps 1.3 lw 1.5 "
-                              "dt %d lc rgb '%s' title \"%s\" noenhanced",
-                              i ? ", \\\n     " : "", dat, i, 5 + 2 * (i % 4), 1 + i % 2,
-                              vi_gp_color(i), ss[i].label);
+      double x[64], y[64];
+      int n = 0;
+      for (int r = 0; r < ref->rows && r < ss[i].rows && n < 64; r++) {
+        x[n] = vi_fig_at(ref, r, VI_M_M);
+        y[n++] = vi_fig_at(&ss[i], r, VI_M_ERR) / vi_fig_at(ref, r, VI_M_ERR);
+      }
+      vi_gp_curve_style(g, ss[i].label, x, y, n, i, i % 2, VI_GP_LINESPOINTS);
     }
-    len += (size_t)snprintf(b + len, cap - len,
-                            ", \\\n     '%s' index 0:%d using 1:($6 > 0 ? $3 : 1/0) with points "
-                            "pt 6 ps 2.6 lc rgb 'black' title 'run in quad precision'\n"
-                            "unset logscale y\nset format y '%%g'\nset yrange [0:*]\n"
-                            "set ylabel 'e / e(%s)'\nset key inside top right horizontal\n"
-                            "set size 1, 0.38\nset origin 0, 0\nplot ",
-                            dat, ns - 1, ref->label);
-    for (int i = 0; i < ns; i++) {
-      len += (size_t)snprintf(b + len, cap - len,
-                              "%s$ratio using 1:%d with linespoints pt %d ps 1.3 lw 1.5 dt %d "
-                              "lc rgb '%s' title \"%s\" noenhanced",
-                              i ? ", \\\n     " : "", i + 2, 5 + 2 * (i % 4), 1 + i % 2,
-                              vi_gp_color(i), ss[i].label);
-    }
-    len += (size_t)snprintf(b + len, cap - len, "\nunset multiplot");
-  } else if (f->kind == VI_FIG_TRACE && np > 0 && ntot > ns) {
-    /* tyranowski2014 Figs 5.3, 5.8, 5.11: one row per panel (a method),
-     * the every-step close-up on the left, the whole run as the band of
-     * each window on the right; a run that broke down says when. */
-    len += (size_t)snprintf(b + len, cap - len,
-                            "set multiplot layout %d,2 title \"%s (%s, T = %g)\" noenhanced\n"
-                            "set key inside top right vertical opaque box\nset xlabel 't'\n"
-                            "set ylabel '%s'\nset format y '%%.1e'\n"
-                            "set style fill transparent solid 0.35 noborder\n",
-                            np, f->id, f->system, T, f->ylabel);
+    rows = 2;
+  } else if (np > 0 && ntot > ns) {
+    /* tyranowski2014 Figs 5.3, 5.8, 5.11: one row per panel (a method), the
+     * every-step close-up on the left, the whole run as the band of each
+     * window on the right (five tick intervals: times up to 5e5); a run
+     * that broke down says when. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
     for (int p = 0; p < np; p++) {
-      char ev[256] = "";
+      char ev[128] = "";
       for (int i = 0; i < ns; i++) {
         if (f->curves[i].panel == p && isfinite(ss[i].event_t)) {
           snprintf(ev, sizeof ev, ", stops at t = %.4g", ss[i].event_t);
         }
       }
       for (int side = 0; side < 2; side++) {
-        /* The whole run's times (up to 5e5): five tick intervals, so that
-         * the labels do not run into each other. */
-        char tics[64];
-        snprintf(tics, sizeof tics, side ? "set xtics %g" : "set xtics autofreq", T / 5);
-        len += (size_t)snprintf(b + len, cap - len,
-                                "%s\nset title \"%s, %s%s\" noenhanced font ',10'\nplot ",
-                                tics, f->panels[p], side ? "min, max per window" : "every step",
-                                ev);
+        char pt[256];
+        snprintf(pt, sizeof pt, "%s, %s%s", f->panels[p], side ? "min, max per window" : "every step",
+                 ev);
+        vi_gp_panel(g, pt, "t", f->ylabel, VI_GP_YEXP);
+        snprintf(line, sizeof line, "%s\nset key inside top right vertical opaque box",
+                 side ? "" : "set xtics autofreq");
+        if (side) {
+          snprintf(line, sizeof line, "set xtics %g\nset key inside top right vertical opaque box",
+                   T / 5);
+        }
+        vi_gp_set(g, line);
         for (int i = 0, k = 0; i < ns; i++) {
           if (f->curves[i].panel != p) {
             continue;
           }
           if (side) {
-            len = band_plot(b, len, cap, k == 0, dat, i, vi_gp_color(k), ss[i].label);
+            gp_band(g, &ss[i], k);
           } else {
-            len += (size_t)snprintf(b + len, cap - len,
-                                    "%s'%s' index %d using 1:2 with lines lw 1 lc rgb '%s' "
-                                    "title \"%s\" noenhanced",
-                                    k ? ", \\\n     " : "", dat, ns + i, vi_gp_color(k),
-                                    ss[i].label);
+            gp_series(g, &ss[ns + i], ss[i].label, 0, 1, k, 0, VI_GP_LINES);
           }
           k++;
         }
-        len += (size_t)snprintf(b + len, cap - len, "\n");
       }
     }
-    len += (size_t)snprintf(b + len, cap - len, "unset multiplot");
-  } else if (f->kind == VI_FIG_TRACE && np > 0) {
-    /* man2020 Fig. 8: one panel per m, the bands of its curves (LLL
-     * first, so that the smaller LGG error is drawn on top of it). */
-    len += (size_t)snprintf(b + len, cap - len,
-                            "set multiplot layout %d,%d title \"%s (%s, T = %g)\" noenhanced\n"
-                            "set key inside top right vertical opaque box\nset xlabel 't [s]'\n"
-                            "set ylabel '%s'\nset format y '%%.1e'\n"
-                            "set style fill transparent solid 0.35 noborder\n",
-                            (np + 1) / 2, np > 1 ? 2 : 1, f->id, f->system, T, f->ylabel);
+    rows = np;
+    cols = 2;
+  } else if (np > 0) {
+    /* man2020 Fig. 8: one panel per m, the bands of its curves (LLL first,
+     * so that the smaller LGG error is drawn on top of it). */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
     for (int p = 0; p < np; p++) {
-      len += (size_t)snprintf(b + len, cap - len, "set title '%s'\nplot ", f->panels[p]);
+      vi_gp_panel(g, f->panels[p], "t [s]", f->ylabel, VI_GP_YEXP);
+      vi_gp_set(g, "set key inside top right vertical opaque box");
       for (int i = 0, k = 0; i < ns; i++) {
         if (f->curves[i].panel == p) {
-          len = band_plot(b, len, cap, k == 0, dat, i, vi_gp_color(k), ss[i].label);
-          k++;
+          gp_band(g, &ss[i], k++);
         }
       }
-      len += (size_t)snprintf(b + len, cap - len, "\n");
     }
-    len += (size_t)snprintf(b + len, cap - len, "unset multiplot");
-  } else if (f->kind == VI_FIG_TRACE && ntot > ns) {
-    /* Whole run: window maxima of |error| (log scale, so bounded curves of
-     * different sizes stay apart); below, every step of the first seconds. */
-    len += (size_t)snprintf(b + len, cap - len,
-                            "set multiplot layout 2,1 title \"%s (%s, T = %g)\" noenhanced\n"
-                            "set key inside top center horizontal maxrows 2\n"
-                            "set xlabel 't [s]'\nset ylabel '|%s|, maximum per window'\n"
-                            "set logscale y\nset format y '10^{%%L}'\nplot ",
-                            f->id, f->system, quick ? f->T_quick : f->T, f->ylabel);
+    rows = (np + 1) / 2;
+    cols = np > 1 ? 2 : 1;
+  } else if (ntot > ns) {
+    /* wenger2017 Fig. 2: the whole run as the window maxima of |error|
+     * (log scale, so bounded curves of different sizes stay apart); below,
+     * every step of the first seconds. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    snprintf(line, sizeof line, "|%s|, maximum per window", f->ylabel);
+    vi_gp_panel(g, "", "t [s]", line, VI_GP_LOGY);
+    vi_gp_set(g, "set key inside top center horizontal maxrows 2");
     for (int i = 0; i < ns; i++) {
-      len += (size_t)snprintf(b + len, cap - len,
-                              "%s'%s' index %d using 1:(abs($2) > abs($3) ? abs($2) : abs($3)) "
-                              "with lines lw 1.5 lc rgb '%s' title \"%s\" noenhanced",
-                              i ? ", \\\n     " : "", dat, i, vi_gp_color(i), ss[i].label);
+      gp_series(g, &ss[i], NULL, 0, -1, i, 0, VI_GP_LINES);
     }
-    len += (size_t)snprintf(b + len, cap - len,
-                            "\nunset logscale y\nset format y '%%.1e'\nset ylabel '%s'\n"
-                            "set key outside bottom center horizontal maxrows 3\nplot ",
-                            f->ylabel);
+    vi_gp_panel(g, "", "t [s]", f->ylabel, VI_GP_YEXP);
+    vi_gp_set(g, "set key outside bottom center horizontal maxrows 3");
     for (int i = 0; i < ns; i++) {
-      len += (size_t)snprintf(b + len, cap - len,
-                              "%s'%s' index %d using 1:2 with linespoints pt 7 ps 0.4 lw 1 "
-                              "lc rgb '%s' title \"%s\" noenhanced",
-                              i ? ", \\\n     " : "", dat, ns + i, vi_gp_color(i),
-                              ss[ns + i].label);
+      gp_series(g, &ss[ns + i], NULL, 0, 1, i, 0, VI_GP_LINESPOINTS);
     }
-    len += (size_t)snprintf(b + len, cap - len, "\nunset multiplot");
-  } else if (f->kind == VI_FIG_TRACE) {
-    /* The band between the smallest and largest error of each window. */
-    len += (size_t)snprintf(b + len, cap - len,
-                            "set title \"%s (%s, T = %g)\" noenhanced\nset xlabel 't [s]'\n"
-                            "set ylabel '%s'\nset format y '%%.1e'\n"
-                            "set style fill transparent solid 0.35 noborder\nplot ",
-                            f->id, f->system, quick ? f->T_quick : f->T, f->ylabel);
+    rows = 2;
+  } else {
+    /* One trace panel: the band between the smallest and largest error of
+     * each window. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    vi_gp_panel(g, NULL, "t [s]", f->ylabel, VI_GP_YEXP);
     for (int i = 0; i < ns; i++) {
-      len = band_plot(b, len, cap, i == 0, dat, i, vi_gp_color(i), ss[i].label);
+      gp_band(g, &ss[i], i);
     }
   }
-  if (len + 2 >= cap) {
-    /* A script larger than the buffer: refuse it rather than draw a
-     * truncated one (len counts what snprintf would have written). */
-    free(b);
-    return NULL;
-  }
-  snprintf(b + len, cap - len, "\n");
-  return b;
+  char *body = vi_gp_body(g, rows, cols);
+  vi_gp_free(g);
+  return body;
 }
 
 /* A markdown table cell: '|' escaped. */
@@ -1058,11 +1038,9 @@ static int write_outputs(const vi_fig_spec *f, const vi_series *ss, int ns, int 
   char *md = fig_md(f, ss, ns, cl, nc, line, o->quick);
   int bad = vi_study_write(o->results_dir, f->id, j, md, c, err, errlen) != 0;
   json_decref(j);
-  /* The script refers to the data file by its name relative to results/,
-   * and gnuplot runs there, so the kept .gp can be rerun in place. */
-  char datname[300];
-  snprintf(datname, sizeof datname, "%s.dat", f->id);
-  char *gp = fig_gnuplot(f, ss, ns, ntot, datname, line, o->quick);
+  /* The script holds its data (the builder's datablocks), so the kept .gp
+   * reruns in place; ID.dat is the same data as a file. */
+  char *gp = fig_gnuplot(f, ss, ns, ntot, line, o->quick);
   if (!bad) {
     bad |= vi_write_text(dat, d, err, errlen) != 0;
   }
