@@ -263,28 +263,38 @@ static int gp_ok(const vi_gp *g, double x, double y) {
          (!(g->flags & VI_GP_LOGY) || y > 0);
 }
 
-void vi_gp_band(vi_gp *g, const char *label, const double *x, const double *lo,
-                const double *hi, int n, int color) {
-  if (!g || g->bad) {
-    return;
-  }
+/* The datablock $dK of the points (x, y[, y2]) the current panel can
+ * draw (y2 NULL: two columns); the number written (0: no block, nothing to
+ * plot). */
+static int gp_block(vi_gp *g, const double *x, const double *y, const double *y2, int n) {
   if (g->npanels == 0) {
     vi_gp_panel(g, "", "", "", 0);
   }
   int np = 0;
   for (int i = 0; i < n; i++) {
-    if (!gp_ok(g, x[i], lo[i]) || !gp_ok(g, x[i], hi[i])) {
+    if (!gp_ok(g, x[i], y[i]) || (y2 && !gp_ok(g, x[i], y2[i]))) {
       continue;
     }
     if (np++ == 0) {
       fprintf(g->data, "$d%d << EOD\n", g->nblocks);
     }
-    fprintf(g->data, "%.9e %.9e %.9e\n", x[i], lo[i], hi[i]);
+    if (y2) {
+      fprintf(g->data, "%.9e %.9e %.9e\n", x[i], y[i], y2[i]);
+    } else {
+      fprintf(g->data, "%.9e %.9e\n", x[i], y[i]);
+    }
   }
-  if (np == 0) {
+  if (np > 0) {
+    fputs("EOD\n", g->data);
+  }
+  return np;
+}
+
+void vi_gp_band(vi_gp *g, const char *label, const double *x, const double *lo,
+                const double *hi, int n, int color) {
+  if (!g || g->bad || gp_block(g, x, lo, hi, n) == 0) {
     return;
   }
-  fputs("EOD\n", g->data);
   const char *c = vi_gp_color(color);
   fprintf(g->plots,
           "%s$d%d using 1:2:3 with filledcurves fs transparent solid 0.35 noborder lc rgb '%s' "
@@ -301,26 +311,9 @@ void vi_gp_band(vi_gp *g, const char *label, const double *x, const double *lo,
 
 void vi_gp_curve_style(vi_gp *g, const char *label, const double *x, const double *y, int n,
                        int color, int dash, int style) {
-  if (!g || g->bad) {
+  if (!g || g->bad || gp_block(g, x, y, NULL, n) == 0) {
     return;
   }
-  if (g->npanels == 0) {
-    vi_gp_panel(g, "", "", "", 0);
-  }
-  int np = 0;
-  for (int i = 0; i < n; i++) {
-    if (!gp_ok(g, x[i], y[i])) {
-      continue;
-    }
-    if (np++ == 0) {
-      fprintf(g->data, "$d%d << EOD\n", g->nblocks);
-    }
-    fprintf(g->data, "%.9e %.9e\n", x[i], y[i]);
-  }
-  if (np == 0) {
-    return;
-  }
-  fputs("EOD\n", g->data);
   fprintf(g->plots, "%s$d%d using 1:2 ", g->ncurves ? ", \\\n     " : "plot ", g->nblocks);
   if (style == VI_GP_LINES) {
     fprintf(g->plots, "with lines lw 1.2 dt %d lc rgb '%s' title ", 1 + dash % 5,
