@@ -6026,7 +6026,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1, every step of [0, 100]" noenhanced
 set title "Gauss s=1, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -6049,7 +6049,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3, every step of [0, 100]" noenhanced
 set title "Gauss s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -12092,7 +12092,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1, every step of [0, 100]" noenhanced
 set title "Gauss s=1, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -12115,7 +12115,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3, every step of [0, 100]" noenhanced
 set title "Gauss s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"

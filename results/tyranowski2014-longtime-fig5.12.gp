@@ -5342,7 +5342,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2, every step of [0, 100]" noenhanced
 set title "Gauss s=2, min, max per window, stops at t = 2.258e+04" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -5365,7 +5365,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3, every step of [0, 100]" noenhanced
 set title "Lobatto IIIA-IIIB s=3, min, max per window, stops at t = 12.9" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -5388,7 +5388,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4, every step of [0, 100]" noenhanced
 set title "Lobatto IIIA-IIIB s=4, min, max per window, stops at t = 2.141e+04" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -5411,7 +5411,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3, every step of [0, 100]" noenhanced
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10770,7 +10770,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2, every step of [0, 100]" noenhanced
 set title "Gauss s=2, min, max per window, stops at t = 2.258e+04" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10793,7 +10793,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3, every step of [0, 100]" noenhanced
 set title "Lobatto IIIA-IIIB s=3, min, max per window, stops at t = 12.9" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10816,7 +10816,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4, every step of [0, 100]" noenhanced
 set title "Lobatto IIIA-IIIB s=4, min, max per window, stops at t = 2.141e+04" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10839,7 +10839,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3, every step of [0, 100]" noenhanced
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"

@@ -10532,7 +10532,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1, every step of [0, 150]" noenhanced
 set title "Gauss s=1, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10555,7 +10555,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2, every step of [0, 150]" noenhanced
 set title "Gauss s=2, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10578,7 +10578,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3, every step of [0, 150]" noenhanced
 set title "Gauss s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -21127,7 +21127,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1, every step of [0, 150]" noenhanced
 set title "Gauss s=1, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -21150,7 +21150,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2, every step of [0, 150]" noenhanced
 set title "Gauss s=2, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -21173,7 +21173,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3, every step of [0, 150]" noenhanced
 set title "Gauss s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"

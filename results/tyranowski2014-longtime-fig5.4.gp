@@ -3022,7 +3022,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=3, min, max per window, stops at t = 18" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -3045,7 +3045,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=4, min, max per window, stops at t = 31" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -3068,7 +3068,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3, every step of [0, 50]" noenhanced
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -6107,7 +6107,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=3, min, max per window, stops at t = 18" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -6130,7 +6130,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=4, min, max per window, stops at t = 31" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -6153,7 +6153,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3, every step of [0, 50]" noenhanced
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"

@@ -10038,7 +10038,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1, every step of [0, 50]" noenhanced
 set title "Gauss s=1, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10061,7 +10061,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2, every step of [0, 50]" noenhanced
 set title "Gauss s=2, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10084,7 +10084,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3, every step of [0, 50]" noenhanced
 set title "Gauss s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10107,7 +10107,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3, every step of [0, 50]" noenhanced
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -20162,7 +20162,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=1, every step of [0, 50]" noenhanced
 set title "Gauss s=1, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -20185,7 +20185,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=2, every step of [0, 50]" noenhanced
 set title "Gauss s=2, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -20208,7 +20208,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3" noenhanced
+plot $d4 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Gauss s=3, every step of [0, 50]" noenhanced
 set title "Gauss s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -20231,7 +20231,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3" noenhanced
+plot $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Radau IIA s=3, every step of [0, 50]" noenhanced
 set title "Radau IIA s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"

@@ -5026,7 +5026,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -5049,7 +5049,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=4, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10092,7 +10092,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3" noenhanced
+plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=3, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=3, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"
@@ -10115,7 +10115,7 @@ set format y '%.1e'
 set autoscale xy
 set xtics autofreq
 set key inside top right vertical opaque box
-plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4" noenhanced
+plot $d2 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "Lobatto IIIA-IIIB s=4, every step of [0, 50]" noenhanced
 set title "Lobatto IIIA-IIIB s=4, min, max per window" noenhanced font ',10'
 set xlabel "t"
 set ylabel "H"

@@ -833,12 +833,11 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
         snprintf(pt, sizeof pt, "%s, %s%s", f->panels[p], side ? "min, max per window" : "every step",
                  ev);
         vi_gp_panel(g, pt, "t", f->ylabel, VI_GP_YEXP);
-        snprintf(line, sizeof line, "%s\nset key inside top right vertical opaque box",
-                 side ? "" : "set xtics autofreq");
+        char tics[64] = "set xtics autofreq";
         if (side) {
-          snprintf(line, sizeof line, "set xtics %g\nset key inside top right vertical opaque box",
-                   T / 5);
+          snprintf(tics, sizeof tics, "set xtics %g", T / 5);
         }
+        snprintf(line, sizeof line, "%s\nset key inside top right vertical opaque box", tics);
         vi_gp_set(g, line);
         for (int i = 0, k = 0; i < ns; i++) {
           if (f->curves[i].panel != p) {
@@ -847,7 +846,7 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
           if (side) {
             gp_band(g, &ss[i], k);
           } else {
-            gp_series(g, &ss[ns + i], ss[i].label, 0, 1, k, 0, VI_GP_LINES);
+            gp_series(g, &ss[ns + i], ss[ns + i].label, 0, 1, k, 0, VI_GP_LINES);
           }
           k++;
         }

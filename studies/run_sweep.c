@@ -643,19 +643,36 @@ double vi_sweep_interp(const vi_sweep *S, int curve, int measure, int cost, doub
 }
 
 int vi_sweep_best(const vi_sweep *S, int group, int measure, int cost, double E, double *c,
-                  char *why, size_t wl) {
+                  int *bound, char *why, size_t wl) {
   int best = -1;
   double reach = INFINITY;
   *c = NAN;
+  if (bound) {
+    *bound = 0;
+  }
   for (int k = 0; k < S->ncurves; k++) {
     if (S->curves[k].group != group) {
       continue;
     }
     char w[160];
     double v = vi_sweep_interp(S, k, measure, cost, E, NULL, w, sizeof w);
+    int b = 0;
+    for (int i = 0; bound && !isfinite(v) && i < S->npts; i++) {
+      const vi_sweep_point *P = &S->pts[i];
+      if (P->curve == k && P->ok) {
+        if (P->err[measure] <= E) { /* below E already at its cheapest run */
+          v = vi_sweep_cost(P, cost);
+          b = 1;
+        }
+        break; /* the first successful run only */
+      }
+    }
     if (isfinite(v) && !(v >= *c)) {
       *c = v;
       best = k;
+      if (bound) {
+        *bound = b;
+      }
     }
     double lo = vi_sweep_min_err(S, k, measure);
     reach = lo < reach ? lo : reach;

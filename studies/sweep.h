@@ -150,7 +150,6 @@ struct vi_sweep {
   struct vi_gsl_rk *rk;  /* baselines/gsl_rk.h, made when needed */
   vi_timing tg;
   double seconds;
-  int failed_stop; /* a curve ended on failures */
 };
 
 /* What the spec's report hook adds to the runner's outputs. */
@@ -207,10 +206,12 @@ double vi_sweep_min_err(const vi_sweep *S, int curve, int measure);
  * already at its first run. */
 double vi_sweep_interp(const vi_sweep *S, int curve, int measure, int cost, double E, double *h,
                        char *why, size_t wl);
-/* The cheapest curve of a group at error E (-1 if none reaches it), *cost
- * its cost, why the reason when none does. */
+/* The cheapest curve of a group at error E (-1 if none reaches it), *c its
+ * cost, why the reason when none does. bound NULL: interpolated costs only;
+ * else a curve already below E at its cheapest run also counts, at that
+ * run's cost, an upper bound (*bound set when the chosen cost is one). */
 int vi_sweep_best(const vi_sweep *S, int group, int measure, int cost, double E, double *c,
-                  char *why, size_t wl);
+                  int *bound, char *why, size_t wl);
 /* A work-precision panel: cost (y) against the error of a measure (x),
  * one line per curve, colour by color(curve), dash by dash(curve). */
 void vi_sweep_plot_panel(const vi_sweep *S, vi_gp *gp, const char *title, int measure,

@@ -174,8 +174,8 @@ static void test_sweep(vi_check_ctx *T) {
     const double no = vi_sweep_interp(&S, c, VI_SW_Q, VI_COST_CPU, 1e-300, NULL, why, sizeof why);
     CHECK(isnan(no) && strstr(why, "reaches only"), "unreachable level: %s", why);
     double cost;
-    CHECK(vi_sweep_best(&S, 3, VI_SW_Q, VI_COST_EVALS, E, &cost, why, sizeof why) == c &&
-              vi_sweep_best(&S, 4, VI_SW_Q, VI_COST_EVALS, E, &cost, why, sizeof why) == -1,
+    CHECK(vi_sweep_best(&S, 3, VI_SW_Q, VI_COST_EVALS, E, &cost, NULL, why, sizeof why) == c &&
+              vi_sweep_best(&S, 4, VI_SW_Q, VI_COST_EVALS, E, &cost, NULL, why, sizeof why) == -1,
           "best curve of a group");
   }
   vi_sweep_close(&S);

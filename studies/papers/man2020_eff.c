@@ -355,7 +355,7 @@ static void me_judge(const vi_sweep *S, me_claims *C) {
       for (int meth = 0; meth < ME_NMETH; meth++) {
         char why[200];
         const int c = vi_sweep_best(S, meth, me_meas[x], VI_COST_CPU, me_level(x, l2),
-                                    &C->bestt[meth][x][l2], why, sizeof why);
+                                    &C->bestt[meth][x][l2], NULL, why, sizeof why);
         C->bestm[meth][x][l2] = c >= 0 ? S->curves[c].m : -1;
       }
       C->best_ratio[x][l2] = C->bestt[ME_LGG][x][l2] / C->bestt[ME_LOB][x][l2];

@@ -525,7 +525,7 @@ static int ty_bounded(const vi_series *s, int col, double T, double *first, doub
  * way (sign -1: down, +1: up), each step by more than the width of the
  * first window's band (so that a wobble inside the band is no drift), and
  * no event. *end the midpoint at T. */
-static int ty_drift(const vi_series *s, int sign, double T, double *end) {
+static int ty_drift(const vi_series *s, int sign, double *end) {
   double prev = NAN;
   int ok = !isfinite(s->event_t) && s->rows >= 10;
   const double width = s->rows > 0 ? vi_fig_at(s, 0, 2) - vi_fig_at(s, 0, 1) : 0;
@@ -536,7 +536,6 @@ static int ty_drift(const vi_series *s, int sign, double T, double *end) {
     prev = mid;
   }
   *end = prev;
-  (void)T;
   return ok;
 }
 
@@ -556,8 +555,8 @@ static int ty_grows(const vi_series *s, const vi_series *z, double T, double *fi
     *last = ty_amax(z, 1, e - e / 10, e - e / 100);
   } else {
     /* Windows end at their last node's time: the one ending at e holds the
-     * crossing. */
-    *last = ty_amax(s, 1, e - e / 10, e * (1 - 1e-12) - (s->rows > 1 ? 0 : e));
+     * crossing, and the bound leaves it out. */
+    *last = ty_amax(s, 1, e - e / 10, e * (1 - 1e-12));
   }
   return isfinite(s->event_t) && *first > 0 && *last >= 2 * *first;
 }
@@ -643,7 +642,7 @@ static int claims_fig54(const vi_fig_spec *f, vi_series *ss, int ns, int quick, 
                "the first hundredth)",
                "s=3: %s, max |H| %.3g then %.3g; s=4: %s, max |H| %.3g then %.3g", e0, a0, b0, e1,
                a1, b1);
-  const int d = ty_drift(s[2], -1, T, &end);
+  const int d = ty_drift(s[2], -1, &end);
   double lo, hi;
   ty_range(s[2], 0, T, &lo, &hi);
   vi_claim_set(&cl[1], d && hi < 1e-3,
@@ -676,7 +675,7 @@ static int claims_fig57(const vi_fig_spec *f, vi_series *ss, int ns, int quick, 
                "oscillations are round-off (TY-11: max |H| <= 1e-10 over the run)",
                "max |H| over Gauss 1-3: %.3g", g);
   double end;
-  const int d = ty_drift(s[3], -1, T, &end) || ty_drift(s[3], 1, T, &end);
+  const int d = ty_drift(s[3], -1, &end) || ty_drift(s[3], 1, &end);
   vi_claim_set(&cl[1], d && fabs(end) > 100 * g,
                "Radau IIA on the vortices: a slow but systematic drift of H (TY-12: monotone "
                "at every tenth of T, far above round-off)",
@@ -767,7 +766,7 @@ static int claims_fig512(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
                e[1], a[1], b[1], g[1] ? "grew" : "did not grow 2x", e[2], a[2], b[2],
                g[2] ? "grew" : "did not grow 2x");
   double end, lo, hi;
-  const int d = ty_drift(s[3], 1, T, &end) || ty_drift(s[3], -1, T, &end);
+  const int d = ty_drift(s[3], 1, &end) || ty_drift(s[3], -1, &end);
   ty_range(s[3], 0, T, &lo, &hi);
   vi_claim_set(&cl[2], d,
                "Radau IIA on Lotka-Volterra: an accurate solution with a steady drift of the "

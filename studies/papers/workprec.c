@@ -91,8 +91,8 @@ typedef struct wp_speed {
 static void wp_speedup(const vi_sweep *S, double E, int cost, wp_speed *sp) {
   memset(sp, 0, sizeof *sp);
   char wg[180] = "", wi[180] = "";
-  sp->best = vi_sweep_best(S, WP_GALERKIN, VI_SW_Q, cost, E, &sp->gal, wg, sizeof wg);
-  sp->ida_best = vi_sweep_best(S, WP_IDA, VI_SW_Q, cost, E, &sp->ida, wi, sizeof wi);
+  sp->best = vi_sweep_best(S, WP_GALERKIN, VI_SW_Q, cost, E, &sp->gal, NULL, wg, sizeof wg);
+  sp->ida_best = vi_sweep_best(S, WP_IDA, VI_SW_Q, cost, E, &sp->ida, NULL, wi, sizeof wi);
   sp->value = sp->ida / sp->gal;
   if (sp->best < 0 || sp->ida_best < 0) {
     sp->value = NAN;

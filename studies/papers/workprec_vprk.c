@@ -77,44 +77,6 @@ static int wv_measure(const vi_sweep *S) {
   return S->spec->T > 100 ? VI_SW_ENERGY : VI_SW_QT;
 }
 
-/* The cheapest curve of a group at error level E: its cost interpolated
- * along the curve (vi_sweep_interp), or, for a curve already below E at
- * its cheapest run (Gauss keeps the vortices' H at round-off at every h),
- * that run's cost, an upper bound (*bound set). -1 when none reaches E. */
-static int wv_best(const vi_sweep *S, int group, int x, double E, double *cost, int *bound,
-                   char *why, size_t wl) {
-  int best = -1;
-  *cost = NAN;
-  *bound = 0;
-  snprintf(why, wl, "no curve reaches %.0e", E);
-  for (int c = 0; c < S->ncurves; c++) {
-    if (S->curves[c].group != group) {
-      continue;
-    }
-    char w[160];
-    double v = vi_sweep_interp(S, c, x, VI_COST_CPU, E, NULL, w, sizeof w);
-    int b = 0;
-    if (!isfinite(v)) {
-      for (int i = 0; i < S->npts; i++) {
-        const vi_sweep_point *P = &S->pts[i];
-        if (P->curve == c && P->ok) {
-          if (P->err[x] <= E) {
-            v = P->tm.seconds;
-            b = 1;
-          }
-          break; /* the first successful run only */
-        }
-      }
-    }
-    if (isfinite(v) && !(v >= *cost)) {
-      *cost = v;
-      *bound = b;
-      best = c;
-    }
-  }
-  return best;
-}
-
 static int wv_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) {
   (void)err;
   (void)errlen;
@@ -138,8 +100,11 @@ static int wv_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
     char w1[200] = "", w2[200] = "";
     double tv, tr;
     int ubv, ubr;
-    const int bv = wv_best(S, WV_VPRK, x, lev[l], &tv, &ubv, w1, sizeof w1);
-    const int br = wv_best(S, WV_RK, x, lev[l], &tr, &ubr, w2, sizeof w2);
+    /* A curve already below the level at its cheapest run (Gauss keeps
+     * the vortices' H at round-off at every h) counts at that run's time,
+     * an upper bound. */
+    const int bv = vi_sweep_best(S, WV_VPRK, x, VI_COST_CPU, lev[l], &tv, &ubv, w1, sizeof w1);
+    const int br = vi_sweep_best(S, WV_RK, x, VI_COST_CPU, lev[l], &tr, &ubr, w2, sizeof w2);
     /* The faster one is certain when the slower one's time is not an
      * upper bound (its true cost at the level is then at least that). */
     const char *who = bv >= 0 && br >= 0 ? (tv < tr ? (ubr ? "undetermined (rk8pd's time is an "
