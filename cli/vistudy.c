@@ -35,13 +35,18 @@ static void list_systems(void) {
   printf("systems (override any parameter with --set name=v1,v2,...):\n");
   for (int i = 0; vi_system_types_d[i]; i++) {
     const vi_system_info *in = vi_system_types_d[i]->info;
-    char nh[32] = "";
+    char nh[32] = "", nq[64] = "";
     if (in->m_nh > 0) {
       snprintf(nh, sizeof nh, ", m_nh = %d", in->m_nh);
     }
-    printf("\n%s  (%s form, n = %d, m = %d%s; %s)\n  %s\n", in->name,
-           vi_type_form_d(vi_system_types_d[i]), in->n, in->m, nh, in->cite, in->summary);
-    printf("  invariants: energy");
+    if (in->nq > in->n) {
+      snprintf(nq, sizeof nq, " (stored in %d reals)", in->nq);
+    }
+    printf("\n%s  (%s form, n = %d%s, m = %d%s; %s)\n  %s\n", in->name,
+           vi_type_form_d(vi_system_types_d[i]), in->n, nq, in->m, nh, in->cite, in->summary);
+    printf("  invariants: %s", vi_type_energy_conserved_d(vi_system_types_d[i])
+                                    ? "energy"
+                                    : "(not the energy: an affine constraint does work)");
     for (int k = 0; k < in->n_momenta; k++) {
       printf(", %s", in->momentum_names[k]);
     }

@@ -64,16 +64,22 @@ typedef struct VI_X(vi_degen_ops) {
 
 /* A configuration space that is a Lie group G of dimension d = info->n
  * (demartin2018 §5-6; formulas in ../shared/papers/notes/demartin2018.md
- * §1.6). Elements g are stored in info->n reals (SE(2): (x, y, theta));
- * algebra elements xi in R^d in the system's basis. Left trivialisation
- * throughout; tau = cay is the retraction:
+ * §1.6). Elements g are stored in nq = info->nq reals (0: d), either as
+ * coordinates (SE(2): (x, y, theta), nq = d) or in an embedding (SO(3) x
+ * R^2: the 3 x 3 matrix row-major and (x, y), nq = 11 > d = 5); algebra
+ * elements xi in R^d in the system's basis. Every g argument below, of
+ * this table, the Lie form and the constraint tables, has nq reals. Left
+ * trivialisation throughout; tau = cay is the retraction:
  *   compose: g h;  inverse: g^-1;  cay: cay(xi) (cay(0) is the identity);
  *   local: the chart xi = cay^-1(g^-1 h) (errors, finite differences);
  *   dcay, dcayinv: d x d, the left-trivialised tangent of cay at xi and its
  *   inverse (T_xi cay . y = cay(xi) dcay_xi(y));
  *   ad: d x d matrix of ad_xi = [xi, .] (ad*_xi = ad_xi');
  *   Ad: d x d matrix of Ad_g;
- *   tangent: d/dt of the stored coordinates of g along gdot = g xi. */
+ *   tangent: d/dt of the stored coordinates of g along gdot = g xi (nq);
+ *   project: required when nq > d: *res = the distance of the stored reals
+ *   from the group (e.g. max |R'R - I| and det R = 1), and g replaced by
+ *   the nearest element (initial data are refused or projected by it). */
 typedef struct VI_X(vi_space_ops) {
   int (*compose)(const void *state, const VI_REAL *g, const VI_REAL *h, VI_REAL *gh);
   int (*inverse)(const void *state, const VI_REAL *g, VI_REAL *ginv);
@@ -84,6 +90,7 @@ typedef struct VI_X(vi_space_ops) {
   int (*ad)(const void *state, const VI_REAL *xi, VI_REAL *A);
   int (*Ad)(const void *state, const VI_REAL *g, VI_REAL *A);
   int (*tangent)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *gdot);
+  int (*project)(const void *state, VI_REAL *g, VI_REAL *res);
 } VI_X(vi_space_ops);
 
 /* Lie-group form: a trivialised Lagrangian l(g, xi) on G x g (demartin2018
@@ -128,7 +135,7 @@ typedef struct VI_X(vi_nh_ops) {
 
 /* Observables: momentum maps I(q, p) (info->n_momenta values, named in
  * info->momentum_names), and the exact solution at time t for the initial
- * data of the parameters: q (n), p (n), lambda (m). exact may return
+ * data of the parameters: q (nq), p (n), lambda (m). exact may return
  * VI_EUNSUPPORTED for parameter values outside its range (e.g. a rotating
  * pendulum). Either may be NULL. */
 typedef struct VI_X(vi_obs_ops) {
@@ -144,7 +151,7 @@ typedef struct VI_X(vi_system_type) {
    * parameter values (in the order of info->params). */
   size_t state_size;
   int (*setup)(void *state, const VI_REAL *par);
-  /* Initial data from the parameters: q0 (n) and, for the mechanical form,
+  /* Initial data from the parameters: q0 (nq) and, for the mechanical form,
    * v0 (n; NULL is passed for the degenerate form, whose p0 = alpha(q0)).
    * Consistency with the constraints is checked by vi_system_alloc. */
   int (*initial)(const void *state, VI_REAL *q0, VI_REAL *v0);
@@ -167,6 +174,12 @@ static inline int VI_X(vi_type_has_momenta)(const VI_X(vi_system_type) *t) {
 static inline int VI_X(vi_type_has_exact)(const VI_X(vi_system_type) *t) {
   return t->obs != NULL && t->obs->exact != NULL;
 }
+/* Whether the energy is a first integral: not when a nonholonomic
+ * constraint is affine (a(q) != 0, a moving surface such as the turntable
+ * of demartin2018 §7.5, whose constraint force does work). */
+static inline int VI_X(vi_type_energy_conserved)(const VI_X(vi_system_type) *t) {
+  return t->nh == NULL || t->nh->affine == NULL;
+}
 /* The Lagrangian form's name ("mechanical", "degenerate"). */
 static inline const char *VI_X(vi_type_form)(const VI_X(vi_system_type) *t) {
   return t->mech != NULL    ? "mechanical"
@@ -184,6 +197,7 @@ extern const VI_X(vi_system_type) *const VI_X(vi_system_types)[];
 typedef struct VI_X(vi_system) {
   const VI_X(vi_system_type) *type;
   int n, m;
+  int nq;        /* reals of a configuration q (info->nq, or n) */
   int m_nh;      /* nonholonomic constraints */
   int ml;        /* multipliers of a node: m holonomic, then m_nh nonholonomic */
   VI_REAL *par;  /* flattened parameter values */
@@ -191,7 +205,8 @@ typedef struct VI_X(vi_system) {
   VI_REAL *M;    /* n x n mass matrix (at q0 when it depends on q) */
   VI_REAL *Minv; /* its inverse */
   int config_mass; /* M depends on q: use vi_system_mass/kinetic */
-  VI_REAL *q0, *p0; /* initial data (p0 = M v0; Lie form: p0 = D2 l(q0, xi0)) */
+  VI_REAL *q0, *p0; /* initial data, q0 nq reals, p0 n (p0 = M v0; Lie form:
+                       p0 = D2 l(q0, xi0)) */
   VI_REAL *v0;      /* initial velocity (mechanical v0, Lie form xi0; zeros for
                        the degenerate form), consistent with p0 */
 } VI_X(vi_system);
@@ -353,7 +368,7 @@ typedef struct VI_X(vi_stats) {
   int unknowns;          /* size of the nonlinear system per step */
 } VI_X(vi_stats);
 
-/* The state at a time node: t, q (n), p (n), lambda (ml: the m holonomic
+/* The state at a time node: t, q (nq), p (n), lambda (ml: the m holonomic
  * multipliers, then the m_nh nonholonomic ones). */
 typedef struct VI_X(vi_node) {
   VI_REAL t;
@@ -468,7 +483,7 @@ typedef int (*VI_X(vi_observer))(void *ctx, long k, const VI_X(vi_node) *node);
 
 /* Initialise st at (q0, p0), t = 0, with step h (solver options may be
  * NULL: defaults), then take N steps, calling obs (may be NULL) at every
- * node. node is the caller's storage (q, p: n reals, lambda: ml). Returns
+ * node. node is the caller's storage (q: nq reals, p: n, lambda: ml). Returns
  * VI_OK, the first failing status of init or of a step, or the
  * observer's; *last (may be NULL) receives the index of the last node the
  * observer saw, -1 when init failed. */
@@ -520,7 +535,7 @@ typedef struct VI_X(vi_reference_info) {
 } VI_X(vi_reference_info);
 
 /* Reference values at the nodes t_k = k h, k = 0..K, for the system's own
- * initial data (sys->q0, sys->p0): Q and P are (K+1) x n, L (K+1) x m,
+ * initial data (sys->q0, sys->p0): Q is (K+1) x nq, P (K+1) x n, L (K+1) x ml,
  * row-major. Never from a method under test: the exact solution where the
  * system has one in this precision, otherwise an independent high-accuracy
  * integration of the index-1 form (lambda from wenger2017 (70)). cache_dir

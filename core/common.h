@@ -140,7 +140,10 @@ typedef struct vi_system_info {
   const char *name;    /* registry name, e.g. "planar-pendulum" */
   const char *summary; /* one line */
   const char *cite;    /* paper key and equations, e.g. "wenger2017 (69)" */
-  int n;               /* coordinates */
+  int n;               /* coordinates (Lie form: the dimension of the group) */
+  int nq;              /* reals stored per configuration; 0: n. The Lie form
+                          may store a group element in an embedding with
+                          nq > n (SO(3) x R^2: R row-major, then x, y: 11) */
   int m;               /* holonomic constraints */
   int m_nh;            /* nonholonomic constraints A(q) v + a(q) = 0 */
   int n_momenta;       /* number of momentum maps (obs->momenta) */

@@ -53,11 +53,11 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
 
 int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
   VI_X(vi_err_obs) *o = ctx;
-  const int n = o->sys->n, m = o->sys->ml;
+  const int n = o->sys->n, nq = o->sys->nq, m = o->sys->ml;
   if (o->Q != NULL) {
-    const VI_REAL *ref[3] = {o->Q + k * n, o->P + k * n, o->L + k * m};
+    const VI_REAL *ref[3] = {o->Q + k * nq, o->P + k * n, o->L + k * m};
     const VI_REAL *val[3] = {nd->q, nd->p, nd->lambda};
-    const int len[3] = {n, n, m};
+    const int len[3] = {nq, n, m};
     for (int x = 0; x < 3; x++) {
       VI_REAL *e = x == 2 && k == 0 ? &o->eL0 : &o->e[x];
       for (int c = 0; c < len[x]; c++) {

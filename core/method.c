@@ -46,6 +46,17 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
                       : (type->needs & VI_NEED_NH) && (sty->nh == NULL || sty->info->m_nh < 1)
                           ? "nonholonomic constraints A(q) v + a(q) = 0"
                           : NULL;
+  /* A family handles exactly the constraint kinds it needs: a system with
+   * another kind too (holonomic and nonholonomic) would have one of them
+   * silently ignored. */
+  const char *extra = lacks                                                      ? NULL
+                      : !(type->needs & VI_NEED_HOLO) && sty->info->m > 0        ? "holonomic"
+                      : !(type->needs & VI_NEED_NH) && sty->info->m_nh > 0       ? "nonholonomic"
+                                                                                 : NULL;
+  if (extra && why) {
+    snprintf(why, len, "method %s does not handle %s constraints, and %s has %d of them", type->name,
+             extra, sty->info->name, extra[0] == 'h' ? sty->info->m : sty->info->m_nh);
+  }
   if (lacks && why) {
     snprintf(why, len, "method %s needs a system with %s; %s is %s%s", type->name, lacks,
              sty->info->name, VI_X(vi_type_form)(sty),
@@ -53,7 +64,7 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
              : sty->nh != NULL ? " with nonholonomic constraints"
                                : " without constraints");
   }
-  return lacks == NULL;
+  return lacks == NULL && extra == NULL;
 }
 
 static int VI_X(stepper_make)(const VI_X(vi_method_type) *type, void *optbuf,

@@ -21,12 +21,12 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
                            const VI_X(vi_solver_opts) *so, VI_REAL T, long N,
                            vi_order_result *res, int i, VI_REAL *scale,
                            char *err, size_t errlen) {
-  const int n = sys->n, m = sys->ml;
+  const int n = sys->n, nq = sys->nq, m = sys->ml;
   const VI_REAL h = T / (VI_REAL)N;
   /* The energy error needs no reference: H_0 is exact (man2020 (46)). */
   const int state = !a->energy_only;
-  VI_REAL *Q = state ? malloc((size_t)(N + 1) * (size_t)(2 * n + m) * sizeof *Q) : NULL;
-  VI_REAL *node = malloc((size_t)(2 * n + m) * sizeof *node);
+  VI_REAL *Q = state ? malloc((size_t)(N + 1) * (size_t)(nq + n + m) * sizeof *Q) : NULL;
+  VI_REAL *node = malloc((size_t)(nq + n + m) * sizeof *node);
   VI_X(vi_stepper) *st = NULL;
   int rc = VI_OK;
   if ((state && !Q) || !node) {
@@ -34,7 +34,7 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
     rc = VI_ENOMEM;
     goto done;
   }
-  VI_REAL *P = state ? Q + (size_t)(N + 1) * n : NULL;
+  VI_REAL *P = state ? Q + (size_t)(N + 1) * nq : NULL;
   VI_REAL *L = state ? P + (size_t)(N + 1) * n : NULL;
   VI_X(vi_reference_info) info;
   if (!state) {
@@ -54,9 +54,12 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
     }
   }
   for (long k = 0; state && k <= N; k++) {
-    for (int c = 0; c < n; c++) {
-      VI_REAL aq = vi_fabs(Q[k * n + c]), ap = vi_fabs(P[k * n + c]);
+    for (int c = 0; c < nq; c++) {
+      VI_REAL aq = vi_fabs(Q[k * nq + c]);
       scale[VI_Q] = aq > scale[VI_Q] ? aq : scale[VI_Q];
+    }
+    for (int c = 0; c < n; c++) {
+      VI_REAL ap = vi_fabs(P[k * n + c]);
       scale[VI_P] = ap > scale[VI_P] ? ap : scale[VI_P];
     }
     for (int c = 0; c < m; c++) {
@@ -70,7 +73,7 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
     snprintf(err, errlen, "%s", msg);
     goto done;
   }
-  VI_X(vi_node) nd = {0, node, node + n, node + 2 * n};
+  VI_X(vi_node) nd = {0, node, node + nq, node + nq + n};
   VI_X(vi_err_obs) ob;
   VI_X(vi_err_obs_init)(&ob, sys, state ? Q : NULL, P, L, 1);
   double t0 = a->clock ? a->clock() : 0;
@@ -86,9 +89,9 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
   res->unknowns = stt->unknowns ? stt->unknowns : res->unknowns;
   if (a->at_final && mrc == VI_OK && state) {
     /* The errors at t = T alone: the driver's node holds the last one. */
-    const VI_REAL *ref[3] = {Q + (size_t)N * n, P + (size_t)N * n, L + (size_t)N * m};
+    const VI_REAL *ref[3] = {Q + (size_t)N * nq, P + (size_t)N * n, L + (size_t)N * m};
     const VI_REAL *got[3] = {nd.q, nd.p, nd.lambda};
-    const int dim[3] = {n, n, m};
+    const int dim[3] = {nq, n, m};
     for (int x = 0; x < VI_NQUANT; x++) {
       e[x] = 0;
       for (int c = 0; c < dim[x]; c++) {
@@ -100,12 +103,14 @@ static int VI_X(order_run)(const VI_X(vi_system) *sys, const vi_order_config *a,
   for (int x = 0; x < VI_NQUANT; x++) {
     res->err[x][i] = mrc == VI_OK && state ? (double)e[x] : NAN;
   }
-  res->energy_err[i] = mrc == VI_OK ? (double)eE : NAN;
+  /* No energy error where the energy is not a first integral. */
+  const int conserved = VI_X(vi_type_energy_conserved)(sys->type);
+  res->energy_err[i] = mrc == VI_OK && conserved ? (double)eE : NAN;
   /* The time mean of the squared error by the trapezoidal rule (node 0
    * contributes 0, the last node half): O(h^2) from the integral, so the
    * quadrature does not bend the fitted slope the way a plain mean (O(h))
    * does at a few dozen nodes. */
-  res->energy_rms[i] = mrc == VI_OK && ob.nE > 1
+  res->energy_rms[i] = mrc == VI_OK && conserved && ob.nE > 1
                            ? (double)vi_sqrt((ob.eE2 - ob.eElast / 2) / (VI_REAL)(ob.nE - 1))
                            : NAN;
   res->lambda0_err[i] = mrc == VI_OK && state ? (double)ob.eL0 : NAN;
@@ -379,6 +384,14 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
   snprintf(res->precision, sizeof res->precision, "%s", VI_PREC_NAME);
   res->T = (double)T;
   res->measure = oa->energy_only ? VI_MEASURE_ENERGY : oa->measure;
+  if (res->measure == VI_MEASURE_ENERGY && !VI_X(vi_type_energy_conserved)(type)) {
+    snprintf(err, errlen,
+             "the energy of %s is not a first integral (an affine nonholonomic constraint does "
+             "work on it), so its change is no error: use --measure state",
+             type->info->name);
+    rc = VI_EINVAL;
+    goto out;
+  }
   res->at_final = oa->at_final;
   res->time_scale = NAN;
   res->h_first = NAN;

@@ -125,8 +125,8 @@ static int rhs_degen(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
  * equations; its nodes' xi are turned into mu = D2 l(g, xi) by lie_to_mu. */
 static int rhs_lie(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
   const VI_X(vi_system) *sys = c->sys;
-  const int n = sys->n;
-  int rc = VI_X(vi_system_lie_rhs)(sys, y, y + n, dy, dy + n, c->lam);
+  const int nq = sys->nq;
+  int rc = VI_X(vi_system_lie_rhs)(sys, y, y + nq, dy, dy + nq, c->lam);
   if (rc != VI_OK) {
     rhs_fail(c, rc, "the Lie-group equations of system %s failed (%s)",
              sys->type->info->name, vi_strerror(rc));
@@ -143,7 +143,8 @@ static int lie_to_mu(rhs_ctx *c, long K, const VI_REAL *Q, VI_REAL *P) {
   }
   for (long k = 0; k <= K; k++) {
     memcpy(c->v, P + k * n, (size_t)n * sizeof *c->v);
-    int rc = vi_callback_status(sys->type->lie->dxi(sys->state, Q + k * n, c->v, P + k * n));
+    int rc = vi_callback_status(
+        sys->type->lie->dxi(sys->state, Q + k * sys->nq, c->v, P + k * n));
     if (rc != VI_OK) {
       rhs_fail(c, rc, "callback dxi of system %s failed at node %ld", sys->type->info->name,
                k);
@@ -222,11 +223,12 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
     }
   }
   if (k > 0) {
-    /* Nonholonomic (never together with g): mu of demartin2018 (4) in
-     * lam[m..], and A(q) in G for the force -A' mu. */
-    rc = VI_X(vi_system_lambda)(sys, q, p, c->lam);
+    /* Nonholonomic: mu of demartin2018 (4) in lam[m..] (with holonomic
+     * constraints too, computed jointly with lambda above), and A(q) after
+     * G's rows for the force -A' mu. */
+    rc = m > 0 ? VI_OK : VI_X(vi_system_lambda)(sys, q, p, c->lam);
     if (rc == VI_OK) {
-      rc = vi_callback_status(sys->type->nh->matrix(sys->state, q, c->G));
+      rc = vi_callback_status(sys->type->nh->matrix(sys->state, q, c->G + (size_t)m * n));
     }
     if (rc != VI_OK) {
       rhs_fail(c, rc,
@@ -267,7 +269,7 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
       f -= c->G[r * n + i] * c->lam[r];
     }
     for (int r = 0; r < k; r++) {
-      f -= c->G[r * n + i] * c->lam[m + r];
+      f -= c->G[(m + r) * n + i] * c->lam[m + r];
     }
     dy[n + i] = f;
   }
@@ -277,12 +279,12 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
 /* The multipliers (70) at the nodes 0..K of a reference (Q, P). */
 static int node_lambdas(rhs_ctx *c, long K, const VI_REAL *Q,
                         const VI_REAL *P, VI_REAL *L) {
-  const int n = c->sys->n, m = c->sys->ml;
+  const int n = c->sys->n, nq = c->sys->nq, m = c->sys->ml;
   if (m == 0) {
     return VI_OK;
   }
   for (long k = 0; k <= K; k++) {
-    int rc = VI_X(vi_system_lambda)(c->sys, Q + k * n, P + k * n, L + k * m);
+    int rc = VI_X(vi_system_lambda)(c->sys, Q + k * nq, P + k * n, L + k * m);
     if (rc != VI_OK) {
       rhs_fail(c, rc,
                "multiplier (70) of system %s failed at node %ld (%s)",
@@ -296,16 +298,18 @@ static int node_lambdas(rhs_ctx *c, long K, const VI_REAL *Q,
 /* Max abs differences per block (q, p, lambda) of two references over the
  * nodes k = 0, stride, 2 stride, ... of (Q, P, L) against the consecutive
  * nodes 0, 1, 2, ... of (Q2, P2, L2), nk of them. */
-static void ref_diff(int n, int m, long nk, long stride, const VI_REAL *Q,
+static void ref_diff(int nq, int n, int m, long nk, long stride, const VI_REAL *Q,
                      const VI_REAL *P, const VI_REAL *L, const VI_REAL *Q2,
                      const VI_REAL *P2, const VI_REAL *L2, VI_REAL d[3]) {
   d[0] = d[1] = d[2] = 0;
   for (long j = 0; j < nk; j++) {
     long k = j * stride;
-    for (int i = 0; i < n; i++) {
-      VI_REAL e = vi_fabs(Q[k * n + i] - Q2[j * n + i]);
+    for (int i = 0; i < nq; i++) {
+      VI_REAL e = vi_fabs(Q[k * nq + i] - Q2[j * nq + i]);
       d[0] = e > d[0] || e != e ? e : d[0];
-      e = vi_fabs(P[k * n + i] - P2[j * n + i]);
+    }
+    for (int i = 0; i < n; i++) {
+      VI_REAL e = vi_fabs(P[k * n + i] - P2[j * n + i]);
       d[1] = e > d[1] || e != e ? e : d[1];
     }
     for (int i = 0; i < m; i++) {
@@ -316,11 +320,11 @@ static void ref_diff(int n, int m, long nk, long stride, const VI_REAL *Q,
 }
 
 /* Largest magnitudes of q, p and lambda over the nodes 0..K. */
-static void ref_scale(int n, int m, long K, const VI_REAL *Q, const VI_REAL *P,
+static void ref_scale(int nq, int n, int m, long K, const VI_REAL *Q, const VI_REAL *P,
                       const VI_REAL *L, VI_REAL s[3]) {
   s[0] = s[1] = s[2] = 0;
   for (long k = 0; k <= K; k++) {
-    s[0] = rmax(s[0], VI_X(vi_norm_inf)(n, Q + k * n));
+    s[0] = rmax(s[0], VI_X(vi_norm_inf)(nq, Q + k * nq));
     s[1] = rmax(s[1], VI_X(vi_norm_inf)(n, P + k * n));
     if (m > 0) {
       s[2] = rmax(s[2], VI_X(vi_norm_inf)(m, L + k * m));
@@ -374,8 +378,8 @@ static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
                      double *P, double *y, char *err, size_t errlen) {
   const VI_X(vi_system) *sys = c->sys;
   const char *name = sys->type->info->name;
-  const int n = sys->n;
-  const size_t dim = 2 * (size_t)n;
+  const int n = sys->n, nq = sys->nq;
+  const size_t dim = (size_t)(nq + n);
   double *y0 = y + dim, *ys = y0 + dim, *yerr = ys + dim;
   gsl_odeiv2_system ode = {gsl_rhs, NULL, dim, c};
   gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, dim);
@@ -388,10 +392,10 @@ static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
     rc = VI_ENOMEM;
     goto done;
   }
-  memcpy(Q, sys->q0, (size_t)n * sizeof *Q);
+  memcpy(Q, sys->q0, (size_t)nq * sizeof *Q);
   memcpy(P, c->y0p, (size_t)n * sizeof *P);
-  memcpy(y, sys->q0, (size_t)n * sizeof *y);
-  memcpy(y + n, c->y0p, (size_t)n * sizeof *y);
+  memcpy(y, sys->q0, (size_t)nq * sizeof *y);
+  memcpy(y + nq, c->y0p, (size_t)n * sizeof *y);
   const double T = (double)K * h;
   double t = 0;
   /* A modest first trial step: the control grows it by up to 5x per step,
@@ -423,8 +427,8 @@ static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
         yk = ys;
       }
       if (grc == GSL_SUCCESS) {
-        memcpy(Q + k * n, yk, (size_t)n * sizeof *Q);
-        memcpy(P + k * n, yk + n, (size_t)n * sizeof *P);
+        memcpy(Q + k * nq, yk, (size_t)nq * sizeof *Q);
+        memcpy(P + k * n, yk + nq, (size_t)n * sizeof *P);
         k++;
       }
     }
@@ -467,8 +471,8 @@ done:
 static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
                      VI_REAL *L, VI_REAL *W, VI_X(vi_reference_info) *info,
                      char *err, size_t errlen) {
-  const int n = c->sys->n, m = c->sys->ml;
-  VI_REAL *Q2 = W, *P2 = Q2 + (K + 1) * n, *L2 = P2 + (K + 1) * n;
+  const int n = c->sys->n, nq = c->sys->nq, m = c->sys->ml;
+  VI_REAL *Q2 = W, *P2 = Q2 + (K + 1) * nq, *L2 = P2 + (K + 1) * n;
   VI_REAL *y = L2 + (K + 1) * m;
   int rc = run_rk8pd(c, h, K, REF_TOL, Q, P, y, err, errlen);
   if (rc == VI_OK) {
@@ -488,8 +492,8 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
     return rc;
   }
   VI_REAL d[3], s[3];
-  ref_diff(n, m, K + 1, 1, Q, P, L, Q2, P2, L2, d);
-  ref_scale(n, m, K, Q, P, L, s);
+  ref_diff(nq, n, m, K + 1, 1, Q, P, L, Q2, P2, L2, d);
+  ref_scale(nq, n, m, K, Q, P, L, s);
   double acc = 0;
   for (int b = 0; b < 3; b++) {
     /* Floor: a few ulp of each block, the round-off of the stored values. */
@@ -505,8 +509,8 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
 }
 
 /* Reals of workspace integrate needs besides Q, P, L. */
-static size_t integrate_work(int n, int m, long K) {
-  return (size_t)(K + 1) * (size_t)(2 * n + m) + 8 * (size_t)n;
+static size_t integrate_work(int nq, int n, int m, long K) {
+  return (size_t)(K + 1) * (size_t)(nq + n + m) + 4 * (size_t)(nq + n);
 }
 
 #else /* VI_PREC_Q */
@@ -537,7 +541,7 @@ typedef struct irk {
    * initial guess (Hairer & Wanner II §IV.8, "starting values"). */
   VI_REAL E[IRK_S * IRK_S];
   int have_prev;         /* F holds the converged stages of a previous step */
-  int d;                 /* 2n */
+  int d, nq;             /* nq + n, and nq: the q block comes first */
   VI_REAL *Z, *F;        /* stage increments Y_i - y0 and f(Y_i), s x d */
   VI_REAL *y, *comp;     /* state and its Kahan compensation, d each */
   VI_REAL *ys, *f0;      /* a stage value, f(y0) */
@@ -554,7 +558,7 @@ typedef struct irk {
  * otherwise add their rounding errors. Returns VI_OK, a callback status,
  * or VI_NEWTON_NOCONV when the sweeps do not contract. */
 static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
-  const int d = w->d, n = d / 2;
+  const int d = w->d, nq = w->nq, n = d - nq;
   int rc = VI_OK;
   if (w->have_prev) {
     for (int i = 0; i < IRK_S; i++) {
@@ -599,14 +603,14 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
     const int degen = c->sys->type->degen != NULL || c->sys->type->lie != NULL;
     VI_REAL dq = 0, dp = 0;
     for (int i = 0; i < IRK_S; i++) {
-      for (int j = degen ? 0 : n; j < d; j++) {
+      for (int j = degen ? 0 : nq; j < d; j++) {
         VI_REAL z = 0;
         for (int l = 0; l < IRK_S; l++) {
           z += w->A[i * IRK_S + l] * w->F[l * d + j];
         }
         z *= hs;
         VI_REAL e = vi_fabs(z - w->Z[i * d + j]);
-        if (j < n) {
+        if (j < nq) {
           dq = e > dq || e != e ? e : dq;
         } else {
           dp = e > dp || e != e ? e : dp;
@@ -632,7 +636,7 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
       for (int j = 0; j < n; j++) {
         VI_REAL v = 0;
         for (int k = 0; k < n; k++) {
-          v += Minv[j * n + k] * (w->y[n + k] + w->Z[l * d + n + k]);
+          v += Minv[j * n + k] * (w->y[nq + k] + w->Z[l * d + nq + k]);
         }
         w->V[l * n + j] = v;
       }
@@ -678,9 +682,11 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
     w->comp[j] = (t - w->y[j]) - inc;
     w->y[j] = t;
   }
-  for (int j = 0; j < n; j++) {
+  for (int j = 0; j < nq; j++) {
     w->sq = rmax(w->sq, vi_fabs(w->y[j]));
-    w->sp = rmax(w->sp, vi_fabs(w->y[n + j]));
+  }
+  for (int j = 0; j < n; j++) {
+    w->sp = rmax(w->sp, vi_fabs(w->y[nq + j]));
   }
   return VI_OK;
 }
@@ -690,14 +696,14 @@ static int irk_step(irk *w, rhs_ctx *c, VI_REAL hs) {
 static int irk_run(irk *w, rhs_ctx *c, VI_REAL hs, long nsub, long nout,
                    VI_REAL *Q, VI_REAL *P) {
   const VI_X(vi_system) *sys = c->sys;
-  const int n = sys->n;
-  memcpy(w->y, sys->q0, (size_t)n * sizeof *w->y);
-  memcpy(w->y + n, c->y0p, (size_t)n * sizeof *w->y);
+  const int n = sys->n, nq = sys->nq;
+  memcpy(w->y, sys->q0, (size_t)nq * sizeof *w->y);
+  memcpy(w->y + nq, c->y0p, (size_t)n * sizeof *w->y);
   memset(w->comp, 0, (size_t)w->d * sizeof *w->comp);
-  memcpy(Q, sys->q0, (size_t)n * sizeof *Q);
+  memcpy(Q, sys->q0, (size_t)nq * sizeof *Q);
   memcpy(P, c->y0p, (size_t)n * sizeof *P);
   w->have_prev = 0;
-  w->sq = VI_X(vi_norm_inf)(n, sys->q0);
+  w->sq = VI_X(vi_norm_inf)(nq, sys->q0);
   w->sp = VI_X(vi_norm_inf)(n, c->y0p);
   /* A system at rest in p (or q) still needs a scale for the stopping
    * test: the other block's, or 1. */
@@ -714,8 +720,8 @@ static int irk_run(irk *w, rhs_ctx *c, VI_REAL hs, long nsub, long nout,
         return rc;
       }
     }
-    memcpy(Q + k * n, w->y, (size_t)n * sizeof *Q);
-    memcpy(P + k * n, w->y + n, (size_t)n * sizeof *P);
+    memcpy(Q + k * nq, w->y, (size_t)nq * sizeof *Q);
+    memcpy(P + k * n, w->y + nq, (size_t)n * sizeof *P);
   }
   return lie_to_mu(c, nout, Q, P);
 }
@@ -729,11 +735,11 @@ static int irk_run(irk *w, rhs_ctx *c, VI_REAL hs, long nsub, long nout,
 static int irk_pair(irk *w, rhs_ctx *c, VI_REAL h, long ksub, long nodes,
                     int reuse, VI_REAL *Q, VI_REAL *P, VI_REAL *L,
                     VI_REAL *Q2, VI_REAL *P2, VI_REAL *L2, VI_REAL d[3]) {
-  const int n = c->sys->n, m = c->sys->ml;
+  const int n = c->sys->n, nq = c->sys->nq, m = c->sys->ml;
   long stride = 1, nk = nodes;
   int rc = VI_OK;
   if (reuse && ksub % 2 == 0) {
-    memcpy(Q2, Q, (size_t)(nodes + 1) * (size_t)n * sizeof *Q);
+    memcpy(Q2, Q, (size_t)(nodes + 1) * (size_t)nq * sizeof *Q);
     memcpy(P2, P, (size_t)(nodes + 1) * (size_t)n * sizeof *P);
     if (m > 0) {
       memcpy(L2, L, (size_t)(nodes + 1) * (size_t)m * sizeof *L);
@@ -755,7 +761,7 @@ static int irk_pair(irk *w, rhs_ctx *c, VI_REAL h, long ksub, long nodes,
     rc = node_lambdas(c, nodes, Q, P, L);
   }
   if (rc == VI_OK) {
-    ref_diff(n, m, nk + 1, stride, Q, P, L, Q2, P2, L2, d);
+    ref_diff(nq, n, m, nk + 1, stride, Q, P, L, Q2, P2, L2, d);
   }
   return rc;
 }
@@ -782,11 +788,11 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
                      VI_REAL *L, VI_REAL *W, VI_X(vi_reference_info) *info,
                      char *err, size_t errlen) {
   const VI_X(vi_system) *sys = c->sys;
-  const int n = sys->n, m = sys->ml, d = 2 * n;
+  const int n = sys->n, nq = sys->nq, m = sys->ml, d = nq + n;
   const char *name = sys->type->info->name;
-  VI_REAL *Q2 = W, *P2 = Q2 + (K + 1) * n, *L2 = P2 + (K + 1) * n;
+  VI_REAL *Q2 = W, *P2 = Q2 + (K + 1) * nq, *L2 = P2 + (K + 1) * n;
   if (K == 0) {
-    memcpy(Q, sys->q0, (size_t)n * sizeof *Q);
+    memcpy(Q, sys->q0, (size_t)nq * sizeof *Q);
     memcpy(P, sys->p0, (size_t)n * sizeof *P);
     int rc = node_lambdas(c, 0, Q, P, L);
     if (rc != VI_OK) {
@@ -794,7 +800,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
       return rc;
     }
     VI_REAL s0[3];
-    ref_scale(n, m, 0, Q, P, L, s0);
+    ref_scale(nq, n, m, 0, Q, P, L, s0);
     info->accuracy = (double)(4 * VI_EPS * rmax(s0[0], rmax(s0[1], s0[2])));
     snprintf(info->method, sizeof info->method,
              "Gauss-Legendre IRK s = %d, %s: K = 0, the "
@@ -803,6 +809,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
   }
   irk w;
   w.d = d;
+  w.nq = nq;
   w.Z = L2 + (K + 1) * m;
   w.F = w.Z + IRK_S * d;
   w.y = w.F + IRK_S * d;
@@ -862,7 +869,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
               c->msg);
       return rc;
     }
-    ref_scale(n, m, np, Q, P, L, s);
+    ref_scale(nq, n, m, np, Q, P, L, s);
     VI_REAL r = rel_diff(dd, s);
     if (!vi_isfinite(r)) {
       vi_set_err(err, errlen,
@@ -908,7 +915,7 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
               c->msg);
       return rc;
     }
-    ref_scale(n, m, K, Q, P, L, s);
+    ref_scale(nq, n, m, K, Q, P, L, s);
     VI_REAL r = rel_diff(dd, s);
     if (r <= IRK_ACCEPT || (prev >= 0 && r > prev / 16)) {
       break;
@@ -939,9 +946,9 @@ static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
 }
 
 /* Reals of workspace integrate needs besides Q, P, L. */
-static size_t integrate_work(int n, int m, long K) {
-  return (size_t)(K + 1) * (size_t)(2 * n + m) + 2 * IRK_S * 2 * (size_t)n +
-         IRK_S * (size_t)n + 8 * (size_t)n;
+static size_t integrate_work(int nq, int n, int m, long K) {
+  return (size_t)(K + 1) * (size_t)(nq + n + m) + 2 * IRK_S * (size_t)(nq + n) +
+         IRK_S * (size_t)n + 4 * (size_t)(nq + n);
 }
 
 #endif
@@ -961,11 +968,11 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
                        VI_REAL *Q, VI_REAL *P, VI_REAL *L,
                        VI_X(vi_reference_info) *info, char *err,
                        size_t errlen) {
-  const int n = sys->n, m = sys->ml;
+  const int n = sys->n, nq = sys->nq, m = sys->ml;
   VI_REAL dummy[1];
   for (long k = 0; k <= K; k++) {
     VI_REAL t = (VI_REAL)k * h;
-    int rc = sys->type->obs->exact(sys->state, t, Q + k * n, P + k * n,
+    int rc = sys->type->obs->exact(sys->state, t, Q + k * nq, P + k * n,
                               m > 0 ? L + k * m : dummy);
     if (rc != 0) {
       if (k == 0 && rc == VI_EUNSUPPORTED) {
@@ -979,7 +986,7 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
     }
   }
   VI_REAL s[3], vmax = 0;
-  ref_scale(n, m, K, Q, P, L, s);
+  ref_scale(nq, n, m, K, Q, P, L, s);
   /* The speed of the motion, for the round-off growth: M^-1 p, or the
    * Lie form's xi. */
   for (long k = 0; k <= K && sys->Minv != NULL; k++) {
@@ -993,7 +1000,7 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
   }
   for (long k = 0; k <= K && sys->type->lie != NULL; k++) {
     VI_REAL xi[64];
-    if (n <= 64 && VI_X(vi_system_lie_xi)(sys, Q + k * n, P + k * n, xi) == VI_OK) {
+    if (n <= 64 && VI_X(vi_system_lie_xi)(sys, Q + k * nq, P + k * n, xi) == VI_OK) {
       vmax = rmax(vmax, VI_X(vi_norm_inf)(n, xi));
     }
   }
@@ -1058,7 +1065,7 @@ static size_t ref_key(const VI_X(vi_system) *sys, VI_REAL h, long K,
   off = put(dst, off, &namelen, sizeof namelen);
   off = put(dst, off, inf->name, namelen);
   off = put(dst, off, sys->par, (size_t)nn[2] * sizeof *sys->par);
-  off = put(dst, off, sys->q0, (size_t)sys->n * sizeof *sys->q0);
+  off = put(dst, off, sys->q0, (size_t)sys->nq * sizeof *sys->q0);
   off = put(dst, off, sys->p0, (size_t)sys->n * sizeof *sys->p0);
   off = put(dst, off, &h, sizeof h);
   return off;
@@ -1118,22 +1125,22 @@ static int mkdir_p(const char *dir, char *err, size_t errlen) {
 
 /* Bytes of a cache file after the key: method, accuracy, Q, P, L, and the
  * FNV-1a checksum of everything before it. */
-static size_t cache_body(int n, int m, long K) {
+static size_t cache_body(int nq, int n, int m, long K) {
   return sizeof(((VI_X(vi_reference_info) *)0)->method) + sizeof(double) +
-         (size_t)(K + 1) * (size_t)(2 * n + m) * sizeof(VI_REAL) +
+         (size_t)(K + 1) * (size_t)(nq + n + m) * sizeof(VI_REAL) +
          sizeof(uint64_t);
 }
 
 /* Read a cached reference. Returns 1 on a hit (arrays and info filled), 0
  * when there is no valid file (missing, short, another key, corrupt). */
 static int cache_read(const char *path, const unsigned char *key,
-                      size_t keylen, int n, int m, long K, VI_REAL *Q,
+                      size_t keylen, int nq, int n, int m, long K, VI_REAL *Q,
                       VI_REAL *P, VI_REAL *L, VI_X(vi_reference_info) *info) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
     return 0;
   }
-  size_t want = keylen + cache_body(n, m, K);
+  size_t want = keylen + cache_body(nq, n, m, K);
   unsigned char *buf = malloc(want + 1);
   int hit = 0;
   /* Read one byte more than expected: a longer file is not ours. */
@@ -1148,12 +1155,13 @@ static int cache_read(const char *path, const unsigned char *key,
       off += sizeof info->method;
       memcpy(&info->accuracy, buf + off, sizeof info->accuracy);
       off += sizeof info->accuracy;
-      size_t qb = (size_t)(K + 1) * (size_t)n * sizeof *Q;
+      size_t qb = (size_t)(K + 1) * (size_t)nq * sizeof *Q;
+      size_t pb = (size_t)(K + 1) * (size_t)n * sizeof *P;
       size_t lb = (size_t)(K + 1) * (size_t)m * sizeof *L;
       memcpy(Q, buf + off, qb);
-      memcpy(P, buf + off + qb, qb);
+      memcpy(P, buf + off + qb, pb);
       if (lb > 0) {
-        memcpy(L, buf + off + 2 * qb, lb);
+        memcpy(L, buf + off + qb + pb, lb);
       }
       hit = 1;
     }
@@ -1168,7 +1176,7 @@ static int cache_read(const char *path, const unsigned char *key,
  * sees a partial file and concurrent writers of the same key are harmless
  * (both write the same bytes). */
 static int cache_write(const char *dir, const char *path,
-                       const unsigned char *key, size_t keylen, int n, int m,
+                       const unsigned char *key, size_t keylen, int nq, int n, int m,
                        long K, const VI_REAL *Q, const VI_REAL *P,
                        const VI_REAL *L, const VI_X(vi_reference_info) *info,
                        char *err, size_t errlen) {
@@ -1205,8 +1213,8 @@ static int cache_write(const char *dir, const char *path,
   memset(method, 0, sizeof method);
   snprintf(method, sizeof method, "%s", info->method);
   const void *part[6] = {key, method, &info->accuracy, Q, P, L};
-  size_t qb = (size_t)(K + 1) * (size_t)n * sizeof *Q;
-  size_t len[6] = {keylen, sizeof method, sizeof info->accuracy, qb, qb,
+  size_t len[6] = {keylen, sizeof method, sizeof info->accuracy,
+                   (size_t)(K + 1) * (size_t)nq * sizeof *Q, (size_t)(K + 1) * (size_t)n * sizeof *P,
                    (size_t)(K + 1) * (size_t)m * sizeof *L};
   uint64_t sum = FNV_BASIS;
   int ok = 1;
@@ -1249,7 +1257,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     vi_set_err(err, errlen, "vi_reference: no system");
     return VI_EINVAL;
   }
-  const int n = sys->n, m = sys->ml;
+  const int n = sys->n, nq = sys->nq, m = sys->ml;
   const char *name = sys->type->info->name;
   if (Q == NULL || P == NULL || (m > 0 && L == NULL)) {
     vi_set_err(err, errlen, "vi_reference: output array %s is NULL",
@@ -1261,8 +1269,8 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
             "finite", (double)h);
     return VI_EINVAL;
   }
-  /* (K + 1)(2n + m) reals twice (result and check) must be addressable. */
-  size_t row = (size_t)(2 * n + m) + 1;
+  /* (K + 1)(nq + n + m) reals twice (result and check) must be addressable. */
+  size_t row = (size_t)(nq + n + m) + 1;
   if (K < 0 || (unsigned long)K >= SIZE_MAX / 4 / row / sizeof(VI_REAL)) {
     vi_set_err(err, errlen, "vi_reference: node count K = %ld out of range",
             K);
@@ -1287,7 +1295,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
       vi_set_err(err, errlen, "out of memory");
       return VI_ENOMEM;
     }
-    if (cache_read(path, key, keylen, n, m, K, Q, P, L, info)) {
+    if (cache_read(path, key, keylen, nq, n, m, K, Q, P, L, info)) {
       info->cached = 1;
       free(path);
       free(key);
@@ -1311,7 +1319,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
       rc = VI_EUNSUPPORTED;
       goto done;
     }
-    size_t nw = integrate_work(n, m, K) + rhs_work_size(n, m);
+    size_t nw = integrate_work(nq, n, m, K) + rhs_work_size(n, m);
     VI_REAL *W = malloc(nw * sizeof *W);
     int *piv = malloc((size_t)n * sizeof *piv);
     if (W == NULL || piv == NULL) {
@@ -1323,7 +1331,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
       goto done;
     }
     rhs_ctx c;
-    rhs_ctx_init(&c, sys, W + integrate_work(n, m, K), piv);
+    rhs_ctx_init(&c, sys, W + integrate_work(nq, n, m, K), piv);
     c.form = t->degen != NULL
                  ? "degenerate form (Dalpha' - Dalpha) qdot = grad H, pdot = Dalpha qdot"
              : t->lie != NULL
@@ -1340,10 +1348,14 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
   if (rc == VI_OK) {
     /* A reference that overflowed or lost itself in NaN is no reference:
      * an error, never a result (nor a cache file). */
-    const size_t nq = (size_t)(K + 1) * (size_t)n, nl = (size_t)(K + 1) * (size_t)m;
+    const size_t nQ = (size_t)(K + 1) * (size_t)nq, nP = (size_t)(K + 1) * (size_t)n,
+                 nl = (size_t)(K + 1) * (size_t)m;
     int finite = vi_isfinite((VI_REAL)info->accuracy);
-    for (size_t i = 0; finite && i < nq; i++) {
-      finite = vi_isfinite(Q[i]) && vi_isfinite(P[i]);
+    for (size_t i = 0; finite && i < nQ; i++) {
+      finite = vi_isfinite(Q[i]);
+    }
+    for (size_t i = 0; finite && i < nP; i++) {
+      finite = vi_isfinite(P[i]);
     }
     for (size_t i = 0; finite && i < nl; i++) {
       finite = vi_isfinite(L[i]);
@@ -1360,7 +1372,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
     /* The reference itself is fine and stays in Q, P, L: a cache that
      * cannot be written costs a recomputation next time, nothing more. */
     char msg[256];
-    if (cache_write(cache_dir, path, key, keylen, n, m, K, Q, P, L, info, msg, sizeof msg) !=
+    if (cache_write(cache_dir, path, key, keylen, nq, n, m, K, Q, P, L, info, msg, sizeof msg) !=
         VI_OK) {
       snprintf(info->note, sizeof info->note, "reference not cached: %s", msg);
     }
@@ -1372,11 +1384,11 @@ done:
 }
 
 int VI_X(vi_system_time_scale)(const VI_X(vi_system) *sys, double *tau) {
-  const int n = sys->n, m = sys->ml;
+  const int n = sys->n, nq = sys->nq, m = sys->ml, d = nq + n;
   *tau = INFINITY;
   /* The work of the right-hand side (as vi_reference lays it out), the
    * state y0 = (q0, p0 or xi0), f(y0) and f(y0 + eps f(y0)). */
-  size_t nw = rhs_work_size(n, m) + 8 * (size_t)n;
+  size_t nw = rhs_work_size(n, m) + 4 * (size_t)d;
   VI_REAL *W = calloc(nw, sizeof *W);
   int *piv = malloc((size_t)n * sizeof *piv);
   if (W == NULL || piv == NULL) {
@@ -1386,21 +1398,20 @@ int VI_X(vi_system_time_scale)(const VI_X(vi_system) *sys, double *tau) {
   }
   rhs_ctx c;
   rhs_ctx_init(&c, sys, W, piv);
-  VI_REAL *y = c.Da + (size_t)n * (size_t)n, *f0 = y + 2 * n, *f1 = f0 + 2 * n,
-          *y1 = f1 + 2 * n;
-  memcpy(y, sys->q0, (size_t)n * sizeof *y);
-  memcpy(y + n, c.y0p, (size_t)n * sizeof *y);
+  VI_REAL *y = c.Da + (size_t)n * (size_t)n, *f0 = y + d, *f1 = f0 + d, *y1 = f1 + d;
+  memcpy(y, sys->q0, (size_t)nq * sizeof *y);
+  memcpy(y + nq, c.y0p, (size_t)n * sizeof *y);
   int rc = rhs_eval(&c, y, f0);
-  VI_REAL vq = 0, aq = 0, s = VI_X(vi_norm_inf)(n, sys->q0);
+  VI_REAL vq = 0, aq = 0, s = VI_X(vi_norm_inf)(nq, sys->q0);
   if (rc == VI_OK) {
-    VI_REAL fy = VI_X(vi_norm_inf)(2 * n, f0), ys = VI_X(vi_norm_inf)(2 * n, y);
+    VI_REAL fy = VI_X(vi_norm_inf)(d, f0), ys = VI_X(vi_norm_inf)(d, y);
     VI_REAL eps = vi_sqrt(VI_EPS) * (1 + ys) / (fy > 0 ? fy : 1);
-    for (int i = 0; i < 2 * n; i++) {
+    for (int i = 0; i < d; i++) {
       y1[i] = y[i] + eps * f0[i];
     }
     rc = rhs_eval(&c, y1, f1);
     /* qdot and qddot ~ (f(y + eps f) - f(y)) / eps along the flow. */
-    for (int i = 0; rc == VI_OK && i < n; i++) {
+    for (int i = 0; rc == VI_OK && i < nq; i++) {
       VI_REAL a = vi_fabs((f1[i] - f0[i]) / eps);
       vq = vi_fabs(f0[i]) > vq ? vi_fabs(f0[i]) : vq;
       aq = a > aq ? a : aq;

@@ -75,7 +75,7 @@ static int VI_X(columns)(const VI_X(vi_system) *sys, char *names, size_t len,
     k++;                                                                      \
   } while (0)
   COL("t");
-  for (int i = 1; i <= sys->n; i++) {
+  for (int i = 1; i <= sys->nq; i++) {
     COL("q%d", i);
   }
   for (int i = 1; i <= sys->n; i++) {
@@ -97,6 +97,9 @@ static int VI_X(columns)(const VI_X(vi_system) *sys, char *names, size_t len,
   if (sys->m_nh > 0) {
     COL("phi_norm");
   }
+  if (sys->type->space != NULL && sys->type->space->project != NULL) {
+    COL("group_defect");
+  }
   for (int i = 0; VI_X(vi_type_has_momenta)(sys->type) && i < info->n_momenta; i++) {
     COL("%s", info->momentum_names[i]);
   }
@@ -104,19 +107,31 @@ static int VI_X(columns)(const VI_X(vi_system) *sys, char *names, size_t len,
   return k;
 }
 
-/* The values of one row (columns above) at a node; work holds n + ml + 8
+/* The values of one row (columns above) at a node; work holds nq + ml + 8
  * reals. */
 static int VI_X(row_values)(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
                             VI_REAL *work, vi_wide *out) {
   const int n = sys->n, m = sys->m;
-  VI_REAL E = 0, res[3] = {0, 0, 0};
+  VI_REAL E = 0, res[3] = {0, 0, 0}, gdef = 0;
   int nres = sys->type->degen ? 1 : sys->type->lie ? sys->m_nh > 0 : sys->m_nh > 0 ? 3 : 2;
+  const int embedded = sys->type->space != NULL && sys->type->space->project != NULL;
   int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
   if (sys->type->lie) {
-    /* Lie form: no holonomic constraints; |A xi + a| when it has some. */
+    /* Lie form: no holonomic constraints; |A xi + a| when it has some; an
+     * embedded group element's distance from the group (a copy is
+     * projected). */
     if (rc == 0 && sys->m_nh > 0) {
       rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
       res[0] = VI_X(vi_norm_inf)(sys->m_nh, work);
+    }
+    if (rc == 0 && embedded) {
+      /* A point that project refuses (e.g. det R <= 0) is a result to
+       * show, not a failure to write: its distance, or NaN. */
+      memcpy(work, nd->q, (size_t)sys->nq * sizeof *work);
+      gdef = (VI_REAL)NAN;
+      int prc = sys->type->space->project(sys->state, work, &gdef);
+      gdef = prc > 0 && !(gdef > 0) ? (VI_REAL)NAN : gdef;
+      rc = prc > 0 ? 0 : prc;
     }
   } else if (sys->type->degen) {
     if (rc == 0) {
@@ -141,7 +156,7 @@ static int VI_X(row_values)(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
   }
   int k = 0;
   out[k++] = (vi_wide)nd->t;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < sys->nq; i++) {
     out[k++] = (vi_wide)nd->q[i];
   }
   for (int i = 0; i < n; i++) {
@@ -153,6 +168,9 @@ static int VI_X(row_values)(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
   out[k++] = (vi_wide)E;
   for (int i = 0; i < nres; i++) {
     out[k++] = (vi_wide)res[i];
+  }
+  if (embedded) {
+    out[k++] = (vi_wide)gdef;
   }
   if (VI_X(vi_type_has_momenta)(sys->type)) {
     if ((rc = sys->type->obs->momenta(sys->state, nd->q, nd->p, work)) != 0) {
@@ -287,13 +305,13 @@ static int VI_X(traj_open)(const vi_traj_config *c, vi_traj **out, vi_traj_info 
       (rc = VI_X(vi_stepper_alloc)(c->method, t->sys, &t->st, err, errlen)) != VI_OK) {
     goto fail;
   }
-  const int n = t->sys->n, m = t->sys->ml;
-  const int nwork = n + 8 + (m > n ? m : n);
+  const int n = t->sys->n, nq = t->sys->nq, m = t->sys->ml;
+  const int nwork = nq + 8 + (m > n ? m : n);
   t->ncol = VI_X(columns)(t->sys, NULL, 0, NULL);
   const size_t namelen = (size_t)t->ncol * 24;
   t->colnames = malloc(namelen);
   t->colptr = calloc((size_t)t->ncol, sizeof *t->colptr);
-  t->buf = calloc((size_t)(2 * n + m + nwork), sizeof *t->buf);
+  t->buf = calloc((size_t)(nq + n + m + nwork), sizeof *t->buf);
   t->row = calloc((size_t)t->ncol, sizeof *t->row);
   if (!t->colnames || !t->colptr || !t->buf || !t->row) {
     snprintf(err, errlen, "out of memory");
@@ -328,7 +346,7 @@ typedef struct VI_X(traj_obs) {
 
 static int VI_X(traj_deliver)(VI_X(traj_obs) *o, long k, const VI_X(vi_node) *nd) {
   struct VI_X(traj) *t = o->t;
-  int rc = VI_X(row_values)(t->sys, nd, t->buf + 2 * t->sys->n + t->sys->ml, t->row);
+  int rc = VI_X(row_values)(t->sys, nd, t->buf + t->sys->nq + t->sys->n + t->sys->ml, t->row);
   if (rc != VI_OK) {
     o->eval_rc = vi_callback_status(rc);
     o->res->eval_failed = 1;
@@ -355,21 +373,21 @@ static int VI_X(traj_observe)(void *ctx, long k, const VI_X(vi_node) *nd) {
  * the nodes k h. */
 static int VI_X(traj_reference)(VI_X(traj_obs) *o, char *err, size_t errlen) {
   struct VI_X(traj) *t = o->t;
-  const int n = t->sys->n, m = t->sys->ml;
+  const int n = t->sys->n, nq = t->sys->nq, m = t->sys->ml;
   const size_t rows = (size_t)t->N + 1;
-  VI_REAL *Q = malloc(rows * (size_t)(2 * n + m) * sizeof *Q);
+  VI_REAL *Q = malloc(rows * (size_t)(nq + n + m) * sizeof *Q);
   if (!Q) {
     snprintf(err, errlen, "out of memory for %ld reference nodes", t->N + 1);
     return VI_ENOMEM;
   }
-  VI_REAL *P = Q + rows * (size_t)n, *L = P + rows * (size_t)n;
+  VI_REAL *P = Q + rows * (size_t)nq, *L = P + rows * (size_t)n;
   VI_X(vi_reference_info) info;
   int rc = VI_X(vi_reference)(t->sys, t->h, t->N, Q, P, L, NULL, &info, err, errlen);
   if (rc == VI_OK) {
     snprintf(o->res->ref_method, sizeof o->res->ref_method, "%s", info.method);
     o->res->ref_accuracy = info.accuracy;
     for (long k = 0; rc == VI_OK && k <= t->N; k++) {
-      VI_X(vi_node) nd = {(VI_REAL)k * t->h, Q + (size_t)k * (size_t)n,
+      VI_X(vi_node) nd = {(VI_REAL)k * t->h, Q + (size_t)k * (size_t)nq,
                           P + (size_t)k * (size_t)n, L + (size_t)k * (size_t)m};
       rc = VI_X(traj_observe)(o, k, &nd);
     }
@@ -390,8 +408,8 @@ static int VI_X(traj_run)(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_resu
   if (!t->st) {
     return VI_X(traj_reference)(&o, err, errlen);
   }
-  const int n = t->sys->n, m = t->sys->ml;
-  VI_X(vi_node) node = {0, t->buf, t->buf + n, t->buf + 2 * n};
+  const int n = t->sys->n, nq = t->sys->nq, m = t->sys->ml;
+  VI_X(vi_node) node = {0, t->buf, t->buf + nq, t->buf + nq + n};
   long k = -1;
   int rc = VI_X(vi_integrate)(t->st, &t->so, t->h, t->N, t->sys->q0, t->sys->p0, &node,
                               VI_X(traj_observe), &o, &k);
@@ -399,7 +417,7 @@ static int VI_X(traj_run)(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_resu
   if (init_failed) {
     /* The method's lambda_0 comes from its first solve, which failed: node
      * 0 is delivered with the initial data and lambda = NaN. */
-    memcpy(node.q, t->sys->q0, (size_t)n * sizeof *node.q);
+    memcpy(node.q, t->sys->q0, (size_t)nq * sizeof *node.q);
     memcpy(node.p, t->sys->p0, (size_t)n * sizeof *node.p);
     for (int i = 0; i < m; i++) {
       node.lambda[i] = (VI_REAL)NAN;

@@ -375,6 +375,10 @@ void VI_X(vi_system_free)(VI_X(vi_system) *sys) {
 }
 
 static int VI_X(lie_setup)(VI_X(vi_system) *sys, char *err, size_t errlen);
+/* Which velocity constraints project_kind (below) projects onto. */
+enum { PK_HOLO = 1, PK_NH = 2 };
+static int VI_X(project_kind)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p,
+                              int mask);
 static int VI_X(lie_dynamics)(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
                               VI_REAL *lambda, VI_REAL *xidot);
 static int lie_nh_residual(const VI_X(vi_system) *sys, const VI_REAL *g, const VI_REAL *xi,
@@ -396,10 +400,13 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     return VI_EINVAL;
   }
   const vi_system_info *info = type->info;
-  int n = info->n, m = info->m;
-  if (n <= 0 || m < 0 || m > n || info->m_nh < 0 || m + info->m_nh > n) {
-    vi_set_err(err, errlen, "system %s has bad sizes n = %d, m = %d", info->name,
-            n, m);
+  int n = info->n, m = info->m, nq = info->nq > 0 ? info->nq : n;
+  if (n <= 0 || m < 0 || m > n || info->m_nh < 0 || m + info->m_nh > n || nq < n ||
+      (nq > n && type->lie == NULL)) {
+    vi_set_err(err, errlen,
+               "system %s has bad sizes n = %d, nq = %d, m = %d (nq > n only for a group "
+               "in an embedding)",
+               info->name, n, nq, m);
     return VI_EINVAL;
   }
   /* The tables a type must have (api_tmpl.h): exactly one Lagrangian
@@ -420,6 +427,8 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       : lie && (lie->lagrangian == NULL || lie->dxi == NULL || lie->force == NULL ||
                 lie->dxi2 == NULL)
           ? "lagrangian, dxi, force and dxi2 of the Lie form"
+      : sp && nq > n && sp->project == NULL
+          ? "project of the group (its elements are stored in an embedding, nq > n)"
       : lie && m > 0 ? "holonomic constraints only with the mechanical form"
       : mech && !(config_mass ? mech->kinetic != NULL && mech->mass == NULL
                               : mech->mass != NULL)
@@ -437,8 +446,6 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       : type->nh && (type->nh->matrix == NULL || type->nh->dphi_dq == NULL)
           ? "matrix and dphi_dq of the nonholonomic table"
       : type->nh && dg ? "nonholonomic constraints only with the mechanical or Lie form"
-      : type->nh && m > 0
-          ? "holonomic or nonholonomic constraints (both together are not supported yet)"
       : type->initial == NULL ? "initial data"
                               : NULL;
   if (missing) {
@@ -455,7 +462,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
    * Minv for the mechanical form only) and the private state of the type,
    * each starting on a max_align_t boundary. */
   const size_t nmass = mech ? 2 * (size_t)n * (size_t)n : 0;
-  size_t nreal = (size_t)nval + nmass + 3 * (size_t)n;
+  size_t nreal = (size_t)nval + nmass + 3 * (size_t)n + (size_t)(nq - n);
   size_t off_real = round_up(sizeof(VI_X(vi_system)));
   size_t off_state = round_up(off_real + nreal * sizeof(VI_REAL));
   size_t total = off_state + round_up(type->state_size);
@@ -468,6 +475,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   VI_REAL *r = (VI_REAL *)(void *)(block + off_real);
   sys->type = type;
   sys->n = n;
+  sys->nq = nq;
   sys->m = m;
   sys->m_nh = info->m_nh;
   sys->ml = m + info->m_nh;
@@ -476,7 +484,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   sys->M = mech ? sys->par + nval : NULL;
   sys->Minv = mech ? sys->M + n * n : NULL;
   sys->q0 = sys->par + nval + nmass;
-  sys->p0 = sys->q0 + n;
+  sys->p0 = sys->q0 + nq;
   sys->v0 = sys->p0 + n;
   sys->state = type->state_size > 0 ? block + off_state : NULL;
 
@@ -527,8 +535,8 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       goto callback_fail;
     }
   }
-  for (int i = 0; i < n; i++) {
-    if (!vi_isfinite(sys->q0[i]) || !vi_isfinite(v0[i]) || !vi_isfinite(sys->p0[i])) {
+  for (int i = 0; i < nq; i++) {
+    if (!vi_isfinite(sys->q0[i]) || (i < n && (!vi_isfinite(v0[i]) || !vi_isfinite(sys->p0[i])))) {
       vi_set_err(err, errlen, "initial data of system %s is not finite",
               info->name);
       rc = VI_EINVAL;
@@ -604,7 +612,9 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   matvec(n, n, sys->M, v0, sys->p0);
   if (sys->m_nh > 0) {
     /* Nonholonomic: |A(q0) v0 + a(q0)| within the tolerance (scaled like
-     * G v0), then v0 projected M-orthogonally onto the constraint. */
+     * G v0), then v0 projected M-orthogonally onto the constraint (with
+     * holonomic constraints too, onto both jointly once q0 is projected,
+     * below). */
     VI_REAL res[64];
     what = "nonholonomic constraint";
     crc = sys->m_nh <= 64 ? VI_X(vi_system_nh_residual)(sys, sys->q0, sys->p0, res) : VI_ENOMEM;
@@ -623,7 +633,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       rc = VI_EINCONSISTENT;
       goto fail;
     }
-    crc = VI_X(vi_system_project_nh)(sys, sys->q0, sys->p0);
+    crc = m == 0 ? VI_X(vi_system_project_nh)(sys, sys->q0, sys->p0) : 0;
     if (crc != 0) {
       goto callback_fail;
     }
@@ -648,7 +658,7 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
     }
     if (crc == 0) {
       what = "constraint";
-      crc = VI_X(vi_system_project_p)(sys, sys->q0, sys->p0);
+      crc = VI_X(project_kind)(sys, sys->q0, sys->p0, PK_HOLO | (sys->m_nh > 0 ? PK_NH : 0));
     }
     if (crc != 0) {
       goto callback_fail;
@@ -813,13 +823,15 @@ int VI_X(vi_system_hidden)(const VI_X(vi_system) *sys, const VI_REAL *q,
 
 static int nh_at(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *A, VI_REAL *a);
 
-/* The M-orthogonal projection of p onto the hidden holonomic constraint
- * (nh = 0: C = G, c = 0, wenger2017 (4)) or onto the nonholonomic one
- * (nh = 1: C = A, c = a): the rows at q, M(q)^-1, the factored Schur
- * complement, then project_affine. */
+/* The M-orthogonal projection of p onto the velocity constraints of the
+ * kinds in mask, their rows stacked: the hidden holonomic constraint
+ * (PK_HOLO: C = G, c = 0, wenger2017 (4)) and the nonholonomic one (PK_NH:
+ * C = A, c = a), jointly when a system has both: the rows at q, M(q)^-1,
+ * the factored Schur complement, then project_affine. */
 static int VI_X(project_kind)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *p,
-                              int nh) {
-  const int n = sys->n, k = nh ? sys->m_nh : sys->m;
+                              int mask) {
+  const int n = sys->n, kh = mask & PK_HOLO ? sys->m : 0, kn = mask & PK_NH ? sys->m_nh : 0;
+  const int k = kh + kn;
   if (k == 0) {
     return VI_OK;
   }
@@ -833,10 +845,15 @@ static int VI_X(project_kind)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_R
   VI_REAL *C = s.w, *B = C + (size_t)k * n, *S = B + (size_t)k * n, *y = S + k * k;
   VI_REAL *mw = y + k;
   const VI_REAL *Minv = NULL;
-  /* The offsets a(q) of the nonholonomic rows go to y (project_affine
-   * reads each before writing it). */
-  rc = nh ? nh_at(sys, q, C, y)
-          : vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, C));
+  /* The offsets a(q) of the nonholonomic rows go to y after the zeros of
+   * the holonomic ones (project_affine reads each before writing it). */
+  if (kh > 0) {
+    rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, C));
+    memset(y, 0, (size_t)kh * sizeof *y);
+  }
+  if (rc == VI_OK && kn > 0) {
+    rc = nh_at(sys, q, C + (size_t)kh * n, y + kh);
+  }
   if (rc == VI_OK) {
     rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
@@ -844,7 +861,7 @@ static int VI_X(project_kind)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_R
     rc = schur_rows(n, k, Minv, C, B, S, s.piv);
   }
   if (rc == VI_OK) {
-    project_affine(n, k, C, nh ? y : NULL, B, S, s.piv, y, p);
+    project_affine(n, k, C, kn > 0 ? y : NULL, B, S, s.piv, y, p);
   }
   scratch_put(&s);
   return rc;
@@ -852,7 +869,7 @@ static int VI_X(project_kind)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_R
 
 int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
                               VI_REAL *p) {
-  return VI_X(project_kind)(sys, q, p, 0);
+  return VI_X(project_kind)(sys, q, p, PK_HOLO);
 }
 
 int VI_X(vi_system_mass)(const VI_X(vi_system) *sys, const VI_REAL *q,
@@ -987,9 +1004,6 @@ static int force_at(const VI_X(vi_system) *sys, const VI_REAL *q,
   return VI_OK;
 }
 
-static int VI_X(nh_mu)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *p,
-                       VI_REAL *mu);
-
 /* Differentiating g(q) = 0 twice along M qdd = f - G' lambda:
  *   G v = 0,  G qdd + [v' Hess g_k v]_k = 0,
  *   G M^-1 (f - G' lambda) + [v' Hess g_k v]_k = 0,
@@ -1004,7 +1018,8 @@ int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
   }
   const int n = sys->n, m = sys->m, k = sys->m_nh;
   scratch s;
-  /* G, or A (the kinds are never both present), then the force. */
+  /* G, then A in the same rows (each used before the next is read), and
+   * the force. */
   const int rows = m > k ? m : k;
   int rc = scratch_get(&s, (size_t)rows * (size_t)n + (size_t)n + minv_work(sys) +
                                force_work(sys),
@@ -1060,30 +1075,41 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     scratch_put(&w);
     return rc;
   }
-  if (sys->m_nh > 0) {
-    /* Only nonholonomic constraints (vi_system_alloc refuses both kinds
-     * together): the multipliers after the (empty) holonomic block. */
-    return sys->type->mech != NULL ? VI_X(nh_mu)(sys, q, p, lambda + m) : VI_EUNSUPPORTED;
+  if (sys->type->mech == NULL) {
+    return sys->ml > 0 ? VI_EUNSUPPORTED : VI_OK;
   }
-  if (m == 0) {
+  const int k = sys->m_nh, ml = m + k;
+  if (ml == 0) {
     return VI_OK;
   }
-  if (sys->type->holo->constraint_hess == NULL) {
+  if (m > 0 && sys->type->holo->constraint_hess == NULL) {
     return VI_EUNSUPPORTED;
   }
+  /* Differentiating Phi = A(q) v + a(q) = 0 along M vdot = f - A' mu gives
+   * A M^-1 (f - A' mu) + D_q Phi(q, v) v = 0, as g(q) = 0 twice gives the
+   * holonomic rows above. The rows C = [G; A] stacked (ml x n), B = C M^-1
+   * and S = C M^-1 C':
+   *   S (lambda; mu) = B f + (v' Hess g_j v; D_q Phi(q, v) v)
+   * (wenger2017 (70) for the holonomic rows, demartin2018 (4) for the
+   * nonholonomic ones), each row summed as for one kind alone. */
   scratch s;
-  int rc = scratch_get(&s, 2 * (size_t)m * (size_t)n + (size_t)m * (size_t)m +
-                               (size_t)n * (size_t)n + 3 * (size_t)n +
+  int rc = scratch_get(&s, 2 * (size_t)ml * (size_t)n + (size_t)ml * (size_t)ml +
+                               (size_t)k * (size_t)n + (size_t)n * (size_t)n + 3 * (size_t)n +
                                (size_t)m + minv_work(sys) + force_work(sys),
-                       (size_t)(m + n));
+                       (size_t)(ml + n));
   if (rc != VI_OK) {
     return rc;
   }
-  VI_REAL *G = s.w, *B = G + m * n, *S = B + m * n, *H = S + m * m;
-  VI_REAL *v = H + n * n, *f = v + n, *Hv = f + n, *mu = Hv + n;
+  VI_REAL *C = s.w, *B = C + (size_t)ml * n, *S = B + (size_t)ml * n, *D = S + ml * ml;
+  VI_REAL *H = D + (size_t)k * n, *v = H + n * n, *f = v + n, *Hv = f + n, *mu = Hv + n;
   VI_REAL *mw = mu + m, *fw = mw + minv_work(sys);
   const VI_REAL *Minv = NULL;
-  rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, G));
+  if (m > 0) {
+    rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, q, C));
+  }
+  if (rc == VI_OK && k > 0) {
+    rc = nh_at(sys, q, C + (size_t)m * n, NULL);
+  }
   if (rc == VI_OK) {
     rc = minv_at(sys, q, mw, s.piv, &Minv);
   }
@@ -1091,17 +1117,20 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     matvec(n, n, Minv, p, v);
     rc = force_at(sys, q, v, f, fw);
   }
+  if (rc == VI_OK && k > 0) {
+    rc = vi_callback_status(sys->type->nh->dphi_dq(sys->state, q, v, D));
+  }
   if (rc == VI_OK) {
-    rc = schur_rows(n, m, Minv, G, B, S, s.piv);
+    rc = schur_rows(n, ml, Minv, C, B, S, s.piv);
   }
   if (rc != VI_OK) {
     goto done;
   }
   matvec(m, n, B, f, lambda);
-  /* v' Hess g_k v from the contracted Hessian with mu = e_k. */
-  for (int k = 0; k < m; k++) {
+  /* v' Hess g_j v from the contracted Hessian with mu = e_j. */
+  for (int j = 0; j < m; j++) {
     for (int l = 0; l < m; l++) {
-      mu[l] = l == k;
+      mu[l] = l == j;
     }
     int hrc = sys->type->holo->constraint_hess(sys->state, q, mu, H);
     if (hrc != 0) {
@@ -1113,9 +1142,16 @@ int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
     for (int i = 0; i < n; i++) {
       t += v[i] * Hv[i];
     }
-    lambda[k] += t;
+    lambda[j] += t;
   }
-  VI_X(vi_lu_solve)(m, S, s.piv, lambda);
+  for (int i = 0; i < k; i++) {
+    VI_REAL t = 0;
+    for (int j = 0; j < n; j++) {
+      t += B[(m + i) * n + j] * f[j] + D[i * n + j] * v[j];
+    }
+    lambda[m + i] = t;
+  }
+  VI_X(vi_lu_solve)(ml, S, s.piv, lambda);
 done:
   scratch_put(&s);
   return rc;
@@ -1188,53 +1224,7 @@ int VI_X(vi_system_project_nh)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_
   if (sys->m_nh > 0 && sys->type->mech == NULL) {
     return VI_EUNSUPPORTED; /* the Lie form projects xi in its own metric (lie_setup) */
   }
-  return VI_X(project_kind)(sys, q, p, 1);
-}
-
-/* The nonholonomic multipliers of the index-1 form: differentiating
- * Phi = A(q) v + a(q) = 0 along M vdot = f - A' mu gives
- *   A M^-1 (f - A' mu) + D_q Phi(q, v) v = 0,
- * hence (A M^-1 A') mu = A M^-1 f + D_q Phi(q, v) v (demartin2018 (4), in
- * the sign convention of vi_nh_ops). */
-static int VI_X(nh_mu)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *p,
-                       VI_REAL *mu) {
-  const int n = sys->n, k = sys->m_nh;
-  scratch s;
-  int rc = scratch_get(&s, 3 * (size_t)k * (size_t)n + (size_t)k * (size_t)k + 2 * (size_t)n +
-                               minv_work(sys) + force_work(sys),
-                       (size_t)(k + n));
-  if (rc != VI_OK) {
-    return rc;
-  }
-  VI_REAL *A = s.w, *B = A + (size_t)k * n, *D = B + (size_t)k * n, *S = D + (size_t)k * n;
-  VI_REAL *v = S + k * k, *f = v + n, *mw = f + n, *fw = mw + minv_work(sys);
-  const VI_REAL *Minv = NULL;
-  rc = nh_at(sys, q, A, NULL);
-  if (rc == VI_OK) {
-    rc = minv_at(sys, q, mw, s.piv, &Minv);
-  }
-  if (rc == VI_OK) {
-    matvec(n, n, Minv, p, v);
-    rc = force_at(sys, q, v, f, fw);
-  }
-  if (rc == VI_OK) {
-    rc = vi_callback_status(sys->type->nh->dphi_dq(sys->state, q, v, D));
-  }
-  if (rc == VI_OK) {
-    rc = schur_rows(n, k, Minv, A, B, S, s.piv);
-  }
-  if (rc == VI_OK) {
-    for (int i = 0; i < k; i++) {
-      VI_REAL t = 0;
-      for (int j = 0; j < n; j++) {
-        t += B[i * n + j] * f[j] + D[i * n + j] * v[j];
-      }
-      mu[i] = t;
-    }
-    VI_X(vi_lu_solve)(k, S, s.piv, mu);
-  }
-  scratch_put(&s);
-  return rc;
+  return VI_X(project_kind)(sys, q, p, PK_NH);
 }
 
 /* ---- Lie-group form ------------------------------------------------------- */
@@ -1439,6 +1429,27 @@ static int VI_X(lie_setup)(VI_X(vi_system) *sys, char *err, size_t errlen) {
   const int n = sys->n, k = sys->m_nh;
   const char *name = sys->type->info->name;
   int rc = VI_OK;
+  if (sys->type->space->project != NULL) {
+    /* A group element in an embedding (nq > n): g0 must lie on the group
+     * to the tolerance, and is then projected onto it in the working
+     * precision, like constrained initial data. */
+    VI_REAL res = 0;
+    rc = vi_callback_status(sys->type->space->project(sys->state, sys->q0, &res));
+    if (rc != VI_OK) {
+      vi_set_err(err, errlen,
+                 "inconsistent initial data for system %s: the initial configuration is not "
+                 "an element of its group (distance %.1e; project refused it: %s)",
+                 name, (double)res, vi_strerror(rc));
+      return rc > 0 ? VI_EINCONSISTENT : rc;
+    }
+    if (!(res <= (VI_REAL)VI_CONSISTENCY_TOL)) {
+      vi_set_err(err, errlen,
+                 "inconsistent initial data for system %s: the initial configuration is %.1e "
+                 "away from the group (tolerance %.1e)",
+                 name, (double)res, VI_CONSISTENCY_TOL);
+      return VI_EINCONSISTENT;
+    }
+  }
   if (k > 0) {
     VI_REAL r[64], H[64 * 64], y[64];
     int piv[64];
@@ -1709,7 +1720,7 @@ static int VI_X(lc_eval)(const VI_X(vi_system) *sys, int c, const VI_REAL *g,
   const VI_X(vi_lie_ops) *lie = sys->type->lie;
   const VI_X(vi_space_ops) *sp = sys->type->space;
   const void *st = sys->state;
-  const int n = sys->n, k = sys->m_nh;
+  const int n = sys->n, nq = sys->nq, k = sys->m_nh;
   switch (c) {
   case LC_DXI:
   case LC_FORCE:
@@ -1741,7 +1752,7 @@ static int VI_X(lc_eval)(const VI_X(vi_system) *sys, int c, const VI_REAL *g,
     return rc;
   }
   case LC_DCAY: { /* xi plays X' here, aux the base point X */
-    VI_REAL *a = tmp, *b = tmp + n;
+    VI_REAL *a = tmp, *b = tmp + nq;
     int rc = sp->cay(st, aux, a);
     if (rc == 0) {
       rc = sp->cay(st, xi, b);
@@ -1753,7 +1764,7 @@ static int VI_X(lc_eval)(const VI_X(vi_system) *sys, int c, const VI_REAL *g,
     return rc == 0 ? sp->compose(st, g, tmp, f) : rc;
   }
   case LC_AD: { /* local(e, g cay(x) g^-1) */
-    VI_REAL *e = tmp, *a = tmp + n, *b = tmp + 2 * n, *gi = tmp + 3 * n;
+    VI_REAL *e = tmp, *a = tmp + nq, *b = tmp + 2 * nq, *gi = tmp + 3 * nq;
     VI_REAL zero[64] = {0};
     int rc = sp->cay(st, zero, e);
     if (rc == 0) {
@@ -1771,7 +1782,7 @@ static int VI_X(lc_eval)(const VI_X(vi_system) *sys, int c, const VI_REAL *g,
     return rc == 0 ? sp->local(st, e, a, f) : rc;
   }
   case LC_SMALLAD: { /* Ad_{cay(x)} eta */
-    VI_REAL *a = tmp, *A = tmp + n;
+    VI_REAL *a = tmp, *A = tmp + nq;
     int rc = sp->cay(st, xi, a);
     if (rc == 0) {
       rc = sp->Ad(st, a, A);
@@ -1798,7 +1809,7 @@ static int VI_X(lc_analytic)(const VI_X(vi_system) *sys, int c, const VI_REAL *g
   const VI_X(vi_lie_ops) *lie = sys->type->lie;
   const VI_X(vi_space_ops) *sp = sys->type->space;
   const void *st = sys->state;
-  const int n = sys->n, k = sys->m_nh;
+  const int n = sys->n, nq = sys->nq, k = sys->m_nh;
   *have = 1;
   switch (c) {
   case LC_DXI:
@@ -1832,8 +1843,8 @@ static int VI_X(lc_analytic)(const VI_X(vi_system) *sys, int c, const VI_REAL *g
   case LC_DCAY:
     *nf = n;
     return sp->dcay(st, aux, J);
-  case LC_TANGENT: {
-    *nf = n;
+  case LC_TANGENT: { /* nq x n: the stored coordinates of g along each e_b */
+    *nf = nq;
     VI_REAL *e = tmp, *col = tmp + n;
     for (int b = 0; b < n; b++) {
       for (int j = 0; j < n; j++) {
@@ -1843,7 +1854,7 @@ static int VI_X(lc_analytic)(const VI_X(vi_system) *sys, int c, const VI_REAL *g
       if (rc != 0) {
         return rc;
       }
-      for (int i = 0; i < n; i++) {
+      for (int i = 0; i < nq; i++) {
         J[i * n + b] = col[i];
       }
     }
@@ -1876,7 +1887,7 @@ static int VI_X(lie_check)(const VI_X(vi_system) *sys, int nprobe,
   const int n = sys->n, k = sys->m_nh;
   const char *name = sys->type->info->name;
   const VI_X(vi_space_ops) *sp = sys->type->space;
-  if (n > 64) {
+  if (n > 64 || sys->nq > 64) {
     return VI_EINVAL;
   }
   const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
@@ -1901,6 +1912,29 @@ static int VI_X(lie_check)(const VI_X(vi_system) *sys, int nprobe,
     }
     if (rc != 0) {
       return VI_ECALLBACK;
+    }
+    if (sp->project != NULL) {
+      /* An embedded group: g = g0 cay(x) must lie on the group (compose
+       * and cay keep to it) and project must leave it where it is. */
+      VI_REAL gg[64], res = 0, d = 0;
+      memcpy(gg, g, (size_t)sys->nq * sizeof *gg);
+      if (sp->project(sys->state, gg, &res) != 0) {
+        return VI_ECALLBACK;
+      }
+      for (int i = 0; i < sys->nq; i++) {
+        d = vi_fabs(gg[i] - g[i]) > d ? vi_fabs(gg[i] - g[i]) : d;
+      }
+      const VI_REAL gs = VI_X(vi_norm_inf)(sys->nq, g);
+      int ok = res <= 100 * VI_EPS && d <= 100 * VI_EPS * (gs > 1 ? gs : 1);
+      failures += !ok;
+      char line[256], where[32];
+      snprintf(where, sizeof where, probe == 0 ? "g0" : "probe %d", probe);
+      snprintf(line, sizeof line,
+               "%s group project at %s: distance from the group %.1e, moved by %.1e %s", name,
+               where, (double)res, (double)d, ok ? "ok" : "FAIL");
+      if (report) {
+        report(ctx, line);
+      }
     }
     for (int c = 0; c < LC_COUNT; c++) {
       if ((c == LC_PHI || c == LC_ATMU) && k == 0) {

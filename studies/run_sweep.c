@@ -28,13 +28,13 @@ static long ladder_max(const long *l, int n) {
 static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
   const long K = S->spec->nref;
   const size_t rows = (size_t)(K + 1);
-  const int n = S->n, m = S->m;
-  S->Qref = malloc(rows * (size_t)(2 * n + m) * sizeof *S->Qref);
+  const int n = S->n, nq = S->nq, ml = S->ml;
+  S->Qref = malloc(rows * (size_t)(nq + n + ml) * sizeof *S->Qref);
   if (!S->Qref) {
     vi_set_err(err, errlen, "out of memory");
     return -1;
   }
-  S->Pref = S->Qref + rows * n;
+  S->Pref = S->Qref + rows * nq;
   S->Lref = S->Pref + rows * n;
   vi_reference_info_d dinfo;
   if (vi_reference_d(S->sys, S->T / (double)K, K, S->Qref, S->Pref, S->Lref, S->cache_dir,
@@ -54,18 +54,18 @@ static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
    * in quad, then rounded. */
   const vi_system_type_q *tq = vi_system_find_q(S->spec->system, err, errlen);
   vi_system_q *sq = NULL;
-  __float128 *W = malloc(rows * (size_t)(2 * n + m) * sizeof *W);
+  __float128 *W = malloc(rows * (size_t)(nq + n + ml) * sizeof *W);
   int rc = !tq || !W ? VI_ENOMEM : vi_system_alloc_q(tq, 0, NULL, &sq, err, errlen);
   vi_reference_info_q qinfo;
   if (rc == VI_OK) {
-    rc = vi_reference_q(sq, (__float128)S->T / (__float128)K, K, W, W + rows * n,
-                        W + rows * 2 * n, S->cache_dir, &qinfo, err, errlen);
+    rc = vi_reference_q(sq, (__float128)S->T / (__float128)K, K, W, W + rows * nq,
+                        W + rows * (nq + n), S->cache_dir, &qinfo, err, errlen);
   }
   if (rc == VI_OK) {
     double dev = 0, qmax = 0;
-    for (size_t i = 0; i < rows * (size_t)(2 * n + m); i++) {
+    for (size_t i = 0; i < rows * (size_t)(nq + n + ml); i++) {
       double x = (double)W[i];
-      if (i < rows * n) {
+      if (i < rows * nq) {
         double d = fabs(x - S->Qref[i]);
         dev = d > dev || d != d ? d : dev;
         qmax = fabs(x) > qmax ? fabs(x) : qmax;
@@ -103,6 +103,8 @@ int vi_sweep_open(vi_sweep *S, const vi_sweep_spec *spec, const char *id, int qu
   }
   S->n = S->sys->n;
   S->m = S->sys->m;
+  S->nq = S->sys->nq;
+  S->ml = S->sys->ml;
   if (vi_system_energy_d(S->sys, S->sys->q0, S->sys->p0, &S->E0) != VI_OK) {
     S->E0 = NAN;
   }
@@ -132,7 +134,7 @@ int vi_sweep_open(vi_sweep *S, const vi_sweep_spec *spec, const char *id, int qu
   long nq = ladder_max(spec->quick_ladder, spec->nquick);
   nmax = nq > nmax ? nq : nmax;
   S->nmax = spec->nout > nmax ? spec->nout : nmax;
-  S->run = malloc((size_t)(S->nmax + 1) * (size_t)(2 * S->n + S->sys->ml) * sizeof *S->run);
+  S->run = malloc((size_t)(S->nmax + 1) * (size_t)(S->nq + S->n + S->ml) * sizeof *S->run);
   if (!S->run) {
     vi_set_err(err, errlen, "out of memory");
     return -1;
@@ -207,12 +209,12 @@ static int copy_node(void *ctx, long k, const vi_node_d *nd) {
   if (k > S->nmax) {
     return VI_EINVAL;
   }
-  const int n = S->n, ml = S->sys->ml;
-  double *row = S->run + (size_t)k * (size_t)(2 * n + ml);
-  memcpy(row, nd->q, (size_t)n * sizeof *row);
-  memcpy(row + n, nd->p, (size_t)n * sizeof *row);
+  const int n = S->n, nq = S->nq, ml = S->ml;
+  double *row = S->run + (size_t)k * (size_t)(nq + n + ml);
+  memcpy(row, nd->q, (size_t)nq * sizeof *row);
+  memcpy(row + nq, nd->p, (size_t)n * sizeof *row);
   if (ml > 0) {
-    memcpy(row + 2 * n, nd->lambda, (size_t)ml * sizeof *row);
+    memcpy(row + nq + n, nd->lambda, (size_t)ml * sizeof *row);
   }
   return VI_OK;
 }
@@ -220,10 +222,10 @@ static int copy_node(void *ctx, long k, const vi_node_d *nd) {
 /* One timed stepper run of N steps (init and steps). */
 static int stepper_once(vi_sweep *S, vi_stepper_d *st, long N, vi_time *tm) {
   double node[3 * 64];
-  if (2 * S->n + S->sys->ml > 3 * 64) {
+  if (S->nq + S->n + S->ml > 3 * 64) {
     return VI_EINVAL;
   }
-  vi_node_d nd = {0, node, node + S->n, node + 2 * S->n};
+  vi_node_d nd = {0, node, node + S->nq, node + S->nq + S->n};
   vi_time_start(tm);
   int rc = vi_integrate_d(st, NULL, S->T / (double)N, N, S->sys->q0, S->sys->p0, &nd,
                           copy_node, S, NULL);
@@ -281,7 +283,7 @@ static void maxabs(double *e, double d) {
  * rows (Q, P, L: the nref grid, or the run's own when nref = 0). */
 static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
                          const double *L, long nref, vi_sweep_point *P) {
-  const int n = S->n, m = S->m, ml = S->sys->ml, w = 2 * n + ml;
+  const int n = S->n, nq = S->nq, m = S->m, ml = S->ml, w = nq + n + ml;
   const long every = N > nref ? N / nref : 1;  /* run nodes per reference node */
   const long stride = N < nref ? nref / N : 1; /* reference nodes per run node */
   double e[VI_SW_NMEAS] = {0, 0, 0, 0, 0, 0};
@@ -292,12 +294,14 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
     const double *row = S->run + (size_t)k * (size_t)w;
     if (k % every == 0) {
       const long r = k / every * stride;
-      for (int i = 0; i < n; i++) {
-        maxabs(&e[VI_SW_Q], fabs(row[i] - Q[r * n + i]));
-        maxabs(&e[VI_SW_P], fabs(row[n + i] - Pr[r * n + i]));
+      for (int i = 0; i < nq; i++) {
+        maxabs(&e[VI_SW_Q], fabs(row[i] - Q[r * nq + i]));
       }
-      for (int i = 0; k >= 1 && i < m; i++) {
-        maxabs(&e[VI_SW_LAMBDA], fabs(row[2 * n + i] - L[r * m + i]));
+      for (int i = 0; i < n; i++) {
+        maxabs(&e[VI_SW_P], fabs(row[nq + i] - Pr[r * n + i]));
+      }
+      for (int i = 0; k >= 1 && i < ml; i++) {
+        maxabs(&e[VI_SW_LAMBDA], fabs(row[nq + n + i] - L[r * ml + i]));
       }
     }
     /* energy_at_outputs: only at the times t_j = j T / nout, as the
@@ -307,7 +311,7 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
                             : 1;
     double E = NAN;
     if (k % eevery == 0) {
-      if (vi_system_energy_d(S->sys, row, row + n, &E) != VI_OK) {
+      if (vi_system_energy_d(S->sys, row, row + nq, &E) != VI_OK) {
         E = NAN;
       }
       maxabs(&e[VI_SW_ENERGY], fabs(E - S->E0) / scale);
@@ -327,8 +331,8 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
     const double *row = S->run + (size_t)N * (size_t)w;
     const long r = N / every * stride;
     e[VI_SW_QT] = 0;
-    for (int i = 0; i < n; i++) {
-      maxabs(&e[VI_SW_QT], fabs(row[i] - Q[r * n + i]));
+    for (int i = 0; i < nq; i++) {
+      maxabs(&e[VI_SW_QT], fabs(row[i] - Q[r * nq + i]));
     }
   }
   memcpy(P->err, e, sizeof e);
@@ -356,10 +360,11 @@ static vi_sweep_point *stepper_point(vi_sweep *S, int curve, long N, char *err,
   if (nref == 0) {
     /* A reference on the run's own grid (cached). */
     const size_t rows = (size_t)(N + 1);
-    ref = malloc(rows * (size_t)(2 * S->n + S->m) * sizeof *ref);
+    ref = malloc(rows * (size_t)(S->nq + S->n + S->ml) * sizeof *ref);
     vi_reference_info_d info;
-    if (!ref || vi_reference_d(S->sys, P->h, N, ref, ref + rows * S->n, ref + 2 * rows * S->n,
-                               S->cache_dir, &info, err, errlen) != VI_OK) {
+    if (!ref || vi_reference_d(S->sys, P->h, N, ref, ref + rows * S->nq,
+                               ref + rows * (S->nq + S->n), S->cache_dir, &info, err,
+                               errlen) != VI_OK) {
       if (!ref) {
         vi_set_err(err, errlen, "out of memory");
       }
@@ -367,8 +372,8 @@ static vi_sweep_point *stepper_point(vi_sweep *S, int curve, long N, char *err,
       return NULL;
     }
     Q = ref;
-    Pr = ref + rows * S->n;
-    L = ref + 2 * rows * S->n;
+    Pr = ref + rows * S->nq;
+    L = ref + rows * (S->nq + S->n);
     nref = N;
     if (!(info.accuracy <= S->ref_accuracy)) {
       S->ref_accuracy = info.accuracy;

@@ -131,8 +131,9 @@ struct vi_sweep {
   const char *cache_dir;
   vi_system_d *sys;
   int n, m;
+  int nq, ml; /* reals of a configuration; every multiplier (holonomic, then nonholonomic) */
   double T, E0;
-  /* reference (nref > 0): (nref + 1) x n each */
+  /* reference (nref > 0): (nref + 1) rows of nq, n and ml reals */
   double *Qref, *Pref, *Lref;
   double ref_accuracy;
   char ref_method[256], ref_precision[8];

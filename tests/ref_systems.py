@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent reference trajectories for five vistudy systems (Python, sympy + scipy).
+"""Independent reference trajectories for six vistudy systems (Python, sympy + scipy).
 
 This file is a second derivation, written without reading the C sources: the
 equations of motion are derived symbolically (sympy) from the Lagrangian and the
@@ -14,6 +14,9 @@ Systems
   nonholonomic-particle  demartin2018 sec. 7.1: L = m|v|^2/2 - k(x^2+y^2)/2, Phi = v_z - y v_x
   vertical-disc          demartin2018 sec. 7.4: knife-edge disc with a spring, coordinates
                          (x, y, theta), Phi = v_y cos(theta) - v_x sin(theta) (no rolling angle)
+  turntable              demartin2018 sec. 7.5: ball on a turntable, SO(3) x R^2 in the embedding
+                         (R, x, y), literal body-omega constraints; the Euler equations with the
+                         rolling force integrated as written (lambda by sympy from d/dt phi = 0)
 
 Degenerate systems: the Euler-Lagrange equations (Dalpha^T - Dalpha) qdot = grad H are derived
 by sympy from L and solved for qdot; p = alpha(q); --extra adds H and the momentum maps (kepler:
@@ -788,12 +791,214 @@ class PointVortices(Degenerate):
         return self.assemble(tk, Y, self.pvals(vals), extra)
 
 
+# ----------------------------------------------------------------------------------------------
+# ball on a turntable on SO(3) x R^2 (demartin2018 sec. 7.5), literal body-omega reading
+# ----------------------------------------------------------------------------------------------
+
+def hat(w):
+    return np.array([[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]])
+
+
+class Turntable(System):
+    """Ball (unit mass, radius r, moments r^2 (a, b, c)) rolling on a table turning at Omega.
+
+    The continuous equations as the reading notes (sec. 2.5) state them, in the PAPER's sign
+    (constraint force +A^T lambda_paper), integrated in the embedding (R, x, y, w, v):
+        I_w wdot = (I_w w) x w + (r lam2, -r lam1, 0),   vdot = lam,
+        Rdot = R hat(w),   (x, y)dot = v,
+    w the body angular velocity (R^T Rdot = hat w), I_w = r^2 diag(a, b, c), and the rolling
+    constraints (literal: the body w, no R)
+        phi1 = v_x + Omega y - r w2 = 0,   phi2 = v_y - Omega x + r w1 = 0.
+    lam is derived here by sympy from d/dt phi = 0 (index 1) and checked against the notes'
+    formula in the selftest. The output follows vistudy's layout: q = (R row-major, x, y),
+    p = mu = I xi = (r^2 a w1, r^2 b w2, r^2 c w3, v_x, v_y) (body), lambda = -lam (vistudy's
+    sign: constraint force -A^T lambda), residual = (phi1, phi2).
+    """
+    name = "turntable"
+    title = ("ball rolling on a turntable, SO(3) x R^2, literal body-omega constraints "
+             "(demartin2018 sec. 7.5): l = |v|^2/2 + r^2 (a w1^2 + b w2^2 + c w3^2)/2, "
+             "phi = (v_x + Omega y - r w2, v_y - Omega x + r w1)")
+    params = [
+        Param("r", [1.0], 1, "radius (unit mass; paper gives none, notes: 1)"),
+        Param("abc", [0.4, 0.4, 0.4], 3, "moments of inertia over r^2 (a, b, c); 2/5: a solid "
+              "ball (notes' choice); the first integrals need a = b = c"),
+        Param("Omega", [1.0], 1, "angular velocity of the turntable (notes: 1)"),
+        Param("R0", [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], 9,
+              "initial attitude R (row-major); must be a rotation (1e-10), then projected"),
+        Param("xy0", [1.0, 0.0], 2, "initial contact point (x, y) (notes: (1, 0))"),
+        Param("eta0", [0.2, 0.1, 0.5, 0.1, 0.8], 5,
+              "initial body velocity (w1, w2, w3, v_x, v_y); must satisfy phi = 0 (1e-10), then "
+              "projected in the metric I"),
+    ]
+    columns = (["t"] + ["q%d" % i for i in range(1, 12)] + ["p%d" % i for i in range(1, 6)]
+               + ["lambda1", "lambda2", "residual1", "residual2"])
+    extra_columns = ["E", "omega_zeta", "C1", "C2", "E_mov", "group_defect"]
+    coord_doc = ("q = (R11..R33, x, y), p = (r^2 a w1, r^2 b w2, r^2 c w3, v_x, v_y) (body), "
+                 "lambda = -lambda_paper (force -A^T lambda, A = [[0,-r,0,1,0],[r,0,0,0,1]]), "
+                 "residual = phi; --extra adds the kinetic energy E (not conserved: the "
+                 "constraint is affine), the paper's first integrals for a = b = c "
+                 "(omega_zeta = w3, C1 = r w1 - Omega x/(1+a), C2 = r w2 - Omega y/(1+a), "
+                 "E_mov = |v|^2/2 + a r^2 |w|^2/2 + r Omega (x w1 + y w2) - Omega^2 (x^2+y^2)) "
+                 "and max(|R^T R - I|, |det R - 1|)")
+    has_exact = False
+
+    def __init__(self):
+        w = sp.symbols("w1:4", real=True)
+        vx, vy, x, y = sp.symbols("v_x v_y x y", real=True)
+        lam = sp.symbols("lam1:3", real=True)
+        r, a, b, c = sp.symbols("r a b c", positive=True)
+        Om = sp.Symbol("Omega", real=True)
+        Iw = sp.diag(r**2 * a, r**2 * b, r**2 * c)
+        wv = sp.Matrix(w)
+        torque = sp.Matrix([r * lam[1], -r * lam[0], 0])
+        wdot = Iw.inv() * ((Iw * wv).cross(wv) + torque)
+        vdot = sp.Matrix(lam)
+        phi = sp.Matrix([vx + Om * y - r * w[1], vy - Om * x + r * w[0]])
+        st = list(w) + [vx, vy, x, y]
+        rate = list(wdot) + list(vdot) + [vx, vy]  # d/dt of st
+        dphi = phi.jacobian(st) * sp.Matrix(rate)
+        sol = sp.solve(list(dphi), lam, dict=True)
+        if len(sol) != 1:
+            raise RefError("turntable: d/dt phi = 0 not uniquely solvable for lambda")
+        self.lam_paper = [sp.simplify(sol[0][l]) for l in lam]
+        self.wdot = [sp.simplify(e.subs(sol[0])) for e in wdot]
+        self.phi = list(phi)
+        self.syms = dict(w=w, vx=vx, vy=vy, x=x, y=y, r=r, a=a, b=b, c=c, Om=Om, lam=lam)
+        args = list(w) + [vx, vy, x, y, r, a, b, c, Om]
+        self._lam = sp.lambdify(args, self.lam_paper, "numpy")
+
+    def equations(self):
+        return ["g = (R, x, y) in SO(3) x R^2, xi = (w1, w2, w3, v_x, v_y) (body w: R^T Rdot = hat w)",
+                "l = (v_x^2 + v_y^2)/2 + r^2 (a w1^2 + b w2^2 + c w3^2)/2",
+                "phi = %s" % self.phi,
+                "paper sign: I_w wdot = (I_w w) x w + (r lam2, -r lam1, 0), vdot = lam, "
+                "Rdot = R hat w, (x, y)dot = v",
+                "lam1 (paper) = %s" % self.lam_paper[0],
+                "lam2 (paper) = %s" % self.lam_paper[1],
+                "wdot = %s" % self.wdot,
+                "output lambda = -lam (vistudy: force -A^T lambda); p = (I_w w, v)"]
+
+    def pvals(self, vals):
+        return [vals["r"][0]] + list(vals["abc"]) + [vals["Omega"][0]]
+
+    @staticmethod
+    def group_defect(R):
+        return max(float(np.max(np.abs(R.T @ R - np.eye(3)))), abs(float(np.linalg.det(R)) - 1))
+
+    def initial(self, vals):
+        """(R0, (x0, y0), w0, v0): R0 must be a rotation to 1e-10 and is replaced by the nearest
+        one (the polar factor, by SVD); eta0 must satisfy phi = 0 to 1e-10 relative and is
+        projected onto it in the kinetic-energy metric I (the M-orthogonal projection)."""
+        r, a, b, c, Om = self.pvals(vals)
+        R = np.array(vals["R0"], float).reshape(3, 3)
+        d = self.group_defect(R)
+        if not (d <= RESIDUAL_MAX and np.linalg.det(R) > 0):
+            raise RefError("turntable: R0 is not a rotation (max(|R^T R - I|, |det R - 1|) = "
+                           "%.3g > %g)" % (d, RESIDUAL_MAX))
+        U, _, Vt = np.linalg.svd(R)
+        R = U @ Vt
+        x0, y0 = vals["xy0"]
+        eta = np.array(vals["eta0"], float)
+        A = np.array([[0, -r, 0, 1, 0], [r, 0, 0, 0, 1]], float)
+        off = np.array([Om * y0, -Om * x0])
+        res = A @ eta + off
+        if not np.max(np.abs(res)) <= RESIDUAL_MAX * max(1.0, float(np.max(np.abs(eta)))):
+            raise RefError("turntable: inconsistent initial data, |phi(g0, eta0)| = %.3g > %g "
+                           "(phi = v_x + Omega y - r w2, v_y - Omega x + r w1)"
+                           % (np.max(np.abs(res)), RESIDUAL_MAX))
+        Iinv = 1 / np.array([r * r * a, r * r * b, r * r * c, 1.0, 1.0])
+        B = A * Iinv
+        eta = eta - B.T @ np.linalg.solve(B @ A.T, res)
+        return R, np.array([x0, y0]), eta[:3], eta[3:]
+
+    def check_params(self, vals, given):
+        r, a, b, c, Om = self.pvals(vals)
+        if not (r > 0 and a > 0 and b > 0 and c > 0):
+            raise RefError("turntable: need r, a, b, c > 0")
+        self.initial(vals)
+
+    def rhs_factory(self, pv):
+        r, a, b, c, Om = pv
+        Id = np.array([r * r * a, r * r * b, r * r * c])
+
+        def rhs(t, y):
+            R = y[0:9].reshape(3, 3)
+            w, v = y[11:14], y[14:16]
+            lam = np.array(self._lam(w[0], w[1], w[2], v[0], v[1], y[9], y[10], *pv), float)
+            wd = (np.cross(Id * w, w) + np.array([r * lam[1], -r * lam[0], 0.0])) / Id
+            return np.concatenate([(R @ hat(w)).ravel(), v, wd, lam])
+        return rhs
+
+    def table(self, vals, tk, rtol, atol, extra):
+        pv = self.pvals(vals)
+        R0, xy0, w0, v0 = self.initial(vals)
+        y0 = np.concatenate([R0.ravel(), xy0, w0, v0])
+        Y = integrate(self.rhs_factory(pv), y0, tk, rtol, atol)
+        return self.assemble(tk, Y, pv, extra)
+
+    def invariants(self, pv, XY, W, V):
+        """The paper's first integrals for a = b = c (notes sec. 2.5, formula as printed there;
+        verified in the selftest)."""
+        r, a, b, c, Om = pv
+        x, y = XY[:, 0], XY[:, 1]
+        C1 = r * W[:, 0] - Om * x / (1 + a)
+        C2 = r * W[:, 1] - Om * y / (1 + a)
+        Emov = ((V**2).sum(1) / 2 + a * r * r * (W**2).sum(1) / 2
+                + r * Om * (x * W[:, 0] + y * W[:, 1]) - Om**2 * (x * x + y * y))
+        return [W[:, 2], C1, C2, Emov]
+
+    def assemble(self, tk, Y, pv, extra):
+        r, a, b, c, Om = pv
+        Id = np.array([r * r * a, r * r * b, r * r * c])
+        XY, W, V = Y[:, 9:11], Y[:, 11:14], Y[:, 14:16]
+        lam = np.array([self._lam(*W[k], *V[k], *XY[k], *pv) for k in range(len(tk))], float)
+        lam = lam.reshape(len(tk), 2)
+        res = np.column_stack([V[:, 0] + Om * XY[:, 1] - r * W[:, 1],
+                               V[:, 1] - Om * XY[:, 0] + r * W[:, 0]])
+        cols = [tk] + [Y[:, i] for i in range(11)] + [Id[i] * W[:, i] for i in range(3)]
+        cols += [V[:, 0], V[:, 1], -lam[:, 0], -lam[:, 1], res[:, 0], res[:, 1]]
+        idx = {"q": list(range(1, 12)), "p": list(range(12, 17)), "lambda": [17, 18],
+               "residual": [19, 20]}
+        if extra:
+            cols.append((V**2).sum(1) / 2 + ((Id * W**2).sum(1)) / 2)
+            cols += self.invariants(pv, XY, W, V)
+            cols.append(np.array([self.group_defect(Y[k, :9].reshape(3, 3))
+                                  for k in range(len(tk))]))
+        return np.column_stack(cols), idx
+
+    def closed_form(self, vals, tk):
+        """For a = b = c (notes sec. 2.5): lam = kappa (-v_y, v_x), kappa = Omega a/(1+a), so
+        v(t) = rot(kappa t) v0 and the contact point runs on a circle; w1, w2 from the first
+        integrals C1, C2, w3 constant. Returns x, y, v, w and lam (PAPER sign)."""
+        r, a, b, c, Om = self.pvals(vals)
+        if not (a == b == c):
+            raise RefError("turntable: the closed form needs a = b = c")
+        _, (x0, y0), w0, (vx0, vy0) = self.initial(vals)
+        k = Om * a / (1 + a)
+        t = np.asarray(tk, float)
+        ck, sk = np.cos(k * t), np.sin(k * t)
+        vx, vy = vx0 * ck - vy0 * sk, vx0 * sk + vy0 * ck
+        if k != 0:
+            x = x0 + (vx0 * sk + vy0 * (ck - 1)) / k
+            y = y0 + (vx0 * (1 - ck) + vy0 * sk) / k
+        else:
+            x, y = x0 + vx0 * t, y0 + vy0 * t
+        C1 = r * w0[0] - Om * x0 / (1 + a)
+        C2 = r * w0[1] - Om * y0 / (1 + a)
+        w1 = (C1 + Om * x / (1 + a)) / r
+        w2 = (C2 + Om * y / (1 + a)) / r
+        w3 = w0[2] + 0 * t
+        return (np.column_stack([x, y]), np.column_stack([vx, vy]),
+                np.column_stack([w1, w2, w3]), np.column_stack([-k * vy, k * vx]))
+
+
 SYSTEMS = {}
 
 
 def get_system(name):
     cls = {"lotka-volterra": LotkaVolterra, "kepler": Kepler, "point-vortices": PointVortices,
-           "nonholonomic-particle": Particle, "vertical-disc": Disc}.get(name)
+           "nonholonomic-particle": Particle, "vertical-disc": Disc,
+           "turntable": Turntable}.get(name)
     if cls is None:
         raise RefError("unknown system %r (known: %s)" % (name, ", ".join(ALL)))
     if name not in SYSTEMS:
@@ -801,7 +1006,8 @@ def get_system(name):
     return SYSTEMS[name]
 
 
-ALL = ["lotka-volterra", "kepler", "point-vortices", "nonholonomic-particle", "vertical-disc"]
+ALL = ["lotka-volterra", "kepler", "point-vortices", "nonholonomic-particle", "vertical-disc",
+       "turntable"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1191,6 +1397,86 @@ def selftest():
     ex, _ = pv.exact_table(vals, np.array([0.0, np.pi**2 / 3]), True)
     check("point-vortices defaults: w = 3/pi, half a turn at t = pi^2/3: q = -q0",
           float(np.max(np.abs(ex[1, 1:5] + np.array(vals["q0"])))), 1e-15)
+
+    # --- turntable -----------------------------------------------------------------------------
+    tt = get_system("turntable")
+    S = tt.syms
+    w1_, w2_, w3_ = S["w"]
+    r_, a_, b_, c_, Om_ = S["r"], S["a"], S["b"], S["c"], S["Om"]
+    N1 = r_**2 * (b_ - c_) * w2_ * w3_  # ((I_w w) x w)_1
+    N2 = r_**2 * (c_ - a_) * w1_ * w3_  # ((I_w w) x w)_2
+    I1, I2 = r_**2 * a_, r_**2 * b_
+    notes_lam = [((r_ / I2) * N2 - Om_ * S["vy"]) / (1 + r_**2 / I2),
+                 (Om_ * S["vx"] - (r_ / I1) * N1) / (1 + r_**2 / I1)]
+    check_true("turntable: sympy lambda (d/dt phi = 0) = the notes' index-1 formula (any a, b, c)",
+               all(sp.simplify(u - v) == 0 for u, v in zip(tt.lam_paper, notes_lam)))
+    kap = Om_ * a_ / (1 + a_)
+    check_true("turntable: a = b = c gives lambda = kappa (-v_y, v_x), kappa = Omega a/(1+a)",
+               sp.simplify(tt.lam_paper[0].subs({b_: a_, c_: a_}) + kap * S["vy"]) == 0
+               and sp.simplify(tt.lam_paper[1].subs({b_: a_, c_: a_}) - kap * S["vx"]) == 0)
+    vals = tt.resolve([])
+    num, idx = tt.table(vals, np.array([0.0]), RTOL_DEFAULT, ATOL_DEFAULT, False)
+    check("turntable: lambda(0) = (8/35, -1/35) at the defaults (paper sign: -)",
+          float(np.max(np.abs(num[0, idx["lambda"]] - [8 / 35, -1 / 35]))), 1e-16)
+    # held-out: other r, a = b = c, Omega < 0, a rotated R0 (cay of (0.3, -0.5, 0.2)), other
+    # (x, y), eta0 on the constraint (v from w)
+    Wh = hat([0.3, -0.5, 0.2])
+    Rh = np.eye(3) + 4 / (4 + 0.38) * (Wh + Wh @ Wh / 2)
+    rr, aa, OO, xx, yy, ww = 0.7, 0.3, -1.3, -0.4, 0.9, [0.6, -0.35, 1.1]
+    held = [("r", [rr]), ("abc", [aa] * 3), ("Omega", [OO]), ("R0", list(Rh.ravel())),
+            ("xy0", [xx, yy]), ("eta0", ww + [rr * ww[1] - OO * yy, OO * xx - rr * ww[0]])]
+    for label, sets in (("defaults", []), ("r=0.7,a=0.3,Omega=-1.3,R0 rotated", held)):
+        vals = tt.resolve(sets)
+        tk, _ = node_times(0.1, 10.0)
+        num, idx = tt.table(vals, tk, RTOL_DEFAULT, ATOL_DEFAULT, True)
+        XY, V, W, LAM = tt.closed_form(vals, tk)
+        pv = tt.pvals(vals)
+        Id = pv[0]**2 * np.array(pv[1:4])
+        e = max(float(np.max(np.abs(num[:, 10:12] - XY))), float(np.max(np.abs(num[:, 15:17] - V))),
+                float(np.max(np.abs(num[:, 12:15] / Id - W))),
+                float(np.max(np.abs(num[:, idx["lambda"]] + LAM))))
+        check("turntable %s: max |DOP853 - closed form| of x, y, v, w, lambda, T = 10" % label,
+              e, 1e-12)
+        # R against an independent integration of the linear Rdot = R hat(w(t)), w(t) closed form
+        r0, a0, _, _, O0 = pv
+        R0, (x0, y0), w0, (vx0, vy0) = tt.initial(vals)
+        k0 = O0 * a0 / (1 + a0)
+
+        def wt(t):
+            ck, sk = np.cos(k0 * t), np.sin(k0 * t)
+            x = x0 + (vx0 * sk + vy0 * (ck - 1)) / k0
+            y = y0 + (vx0 * (1 - ck) + vy0 * sk) / k0
+            return np.array([(r0 * w0[0] + O0 * (x - x0) / (1 + a0)) / r0,
+                             (r0 * w0[1] + O0 * (y - y0) / (1 + a0)) / r0, w0[2]])
+        RR = integrate(lambda t, y: (y.reshape(3, 3) @ hat(wt(t))).ravel(), R0.ravel(), tk,
+                       RTOL_DEFAULT, ATOL_DEFAULT)
+        check("turntable %s: max |R - R(Rdot = R hat w(t), closed-form w)|" % label,
+              float(np.max(np.abs(num[:, 1:10] - RR))), 1e-12)
+        check("turntable %s: max |Phi| along the reference" % label,
+              float(np.max(np.abs(num[:, idx["residual"]]))), 1e-13)
+        check("turntable %s: max distance of R from SO(3) along the reference" % label,
+              float(np.max(num[:, -1])), 1e-12)
+        inv = num[:, -5:-1]
+        check("turntable %s: drift of omega_zeta, C1, C2, E_mov (notes' formulas)" % label,
+              float(np.max(np.abs(inv - inv[0]))) / max(1.0, float(np.max(np.abs(inv)))), 2e-13)
+        E = num[:, -6]
+        check_true("turntable %s: the kinetic energy is not conserved (affine constraint; "
+                   "drift %.2g)" % (label, np.ptp(E)), np.ptp(E) > 1e-2)
+    vals = tt.resolve([("abc", [0.3, 0.5, 0.8]), ("eta0", [0.2, 0.3, 0.5, 0.3, 0.8])])
+    num, idx = tt.table(vals, node_times(0.1, 2.0)[0], RTOL_DEFAULT, ATOL_DEFAULT, True)
+    inv = num[:, -5:-1]
+    check_true("turntable a != b != c: the paper's integrals are not conserved (drift %.2g)"
+               % np.max(np.abs(inv - inv[0])), np.max(np.abs(inv - inv[0])) > 1e-3)
+    check("turntable a != b != c: max |Phi| along the reference, T = 2",
+          float(np.max(np.abs(num[:, idx["residual"]]))), 1e-13)
+    for label, sets in (("inconsistent eta0", [("eta0", [0.2, 0.1, 0.5, 0.1, 0.9])]),
+                        ("R0 not a rotation", [("R0", [1, 0, 0, 0, 1, 1e-6, 0, 0, 1])]),
+                        ("R0 a reflection", [("R0", [1, 0, 0, 0, 1, 0, 0, 0, -1])])):
+        try:
+            tt.resolve(sets)
+            check_true("turntable: %s refused" % label, False)
+        except RefError as e:
+            check_true("turntable: %s refused (%s)" % (label, str(e)[:50]), True)
 
     # --- command-line parsing -----------------------------------------------------------------
     check_true("--set parsing: 'a1=2,q0=1.5,0.7' + 'b2=-3'",

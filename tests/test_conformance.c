@@ -75,7 +75,7 @@ static int VI_X(cf_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
     VI_REAL r = VI_X(vi_norm_inf)(o->sys->m, g);
     o->gmax = r > o->gmax || r != r ? r : o->gmax;
   }
-  VI_REAL qn = VI_X(vi_norm_inf)(o->sys->n, nd->q);
+  VI_REAL qn = VI_X(vi_norm_inf)(o->sys->nq, nd->q);
   o->qmax = qn > o->qmax ? qn : o->qmax;
   return VI_OK;
 }
@@ -202,7 +202,7 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         }
         VI_CHECK(c, rc == VI_OK, "%s on %s (%s): %s", spec, t->info->name, VI_PREC_NAME,
                  err);
-        if (rc != VI_OK || sys->n > CN || sys->ml > CN) {
+        if (rc != VI_OK || sys->nq > CN || sys->ml > CN) {
           VI_X(vi_stepper_free)(st);
           VI_X(vi_system_free)(sys);
           continue;
@@ -210,7 +210,7 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         (*pairs)++;
         /* It runs, and keeps g at round-off. */
         VI_REAL buf[3 * CN];
-        VI_X(vi_node) nd = {0, buf, buf + sys->n, buf + 2 * sys->n};
+        VI_X(vi_node) nd = {0, buf, buf + sys->nq, buf + sys->nq + sys->n};
         VI_X(cf_obs) o = {sys, 0, 1};
         rc = VI_X(vi_integrate)(st, NULL, VI_C(0.05), 20, sys->q0, sys->p0, &nd,
                                 VI_X(cf_observe), &o, NULL);

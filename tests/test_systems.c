@@ -1006,7 +1006,7 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
   if (sys == NULL) {
     return;
   }
-  const int n = sys->n;
+  const int n = sys->n, nq = sys->nq;
   VI_REAL mu[TN];
   t->lie->dxi(sys->state, sys->q0, sys->v0, mu);
   VI_CHECK(c, n <= TN && memcmp(mu, sys->p0, (size_t)n * sizeof *mu) == 0,
@@ -1014,7 +1014,9 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
   printf("%s (%s):\n", info->name, pn);
   report_ctx r = {0, 0};
   int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
-  const int per_point = 11 + (sys->m_nh > 0 ? 2 : 0);
+  /* 11 group and Lagrangian checks, 2 of the constraint, 1 of project for
+   * an embedded group. */
+  const int per_point = 11 + (sys->m_nh > 0 ? 2 : 0) + (t->space->project != NULL);
   VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * per_point,
            "%s %s: vi_system_check: %d failures, %d lines", info->name, pn, nf, r.lines);
 
@@ -1033,24 +1035,46 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
   }
   VI_CHECK(c, rc == VI_OK && strstr(ri.method, "Lie-group") != NULL,
            "%s %s: integrated reference %d %s", info->name, pn, rc, err);
-  VI_REAL E0 = 0, dE = 0, dphi = 0;
+  /* The energy is a first integral unless a constraint is affine (a moving
+   * surface, e.g. the turntable: demartin2018 §7.5); then the momentum maps
+   * the system declares are checked instead (the turntable's default data
+   * have a = b = c, where its four maps are first integrals). */
+  const int energy_kept = t->nh == NULL || t->nh->affine == NULL;
+  const int nmom = VI_X(vi_type_has_momenta)(t) ? info->n_momenta : 0;
+  VI_REAL E0 = 0, dE = 0, dphi = 0, J0[TN], dJ = 0, sJ = 1;
   VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E0);
+  if (nmom > 0 && nmom <= TN) {
+    t->obs->momenta(sys->state, sys->q0, sys->p0, J0);
+    sJ = VI_X(max1)(VI_X(nrm)(nmom, J0));
+  }
   for (int k = 0; rc == VI_OK && k <= K; k++) {
-    VI_REAL E = 0, ph[TN];
-    VI_X(vi_system_energy)(sys, Q + k * n, P + k * n, &E);
+    VI_REAL E = 0, ph[TN], J[TN];
+    VI_X(vi_system_energy)(sys, Q + k * nq, P + k * n, &E);
     dE = vi_fabs(E - E0) > dE ? vi_fabs(E - E0) : dE;
-    VI_X(vi_system_nh_residual)(sys, Q + k * n, P + k * n, ph);
+    VI_X(vi_system_nh_residual)(sys, Q + k * nq, P + k * n, ph);
     dphi = VI_X(nrm)(sys->m_nh, ph) > dphi ? VI_X(nrm)(sys->m_nh, ph) : dphi;
+    for (int i = 0; !energy_kept && nmom <= TN && i < nmom; i++) {
+      t->obs->momenta(sys->state, Q + k * nq, P + k * n, J);
+      dJ = vi_fabs(J[i] - J0[i]) > dJ ? vi_fabs(J[i] - J0[i]) : dJ;
+    }
   }
   VI_REAL sc = VI_X(max1)(vi_fabs(E0));
-  VI_CHECK(c, dE <= 10 * (VI_REAL)ri.accuracy * sc && dphi <= 10 * (VI_REAL)ri.accuracy * sc,
+  VI_CHECK(c, (!energy_kept || dE <= 10 * (VI_REAL)ri.accuracy * sc) &&
+                  dphi <= 10 * (VI_REAL)ri.accuracy * sc,
            "%s %s: along the reference energy drift %.1e, |Phi| %.1e (accuracy %.1e)",
            info->name, pn, (double)dE, (double)dphi, ri.accuracy);
+  VI_CHECK(c, energy_kept || (nmom > 0 && dJ <= 10 * (VI_REAL)ri.accuracy * sJ),
+           "%s %s: an affine constraint and %s; the maps drift by %.1e along the reference "
+           "(accuracy %.1e)",
+           info->name, pn, nmom > 0 ? "momentum maps" : "no momentum maps to check",
+           (double)dJ, ri.accuracy);
   if (VI_X(vi_type_has_exact)(t) && rc == VI_OK) {
     rc = VI_X(vi_reference)(sys, VI_C(0.1), K, Qe, Pe, Le, NULL, &re, err, sizeof err);
     VI_REAL d = 0;
-    for (int i = 0; rc == VI_OK && i < (K + 1) * n; i++) {
+    for (int i = 0; rc == VI_OK && i < (K + 1) * nq; i++) {
       d = vi_fabs(Q[i] - Qe[i]) > d ? vi_fabs(Q[i] - Qe[i]) : d;
+    }
+    for (int i = 0; rc == VI_OK && i < (K + 1) * n; i++) {
       d = vi_fabs(P[i] - Pe[i]) > d ? vi_fabs(P[i] - Pe[i]) : d;
     }
     for (int i = 0; rc == VI_OK && i < (K + 1) * sys->ml; i++) {
@@ -1076,6 +1100,12 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
       VI_X(vi_system_free)(ws);
     }
     VI_X(expect_fail)(c, t, "eta0=0.2,0.5,0.7", VI_EINCONSISTENT, "|A(g0) xi0 + a(g0)| = ",
+                      "tolerance");
+  }
+  /* An embedded group: a configuration off the group is refused with its
+   * distance (the turntable's R0 sheared by 1e-6). */
+  if (strcmp(info->name, "turntable") == 0) {
+    VI_X(expect_fail)(c, t, "R0=1,1e-6,0,0,1,0,0,0,1", VI_EINCONSISTENT, "away from the group",
                       "tolerance");
   }
   VI_X(vi_system_free)(sys);
