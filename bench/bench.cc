@@ -172,9 +172,9 @@ public:
       *why = err[0] ? err : vi_strerror(rc);
       return rc;
     }
-    q_.resize(static_cast<size_t>(sys_->n));
+    q_.resize(static_cast<size_t>(sys_->nq));  // a group in its embedding: nq >= n reals
     p_.resize(static_cast<size_t>(sys_->n));
-    lam_.resize(static_cast<size_t>(sys_->m > 0 ? sys_->m : 1));
+    lam_.resize(static_cast<size_t>(sys_->ml > 0 ? sys_->ml : 1));  // every multiplier kind
     node_.q = q_.data();
     node_.p = p_.data();
     node_.lambda = lam_.data();

@@ -213,10 +213,13 @@ typedef struct VI_X(vi_system) {
 
 /* Allocate a system from its defaults with nset overrides "name=v1,v2,..".
  * Unknown names, a wrong number of values or an unparsable value give
- * VI_EINVAL; initial data violating g(q0) = 0 or G(q0) v0 = 0 beyond the
- * relative tolerance VI_CONSISTENCY_TOL give VI_EINCONSISTENT. Accepted data
- * is then projected onto g = 0 and G v = 0 in the working precision (q0
- * along M^-1 G', p0 by (4)), so sys->q0, sys->p0 are consistent to
+ * VI_EINVAL; initial data violating g(q0) = 0, G(q0) v0 = 0 or A(q0) v0 +
+ * a(q0) = 0 beyond the relative tolerance VI_CONSISTENCY_TOL, a group
+ * element g0 off its group (nq > n) or constraint rows dependent at q0 give
+ * VI_EINCONSISTENT. Accepted data is then projected in the working
+ * precision: q0 onto g = 0 along M^-1 G', p0 M-orthogonally onto G v = 0
+ * and A v + a = 0 jointly (wenger2017 (4) with the rows stacked), g0 onto
+ * its group by space->project, so sys->q0, sys->p0 are consistent to
  * round-off. A failing callback gives VI_ECALLBACK (< 0) or
  * VI_CALLBACK_RECOVERABLE (> 0). On error the message (naming the problem
  * and the valid choices) is written to err. The tables of a type may differ
@@ -300,11 +303,12 @@ int VI_X(vi_system_project_p)(const VI_X(vi_system) *sys, const VI_REAL *q,
 int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
                           const VI_REAL *p, const VI_REAL *lambda, VI_REAL *v,
                           VI_REAL *a);
-/* Multipliers of the index-1 form (all ml of them: with nonholonomic
- * constraints mu from (A M^-1 A') mu = A M^-1 f + D_q Phi(q, v) v,
- * demartin2018 (4)); holonomic: wenger2017 (70) for the
- * mechanical Hamiltonian: lambda = (G M^-1 G')^-1 (sum v'Hess g_k v +
- * G M^-1 f), v = M^-1 p, f as in vi_system_accel. */
+/* Multipliers of the index-1 form, all ml of them (lambda, then mu), from
+ * one stacked system with C = [G; A]: (C M^-1 C') (lambda; mu) =
+ * (sum_k e_k v'Hess g_k v; D_q Phi(q, v) v) + C M^-1 f, v = M^-1 p, f as in
+ * vi_system_accel (wenger2017 (70) for the holonomic rows, demartin2018 (4)
+ * for the nonholonomic ones; a system with one kind solves only its rows).
+ * VI_SINGULAR when the rows are dependent. */
 int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *lambda);
 
@@ -392,7 +396,10 @@ typedef struct VI_X(vi_method_type) {
    * on other options and refuse what the family's paper rules out (e.g.
    * Theorem 1 of wenger2017), with the reason. */
   int (*check)(void *opts, char *err, size_t errlen);
-  /* Bytes of private state for this system size. */
+  /* Bytes of private state for this system size: n = sys->n and m =
+   * sys->m (holonomic multipliers). A family that accepts groups in an
+   * embedding or nonholonomic constraints sizes its nodes by sys->nq and
+   * sys->ml, which it reads from the system in init. */
   size_t (*state_size)(const void *opts, int n, int m);
   /* Intervals solved ahead: init solves that many (galerkin: 1, its
    * node 0 multiplier comes from interval 0) and each step the next one;

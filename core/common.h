@@ -339,8 +339,10 @@ typedef struct vi_traj_config {
 #define VI_TRAJ_MAX_REF_NODES 10000000L
 
 /* What a prepared trajectory will produce: the columns of every row (t,
- * q1..qn, p1..pn, the multipliers, energy, the residuals of the form,
- * momenta) and the canonical method spec. */
+ * q1..q{nq} (a group in its embedding), p1..pn, the multipliers lambda
+ * then mu, energy, the residuals of the form (g_norm, gv_norm, phi_norm,
+ * group_defect, alpha_defect), the momentum maps) and the canonical method
+ * spec. */
 typedef struct vi_traj_info {
   char system[64];
   char method[256];             /* canonical spec, or "reference" */

@@ -209,16 +209,16 @@ static int rhs_eval(rhs_ctx *c, const VI_REAL *y, VI_REAL *dy) {
     rc = VI_X(vi_system_lambda)(sys, q, p, c->lam);
     if (rc == VI_SINGULAR) {
       rhs_fail(c, rc,
-               "G M^-1 G' of system %s is singular along the reference "
-               "trajectory (dependent constraints)",
-               name);
+               "C M^-1 C' of system %s is singular along the reference trajectory "
+               "(dependent constraints, C = %s)",
+               name, k > 0 ? "[G; A]" : "G");
       return rc;
     }
     if (rc != VI_OK) {
       rhs_fail(c, rc,
-               "callback constraint_hess of system %s failed (%s) in the "
-               "multiplier (70)",
-               name, vi_strerror(rc));
+               "callback %s of system %s failed (%s) in the multipliers (70)%s", 
+               k > 0 ? "constraint_hess, matrix, affine, dphi_dq or datmu" : "constraint_hess",
+               name, vi_strerror(rc), k > 0 ? " and demartin2018 (4), solved jointly" : "");
       return rc;
     }
   }
@@ -373,7 +373,7 @@ static int gsl_rhs(double t, const double y[], double dydt[], void *params) {
  * for small h both runs then take the same many short steps, their
  * difference no longer measures the error, and the round-off of the extra
  * steps dominates (measured on the pendulum near the separatrix with
- * h = 1e-3: error 1e-10, estimate 6e-12). y holds 8n reals. */
+ * h = 1e-3: error 1e-10, estimate 6e-12). y holds 4(nq + n) reals. */
 static int run_rk8pd(rhs_ctx *c, double h, long K, double tol, double *Q,
                      double *P, double *y, char *err, size_t errlen) {
   const VI_X(vi_system) *sys = c->sys;
@@ -467,7 +467,7 @@ done:
 }
 
 /* The double reference: rk8pd at REF_TOL, checked by a run at
- * REF_TOL_CHECK. W holds (K+1)(2n+m) + 8n reals. */
+ * REF_TOL_CHECK. W holds (K+1)(nq+n+m) + 4(nq+n) reals (m: all multipliers). */
 static int integrate(rhs_ctx *c, VI_REAL h, long K, VI_REAL *Q, VI_REAL *P,
                      VI_REAL *L, VI_REAL *W, VI_X(vi_reference_info) *info,
                      char *err, size_t errlen) {
@@ -1336,6 +1336,9 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
                  ? "degenerate form (Dalpha' - Dalpha) qdot = grad H, pdot = Dalpha qdot"
              : t->lie != NULL
                  ? "Lie-group form, gdot = g xi and the Euler-Poincare equations for xi"
+             : sys->m_nh > 0 && sys->m > 0
+                 ? "index-1 form (70) with the nonholonomic multiplier of demartin2018 (4), "
+                   "lambda and mu from one stacked system"
              : sys->m_nh > 0 ? "index-1 form with the nonholonomic multiplier, demartin2018 (4)"
                              : "index-1 form (70)";
     c.status = VI_OK;

@@ -33,8 +33,10 @@ static size_t round_up(size_t x) {
 /* The kernels (energy, hidden, project_p, lambda) are called inside steps,
  * where nothing may allocate: their scratch lives on the stack up to these
  * sizes and only larger systems fall back to the heap. vi_system_lambda,
- * the largest, needs 2mn + m^2 + 2n + 2m + n^2 reals: 512 covers n = 12
- * with m <= 9 and every system so far (n <= 6). */
+ * the largest, needs 2 ml n + ml^2 + m_nh n + n^2 + 3n + m reals (ml = m +
+ * m_nh multipliers; a configuration-dependent M adds 2n^2 + n, its force
+ * term more): 512 covers n = 12 with ml <= 9 and every system so far
+ * (n <= 6, ml <= 5). */
 #define VI_SYS_STACK_REALS 512
 #define VI_SYS_STACK_INTS 64
 
@@ -176,7 +178,8 @@ static void project_affine(int n, int k, const VI_REAL *C, const VI_REAL *c, con
 
 /* Move q0 onto g(q) = 0 along M^-1 G' (the M-orthogonal direction):
  * q <- q - M^-1 G'(G M^-1 G')^-1 g(q), a few Newton steps from data that is
- * already consistent to VI_CONSISTENCY_TOL. Returns a callback status. */
+ * already consistent to VI_CONSISTENCY_TOL. Returns VI_OK, VI_SINGULAR
+ * (dependent rows of G) or a mapped callback status. */
 static int VI_X(project_q)(VI_X(vi_system) *sys) {
   int n = sys->n, m = sys->m;
   scratch s;
@@ -190,11 +193,11 @@ static int VI_X(project_q)(VI_X(vi_system) *sys) {
   VI_REAL *mw = y + m;
   const VI_REAL *Minv = NULL;
   for (int it = 0; it < 4 && rc == VI_OK; it++) {
-    rc = sys->type->holo->constraint(sys->state, sys->q0, y);
-    if (rc == 0) {
-      rc = sys->type->holo->constraint_jac(sys->state, sys->q0, G);
+    rc = vi_callback_status(sys->type->holo->constraint(sys->state, sys->q0, y));
+    if (rc == VI_OK) {
+      rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, sys->q0, G));
     }
-    if (rc == 0) {
+    if (rc == VI_OK) {
       rc = minv_at(sys, sys->q0, mw, s.piv, &Minv);
     }
     if (rc == 0) {
@@ -634,6 +637,9 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       goto fail;
     }
     crc = m == 0 ? VI_X(vi_system_project_nh)(sys, sys->q0, sys->p0) : 0;
+    if (crc == VI_SINGULAR) {
+      goto dependent;
+    }
     if (crc != 0) {
       goto callback_fail;
     }
@@ -660,6 +666,9 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
       what = "constraint";
       crc = VI_X(project_kind)(sys, sys->q0, sys->p0, PK_HOLO | (sys->m_nh > 0 ? PK_NH : 0));
     }
+    if (crc == VI_SINGULAR) {
+      goto dependent;
+    }
     if (crc != 0) {
       goto callback_fail;
     }
@@ -680,6 +689,16 @@ callback_fail:
           "callback %s of system %s failed with status %d while allocating",
           what, info->name, crc);
   rc = vi_callback_status(crc);
+  goto fail;
+dependent:
+  /* The projections solve with C M(q)^-1 C', C the stacked constraint
+   * rows: singular means the rows are linearly dependent at q0. */
+  vi_set_err(err, errlen,
+             "the constraints of system %s are linearly dependent at q0: C M(q0)^-1 C' is "
+             "singular for C = %s",
+             info->name,
+             m > 0 && sys->m_nh > 0 ? "[G(q0); A(q0)]" : m > 0 ? "G(q0)" : "A(q0)");
+  rc = VI_EINCONSISTENT;
 fail:
   scratch_put(&w);
   free(block);

@@ -117,11 +117,12 @@ static int follow_links(const char *path, char *out, size_t len, char *err,
       char dir[VI_PATH_MAX], next[2 * VI_PATH_MAX + 2];
       dir_of(cur, dir, sizeof dir);
       snprintf(next, sizeof next, "%s/%s", dir, target);
-      if (strlen(next) >= sizeof cur) {
+      size_t nlen = strlen(next);
+      if (nlen >= sizeof cur) {
         snprintf(err, errlen, "%s: symbolic link target too long", path);
         return -1;
       }
-      snprintf(cur, sizeof cur, "%s", next);
+      memcpy(cur, next, nlen + 1); /* fits: checked above */
     }
   }
   snprintf(err, errlen, "%s: too many levels of symbolic links", path);

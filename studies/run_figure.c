@@ -1140,7 +1140,7 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
     fig_report(R, o, note);
   }
   for (int i = 0; i < ns; i++) {
-    char why[512], msg[1024];
+    char why[512], msg[VI_PATH_MAX + 1024];
     json_t *v = vi_cells_get(&R->store, ss[i].label);
     if (v && curve_restore(&ss[i], nz ? &ss[ns + i] : NULL, v, why, sizeof why) != 0) {
       snprintf(msg, sizeof msg, "stored curve '%s' in %s is invalid (%s); recomputing it",

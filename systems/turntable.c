@@ -64,7 +64,8 @@ static const char *const tt_momentum_names[] = {"omega_zeta", "C1", "C2", "E_mov
 
 static const vi_system_info tt_info = {
     .name = "turntable",
-    .summary = "ball rolling on a rotating turntable on SO(3) x R^2 (group stored as R, x, y)",
+    .summary = "ball rolling on a rotating turntable on SO(3) x R^2 (group stored as R, x, y); "
+               "the momentum maps are invariants for a = b = c only",
     .cite = "demartin2018 §7.5 (Fig. 8)",
     .n = TT_N,
     .nq = TT_NQ,
