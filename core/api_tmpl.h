@@ -135,7 +135,8 @@ typedef struct VI_X(vi_nh_ops) {
 
 /* Observables: momentum maps I(q, p) (info->n_momenta values, named in
  * info->momentum_names), and the exact solution at time t for the initial
- * data of the parameters: q (nq), p (n), lambda (m). exact may return
+ * data of the parameters: q (nq), p (n), the multipliers (ml: lambda, then
+ * mu of the nonholonomic constraints). exact may return
  * VI_EUNSUPPORTED for parameter values outside its range (e.g. a rotating
  * pendulum). Either may be NULL. */
 typedef struct VI_X(vi_obs_ops) {
@@ -534,7 +535,7 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) *nd);
 
 /* What produced a reference and how accurate it is believed to be. */
 typedef struct VI_X(vi_reference_info) {
-  char method[160]; /* e.g. "exact (Jacobi elliptic, GSL)", "rk8pd index-1, tol 1e-14" */
+  char method[256]; /* e.g. "exact (Jacobi elliptic, GSL)", "rk8pd index-1, tol 1e-14" */
   double accuracy;  /* estimated max abs error of q, p, lambda at the nodes */
   int cached;       /* 1 if read from the on-disk cache */
   char note[320];   /* "" or why the cache could not be written (the

@@ -257,7 +257,7 @@ typedef struct vi_order_result {
   char system[64];
   char method[256];     /* canonical spec */
   char precision[8];
-  char reference[160];  /* what produced the reference */
+  char reference[256];  /* what produced the reference */
   double ref_accuracy;
   double floor[VI_NQUANT]; /* per quantity: errors <= 10 floor are plateau */
   double T;
@@ -359,7 +359,7 @@ typedef struct vi_traj_result {
                          evaluated (status in the return value) */
   long steps, newton_iters, newton_iters_max;
   int unknowns;
-  char ref_method[160]; /* reference: what produced it */
+  char ref_method[256]; /* reference: what produced it */
   double ref_accuracy;
 } vi_traj_result;
 

@@ -588,55 +588,60 @@ int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
   if (crc != 0) {
     goto callback_fail;
   }
-  if (m > 0) {
+  /* Consistency of the initial data with every constraint: all residuals
+   * are computed before any is refused, so that a system with both kinds
+   * names each one that fails. Scales: g is quadratic in lengths (g = 1/2
+   * (|x|^2 - l^2) for most systems), so its rounding error grows like
+   * |q0|^2; G v0 and A v0 + a are linear in q and in v. Both are floored
+   * at 1 so that small coordinates do not ask for more than the absolute
+   * tolerance. */
+  matvec(n, n, sys->M, v0, sys->p0);
+  {
     VI_REAL qs = VI_X(vi_norm_inf)(n, sys->q0);
     VI_REAL vs = VI_X(vi_norm_inf)(n, v0);
-    /* Scales: g is quadratic in lengths (g = 1/2 (|x|^2 - l^2) for every
-     * system so far), so its rounding error grows like |q0|^2; G v0 is
-     * linear in q and in v. Both are floored at 1 so that small
-     * coordinates do not ask for more than the absolute tolerance. */
     qs = qs > 1 ? qs : 1;
     vs = vs > 1 ? vs : 1;
-    VI_REAL tol_g = (VI_REAL)VI_CONSISTENCY_TOL * qs * qs;
-    VI_REAL tol_gv = (VI_REAL)VI_CONSISTENCY_TOL * qs * vs;
-    matvec(m, n, G, v0, gv);
-    VI_REAL rg = VI_X(vi_norm_inf)(m, g);
-    VI_REAL rgv = VI_X(vi_norm_inf)(m, gv);
-    if (!(rg <= tol_g) || !(rgv <= tol_gv)) {
-      vi_set_err(err, errlen,
-              "inconsistent initial data for system %s: |g(q0)| = %.1e "
-              "(tolerance %.1e), |G(q0) v0| = %.1e (tolerance %.1e)",
-              info->name, (double)rg, (double)tol_g, (double)rgv,
-              (double)tol_gv);
+    const VI_REAL tol_g = (VI_REAL)VI_CONSISTENCY_TOL * qs * qs;
+    const VI_REAL tol_v = (VI_REAL)VI_CONSISTENCY_TOL * qs * vs;
+    VI_REAL rg = 0, rgv = 0, rr = 0;
+    if (m > 0) {
+      matvec(m, n, G, v0, gv);
+      rg = VI_X(vi_norm_inf)(m, g);
+      rgv = VI_X(vi_norm_inf)(m, gv);
+    }
+    if (sys->m_nh > 0) {
+      VI_REAL res[64];
+      what = "nonholonomic constraint";
+      crc = sys->m_nh <= 64 ? VI_X(vi_system_nh_residual)(sys, sys->q0, sys->p0, res) : VI_ENOMEM;
+      if (crc != 0) {
+        goto callback_fail;
+      }
+      rr = VI_X(vi_norm_inf)(sys->m_nh, res);
+    }
+    const int bad_h = m > 0 && !(rg <= tol_g && rgv <= tol_v);
+    const int bad_nh = sys->m_nh > 0 && !(rr <= tol_v);
+    if (bad_h || bad_nh) {
+      char hmsg[160] = "", nmsg[96] = "";
+      if (m > 0) {
+        snprintf(hmsg, sizeof hmsg,
+                 "|g(q0)| = %.1e (tolerance %.1e), |G(q0) v0| = %.1e (tolerance %.1e)",
+                 (double)rg, (double)tol_g, (double)rgv, (double)tol_v);
+      }
+      if (sys->m_nh > 0) {
+        snprintf(nmsg, sizeof nmsg, "|A(q0) v0 + a(q0)| = %.1e (tolerance %.1e)", (double)rr,
+                 (double)tol_v);
+      }
+      vi_set_err(err, errlen, "inconsistent initial data for system %s: %s%s%s", info->name,
+                 hmsg, hmsg[0] && nmsg[0] ? ", " : "", nmsg);
       rc = VI_EINCONSISTENT;
       goto fail;
     }
   }
-  matvec(n, n, sys->M, v0, sys->p0);
-  if (sys->m_nh > 0) {
-    /* Nonholonomic: |A(q0) v0 + a(q0)| within the tolerance (scaled like
-     * G v0), then v0 projected M-orthogonally onto the constraint (with
-     * holonomic constraints too, onto both jointly once q0 is projected,
-     * below). */
-    VI_REAL res[64];
-    what = "nonholonomic constraint";
-    crc = sys->m_nh <= 64 ? VI_X(vi_system_nh_residual)(sys, sys->q0, sys->p0, res) : VI_ENOMEM;
-    if (crc != 0) {
-      goto callback_fail;
-    }
-    VI_REAL qs = VI_X(vi_norm_inf)(n, sys->q0), vs = VI_X(vi_norm_inf)(n, v0);
-    qs = qs > 1 ? qs : 1;
-    vs = vs > 1 ? vs : 1;
-    VI_REAL tol = (VI_REAL)VI_CONSISTENCY_TOL * qs * vs, rr = VI_X(vi_norm_inf)(sys->m_nh, res);
-    if (!(rr <= tol)) {
-      vi_set_err(err, errlen,
-                 "inconsistent initial data for system %s: |A(q0) v0 + a(q0)| = %.1e "
-                 "(tolerance %.1e)",
-                 info->name, (double)rr, (double)tol);
-      rc = VI_EINCONSISTENT;
-      goto fail;
-    }
-    crc = m == 0 ? VI_X(vi_system_project_nh)(sys, sys->q0, sys->p0) : 0;
+  if (sys->m_nh > 0 && m == 0) {
+    /* Nonholonomic only: v0 projected M-orthogonally onto the constraint
+     * (with holonomic constraints too, onto both jointly once q0 is
+     * projected, below). */
+    crc = VI_X(vi_system_project_nh)(sys, sys->q0, sys->p0);
     if (crc == VI_SINGULAR) {
       goto dependent;
     }

@@ -136,7 +136,7 @@ struct vi_sweep {
   /* reference (nref > 0): (nref + 1) rows of nq, n and ml reals */
   double *Qref, *Pref, *Lref;
   double ref_accuracy;
-  char ref_method[256], ref_precision[8];
+  char ref_method[288], ref_precision[8]; /* the reference's method text (256) and a suffix */
   int ref_cached;
   double dref_accuracy, dref_dev; /* the double reference beside a quad one */
   char dref_method[256];

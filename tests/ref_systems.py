@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent reference trajectories for six vistudy systems (Python, sympy + scipy).
+"""Independent reference trajectories for seven vistudy systems (Python, sympy + scipy).
 
 This file is a second derivation, written without reading the C sources: the
 equations of motion are derived symbolically (sympy) from the Lagrangian and the
@@ -14,6 +14,9 @@ Systems
   nonholonomic-particle  demartin2018 sec. 7.1: L = m|v|^2/2 - k(x^2+y^2)/2, Phi = v_z - y v_x
   vertical-disc          demartin2018 sec. 7.4: knife-edge disc with a spring, coordinates
                          (x, y, theta), Phi = v_y cos(theta) - v_x sin(theta) (no rolling angle)
+  knife-edge-incline     Bloch sec. 1.6: knife edge on an inclined plane, q = (x, y, z, phi), one
+                         holonomic (the plane, stacked at velocity level) and one nonholonomic
+                         constraint; --exact: closed form in mpmath
   turntable              demartin2018 sec. 7.5: ball on a turntable, SO(3) x R^2 in the embedding
                          (R, x, y), literal body-omega constraints; the Euler equations with the
                          rolling force integrated as written (lambda by sympy from d/dt phi = 0)
@@ -540,6 +543,101 @@ class Disc(Nonholonomic):
         return self.assemble(tk, Q, V, [mm, Iz, kk], extra)
 
 
+class KnifeEdge(Nonholonomic):
+    """Holonomic and nonholonomic constraints together: the plane enters at velocity level,
+    d/dt g = G v = v_z cos(alpha) - v_x sin(alpha), stacked with the blade's A(q) v; the
+    Nonholonomic derivation then gives both multipliers from one linear system, and the
+    position constraint g(q0) = 0 is checked separately (DOP853 keeps it to its tolerance)."""
+    name = "knife-edge-incline"
+    title = ("knife edge on an inclined plane (Bloch, Nonholonomic Mechanics and Control, "
+             "sec. 1.6) in q = (x, y, z, phi): L = m|v|^2/2 + J phidot^2/2 - m g z, "
+             "g = z cos(alpha) - x sin(alpha), Phi = -sin(phi) cos(alpha) v_x + cos(phi) v_y "
+             "- sin(phi) sin(alpha) v_z")
+    params = [
+        Param("m", [1.0], 1, "mass"),
+        Param("J", [0.25], 1, "moment of inertia about the plane's normal"),
+        Param("gravity", [9.81], 1, "gravitational acceleration along -z"),
+        Param("alpha", [0.3], 1, "slope of the plane (rad)"),
+        Param("q0", [0.47766824456280299, -0.2, 0.14776010333066977, 0.4], 4,
+              "initial (x, y, z, phi), on the plane"),
+        Param("v0", [1.3198847644218856, 0.58412751346297576, 0.40828820294314716, 2.0], 4,
+              "initial velocity, in the plane and along the blade"),
+    ]
+    columns = ["t", "q1", "q2", "q3", "q4", "p1", "p2", "p3", "p4", "lambda1", "mu1",
+               "residual1", "residual2"]
+    extra_columns = ["E", "p_phi"]
+    coord_doc = ("q = (x, y, z, phi), p = (m v, J phidot), lambda1: holonomic (force -G^T lambda, "
+                 "G = (-sin alpha, 0, cos alpha, 0)), mu1: nonholonomic (force -A^T mu), "
+                 "residual = (G v, A v)")
+    has_exact = True
+
+    def __init__(self):
+        x, y, z, ph = sp.symbols("x y z phi", real=True)
+        vx, vy, vz, vph = sp.symbols("v_x v_y v_z v_phi", real=True)
+        m, J, g, al = sp.symbols("m J gravity alpha", real=True)
+        L = m * (vx**2 + vy**2 + vz**2) / 2 + J * vph**2 / 2 - m * g * z
+        self.gsym = z * sp.cos(al) - x * sp.sin(al)
+        self._g = sp.lambdify([x, y, z, ph, al], self.gsym, "numpy")
+        self.setup([x, y, z, ph], [vx, vy, vz, vph], [m, J, g, al], L,
+                   [vz * sp.cos(al) - vx * sp.sin(al),
+                    -sp.sin(ph) * sp.cos(al) * vx + sp.cos(ph) * vy - sp.sin(ph) * sp.sin(al) * vz])
+
+    def check_consistent(self, vals):
+        r = abs(float(self._g(*vals["q0"], vals["alpha"][0])))
+        if r > RESIDUAL_MAX:
+            raise RefError("%s: inconsistent initial data, |g(q0)| = %.3g > %g (g = %s)"
+                           % (self.name, r, RESIDUAL_MAX, self.gsym))
+        Nonholonomic.check_consistent(self, vals)
+
+    def check_params(self, vals, given):
+        if not (vals["m"][0] > 0 and vals["J"][0] > 0):
+            raise RefError("%s: m and J must be positive" % self.name)
+        self.check_consistent(vals)
+
+    def extra_cols(self, tk, Q, V, pv):
+        return [pv[1] * V[:, 3]]
+
+    def exact_table(self, vals, tk, extra):
+        """Closed form, integrated directly in the plane's coordinates (s along
+        u1 = (cos a, 0, sin a), r along u2 = (0, 1, 0)): phi = phi0 + w t, forward speed
+        u' = -gs cos(phi), s' = u cos(phi), r' = u sin(phi), gs = g sin(a); for w != 0
+        u = C - gs sin(phi)/w with C = u0 + gs sin(phi0)/w, so
+        s = s0 + C (sin phi - sin phi0)/w - gs (sin^2 phi - sin^2 phi0)/(2 w^2),
+        r = r0 + C (cos phi0 - cos phi)/w - gs/w (t/2 - (sin 2phi - sin 2phi0)/(4 w));
+        w = 0: u = u0 - gs c0 t, (s, r) = (s0, r0) + (c0, s0') (u0 t - gs c0 t^2/2).
+        Evaluated in mpmath at 40 digits (the 1/w forms cancel for small w t).
+        lambda = -m g cos(a), mu = m gs sin(phi) - m u w (force balance across the plane
+        and across the blade)."""
+        import mpmath as mpm
+        mpm.mp.dps = 40
+        mm, JJ, gg, aa = [mpm.mpf(v) for v in self.pvals(vals)]
+        q0 = [mpm.mpf(v) for v in vals["q0"]]
+        v0 = [mpm.mpf(v) for v in vals["v0"]]
+        ca, sa = mpm.cos(aa), mpm.sin(aa)
+        s0, r0, p0, w = q0[0] * ca + q0[2] * sa, q0[1], q0[3], v0[3]
+        u0 = mpm.cos(p0) * (v0[0] * ca + v0[2] * sa) + mpm.sin(p0) * v0[1]
+        gs = gg * sa
+        rows = []
+        for t in tk:
+            t = mpm.mpf(float(t))
+            ph = p0 + w * t
+            if w == 0:
+                u = u0 - gs * mpm.cos(p0) * t
+                d = u0 * t - gs * mpm.cos(p0) * t * t / 2
+                S, R = s0 + mpm.cos(p0) * d, r0 + mpm.sin(p0) * d
+            else:
+                C = u0 + gs * mpm.sin(p0) / w
+                u = C - gs * mpm.sin(ph) / w
+                S = (s0 + C * (mpm.sin(ph) - mpm.sin(p0)) / w
+                     - gs * (mpm.sin(ph)**2 - mpm.sin(p0)**2) / (2 * w * w))
+                R = (r0 + C * (mpm.cos(p0) - mpm.cos(ph)) / w
+                     - gs / w * (t / 2 - (mpm.sin(2 * ph) - mpm.sin(2 * p0)) / (4 * w)))
+            rows.append([float(v) for v in (S * ca, R, S * sa, ph, u * mpm.cos(ph) * ca,
+                                            u * mpm.sin(ph), u * mpm.cos(ph) * sa, w)])
+        Y = np.array(rows)
+        return self.assemble(tk, Y[:, :4], Y[:, 4:], self.pvals(vals), extra)
+
+
 # ----------------------------------------------------------------------------------------------
 # degenerate Lagrangians L = alpha(q).qdot - H(q) (tyranowski2014 sec. 2, (2.8)):
 # kepler (5.1)-(5.3) and point-vortices (5.4)-(5.6)
@@ -998,7 +1096,7 @@ SYSTEMS = {}
 def get_system(name):
     cls = {"lotka-volterra": LotkaVolterra, "kepler": Kepler, "point-vortices": PointVortices,
            "nonholonomic-particle": Particle, "vertical-disc": Disc,
-           "turntable": Turntable}.get(name)
+           "turntable": Turntable, "knife-edge-incline": KnifeEdge}.get(name)
     if cls is None:
         raise RefError("unknown system %r (known: %s)" % (name, ", ".join(ALL)))
     if name not in SYSTEMS:
@@ -1007,7 +1105,7 @@ def get_system(name):
 
 
 ALL = ["lotka-volterra", "kepler", "point-vortices", "nonholonomic-particle", "vertical-disc",
-       "turntable"]
+       "turntable", "knife-edge-incline"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1477,6 +1575,52 @@ def selftest():
             check_true("turntable: %s refused" % label, False)
         except RefError as e:
             check_true("turntable: %s refused (%s)" % (label, str(e)[:50]), True)
+
+    # --- knife-edge-incline ------------------------------------------------------------------
+    ke = get_system("knife-edge-incline")
+    xs_, ys_, zs_, phs_ = ke.q
+    vxs, vys, vzs, vphs = ke.v
+    ms, Js, gs_, als = ke.prm
+    us = vxs * sp.cos(phs_) * sp.cos(als) + vys * sp.sin(phs_) + vzs * sp.cos(phs_) * sp.sin(als)
+    check_true("knife-edge: sympy lambda = -m g cos(alpha) (force across the plane)",
+               sp.simplify(ke.lam[0] + ms * gs_ * sp.cos(als)) == 0)
+    check_true("knife-edge: sympy mu = m (g sin(alpha) sin(phi) - u phidot), u = e . v",
+               sp.simplify(ke.lam[1] - ms * (gs_ * sp.sin(als) * sp.sin(phs_) - us * vphs)) == 0)
+    check_true("knife-edge: phi'' = 0 (no constraint force turns the blade)", ke.qdd[3] == 0)
+
+    def ke_data(a, s0, r0, p0, u0, w):
+        return ([s0 * np.cos(a), r0, s0 * np.sin(a), p0],
+                [u0 * np.cos(p0) * np.cos(a), u0 * np.sin(p0), u0 * np.cos(p0) * np.sin(a), w])
+    q_a, v_a = ke_data(-0.45, -0.3, 0.8, 2.2, -0.9, -1.3)
+    q_b, v_b = ke_data(0.6, 0.1, 0.0, -0.7, 0.4, 0.0)
+    q_c, v_c = ke_data(1.1, 2.0, -1.0, 0.3, 0.2, 1e-3)
+    for label, sets in (("defaults", []),
+                        ("m=2.1,J=0.7,g=3.5,alpha=-0.45,omega=-1.3",
+                         [("m", [2.1]), ("J", [0.7]), ("gravity", [3.5]), ("alpha", [-0.45]),
+                          ("q0", q_a), ("v0", v_a)]),
+                        ("alpha=0.6, omega = 0 (straight)", [("alpha", [0.6]), ("q0", q_b),
+                                                              ("v0", v_b)]),
+                        ("alpha=1.1, omega = 1e-3 (the 1/w forms at 40 digits)",
+                         [("alpha", [1.1]), ("q0", q_c), ("v0", v_c)])):
+        vals = ke.resolve(sets)
+        tk, _ = node_times(0.1, 10.0)
+        num, idx = ke.table(vals, tk, RTOL_DEFAULT, ATOL_DEFAULT, True)
+        ex, _ = ke.exact_table(vals, tk, True)
+        scale = max(1.0, float(np.max(np.abs(ex[:, 1:11]))))
+        check("knife-edge %s: max |DOP853 - closed form| of q, p, lambda, mu, T = 10 (rel.)"
+              % label, float(np.max(np.abs(num[:, 1:11] - ex[:, 1:11]))) / scale, 1e-12)
+        check("knife-edge %s: max |g(q)|, |G v|, |A v| along DOP853" % label,
+              max(float(np.max(np.abs(ke._g(*num[:, 1:5].T, vals["alpha"][0])))),
+                  float(np.max(np.abs(num[:, 11:13])))), 1e-11)
+        check("knife-edge %s: drift of E and p_phi along DOP853 (rel.)" % label,
+              float(np.max(np.abs(num[:, 13:15] - num[0, 13:15]))) / scale, 1e-12)
+    for label, sets in (("q0 off the plane", [("q0", [0.5, 0, 0.3, 0])]),
+                        ("v0 across the blade", [("v0", [0, 1, 0, 0])])):
+        try:
+            ke.resolve(sets)
+            check_true("knife-edge: %s refused" % label, False)
+        except RefError as e:
+            check_true("knife-edge: %s refused (%s)" % (label, str(e)[:50]), True)
 
     # --- command-line parsing -----------------------------------------------------------------
     check_true("--set parsing: 'a1=2,q0=1.5,0.7' + 'b2=-3'",

@@ -8,6 +8,9 @@
  *   the index-1 form with (70)) agree within the accuracies they report,
  *   for the defaults and for a large, fast swing; the rotating pendulum,
  *   whose exact callback declines, falls back to the integration;
+ * - knife edge on an incline (one holonomic and one nonholonomic
+ *   constraint): the same exact-vs-integration comparison, with the
+ *   stacked multipliers (lambda, mu), on the defaults and held-out data;
  * - spherical double pendulum, wenger2017 (69), (71): the energy and Jz of
  *   the reference, its constraints g = 0 and G v = 0 hold to what its
  *   reported accuracy allows (no projection hides the error), and the double
@@ -198,6 +201,8 @@ int main(void) {
 
   test_pendulum_d(c);
   test_pendulum_q(c);
+  test_knife_edge_d(c);
+  test_knife_edge_q(c);
   test_double_pendulum_d(c);
   test_double_pendulum_q(c);
   test_agree_dq(c);
@@ -216,18 +221,19 @@ int main(void) {
 /* A reference's arrays and info. */
 typedef struct VI_X(ref) {
   long K;
-  int n, m;
+  int nq, n, m; /* m: all multipliers of a node, sys->ml */
   VI_REAL *Q, *P, *L;
   VI_X(vi_reference_info) info;
 } VI_X(ref);
 
 static int VI_X(ref_alloc)(VI_X(ref) *r, const VI_X(vi_system) *sys, long K) {
   r->K = K;
+  r->nq = sys->nq;
   r->n = sys->n;
-  r->m = sys->m;
+  r->m = sys->ml;
   size_t rows = (size_t)(K + 1);
-  r->Q = calloc(rows * (size_t)(2 * sys->n + sys->m) + 1, sizeof *r->Q);
-  r->P = r->Q != NULL ? r->Q + rows * (size_t)sys->n : NULL;
+  r->Q = calloc(rows * (size_t)(sys->nq + sys->n + sys->ml) + 1, sizeof *r->Q);
+  r->P = r->Q != NULL ? r->Q + rows * (size_t)sys->nq : NULL;
   r->L = r->Q != NULL ? r->P + rows * (size_t)sys->n : NULL;
   memset(&r->info, 0, sizeof r->info);
   return r->Q == NULL;
@@ -239,7 +245,7 @@ static void VI_X(ref_free)(VI_X(ref) *r) {
 }
 
 static size_t VI_X(ref_bytes)(const VI_X(ref) *r) {
-  return (size_t)(r->K + 1) * (size_t)(2 * r->n + r->m) * sizeof *r->Q;
+  return (size_t)(r->K + 1) * (size_t)(r->nq + r->n + r->m) * sizeof *r->Q;
 }
 
 static VI_X(vi_system) *VI_X(make_system)(const char *name, int nset,
@@ -273,11 +279,14 @@ static void VI_X(strip_exact)(VI_X(no_exact) *ne,
 /* Max abs difference per block of two references. */
 static void VI_X(ref_diff)(const VI_X(ref) *a, const VI_X(ref) *b,
                            double d[3]) {
-  size_t nq = (size_t)(a->K + 1) * (size_t)a->n;
+  size_t nq = (size_t)(a->K + 1) * (size_t)a->nq;
+  size_t np = (size_t)(a->K + 1) * (size_t)a->n;
   size_t nl = (size_t)(a->K + 1) * (size_t)a->m;
   d[0] = d[1] = d[2] = 0;
   for (size_t i = 0; i < nq; i++) {
     d[0] = fmax(d[0], (double)vi_fabs(a->Q[i] - b->Q[i]));
+  }
+  for (size_t i = 0; i < np; i++) {
     d[1] = fmax(d[1], (double)vi_fabs(a->P[i] - b->P[i]));
   }
   for (size_t i = 0; i < nl; i++) {
@@ -285,18 +294,18 @@ static void VI_X(ref_diff)(const VI_X(ref) *a, const VI_X(ref) *b,
   }
 }
 
-/* Exact path vs integration path of the planar pendulum. */
-static void VI_X(pendulum_case)(vi_check_ctx *c, int nset,
-                                const char *const *set, const char *label,
-                                VI_REAL h, long K) {
-  VI_X(vi_system) *sys = VI_X(make_system)("planar-pendulum", nset, set);
+/* Exact path vs integration path of a system with an exact solution. */
+static void VI_X(exact_case)(vi_check_ctx *c, const char *name, int nset,
+                             const char *const *set, const char *label,
+                             VI_REAL h, long K) {
+  VI_X(vi_system) *sys = VI_X(make_system)(name, nset, set);
   VI_X(no_exact) ne;
   VI_X(strip_exact)(&ne, sys->type);
   VI_X(vi_system) *sni = NULL;
   char err[512] = "";
   int rc = VI_X(vi_system_alloc)(&ne.type, nset, set, &sni, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "pendulum without exact (%s): %s", VI_PREC_NAME,
-           err);
+  VI_CHECK(c, rc == VI_OK, "%s without exact (%s): %s", name,
+           VI_PREC_NAME, err);
   VI_X(ref) ex, in;
   int arc = VI_X(ref_alloc)(&ex, sys, K) | VI_X(ref_alloc)(&in, sys, K);
   if (rc != VI_OK || arc != 0) {
@@ -306,12 +315,12 @@ static void VI_X(pendulum_case)(vi_check_ctx *c, int nset,
   double t0 = now();
   int r1 = VI_X(vi_reference)(sys, h, K, ex.Q, ex.P, ex.L, NULL, &ex.info,
                               err, sizeof err);
-  VI_CHECK(c, r1 == VI_OK, "pendulum %s (%s) exact path: %s", label,
+  VI_CHECK(c, r1 == VI_OK, "%s %s (%s) exact path: %s", name, label,
            VI_PREC_NAME, err);
   double t1 = now();
   int r2 = VI_X(vi_reference)(sni, h, K, in.Q, in.P, in.L, NULL, &in.info,
                               err, sizeof err);
-  VI_CHECK(c, r2 == VI_OK, "pendulum %s (%s) integration path: %s", label,
+  VI_CHECK(c, r2 == VI_OK, "%s %s (%s) integration path: %s", name, label,
            VI_PREC_NAME, err);
   double t2 = now();
   if (r1 != VI_OK || r2 != VI_OK) {
@@ -320,11 +329,11 @@ static void VI_X(pendulum_case)(vi_check_ctx *c, int nset,
   double d[3];
   VI_X(ref_diff)(&ex, &in, d);
   double dmax = fmax(d[0], fmax(d[1], d[2]));
-  printf("planar-pendulum %s (%s), h = %g, K = %ld:\n"
+  printf("%s %s (%s), h = %g, K = %ld:\n"
          "  exact:       %s, accuracy %.2e (%.3f s)\n"
          "  integration: %s, accuracy %.2e (%.3f s)\n"
          "  max |dq| %.2e, |dp| %.2e, |dlambda| %.2e\n",
-         label, VI_PREC_NAME, (double)h, K, ex.info.method,
+         name, label, VI_PREC_NAME, (double)h, K, ex.info.method,
          ex.info.accuracy, t1 - t0, in.info.method, in.info.accuracy,
          t2 - t1, d[0], d[1], d[2]);
   VI_CHECK(c, contains(ex.info.method, "exact") && ex.info.cached == 0,
@@ -340,14 +349,14 @@ static void VI_X(pendulum_case)(vi_check_ctx *c, int nset,
   const double want = 1e-10;
 #endif
   VI_CHECK(c, dmax <= ex.info.accuracy + in.info.accuracy,
-           "pendulum %s (%s): exact and integration differ by %.2e, more "
+           "%s %s (%s): exact and integration differ by %.2e, more "
            "than their accuracies %.2e + %.2e",
-           label, VI_PREC_NAME, dmax, ex.info.accuracy, in.info.accuracy);
+           name, label, VI_PREC_NAME, dmax, ex.info.accuracy, in.info.accuracy);
   VI_CHECK(c, dmax <= want && in.info.accuracy <= want &&
                   ex.info.accuracy <= want && (dmax > 0 || K == 0),
-           "pendulum %s (%s): difference %.2e, accuracies %.2e %.2e (want "
+           "%s %s (%s): difference %.2e, accuracies %.2e %.2e (want "
            "<= %.0e)",
-           label, VI_PREC_NAME, dmax, ex.info.accuracy, in.info.accuracy,
+           name, label, VI_PREC_NAME, dmax, ex.info.accuracy, in.info.accuracy,
            want);
   /* Node 0 is the initial data itself on both paths. */
   double d0 = 0;
@@ -357,8 +366,8 @@ static void VI_X(pendulum_case)(vi_check_ctx *c, int nset,
     d0 = fmax(d0, (double)vi_fabs(ex.Q[i] - sys->q0[i]) /
                       (10 * (double)VI_EPS));
   }
-  VI_CHECK(c, d0 <= 1, "pendulum %s (%s): node 0 is not (q0, p0) (%.2e)",
-           label, VI_PREC_NAME, d0);
+  VI_CHECK(c, d0 <= 1, "%s %s (%s): node 0 is not (q0, p0) (%.2e)",
+           name, label, VI_PREC_NAME, d0);
 done:
   VI_X(ref_free)(&ex);
   VI_X(ref_free)(&in);
@@ -368,13 +377,13 @@ done:
 
 static void VI_X(test_pendulum)(vi_check_ctx *c) {
   /* The smallest node counts: K = 0 (the initial data) and K = 1. */
-  VI_X(pendulum_case)(c, 0, NULL, "defaults", VI_C(0.1), 0);
-  VI_X(pendulum_case)(c, 0, NULL, "defaults", VI_C(0.1), 1);
-  VI_X(pendulum_case)(c, 0, NULL, "defaults", VI_C(0.1), 30);
+  VI_X(exact_case)(c, "planar-pendulum", 0, NULL, "defaults", VI_C(0.1), 0);
+  VI_X(exact_case)(c, "planar-pendulum", 0, NULL, "defaults", VI_C(0.1), 1);
+  VI_X(exact_case)(c, "planar-pendulum", 0, NULL, "defaults", VI_C(0.1), 30);
   /* k = 0.977: a large swing close to the separatrix. */
   static const char *const big[] = {"m=1.37", "l=0.83", "phi0=2.6",
                                     "omega0=-1.1"};
-  VI_X(pendulum_case)(c, 4, big, "m=1.37,l=0.83,phi0=2.6,omega0=-1.1",
+  VI_X(exact_case)(c, "planar-pendulum", 4, big, "m=1.37,l=0.83,phi0=2.6,omega0=-1.1",
                       VI_C(0.05), 40);
   /* Rotation: the exact callback declines, the reference integrates. */
   static const char *const rot[] = {"omega0=7.5"};
@@ -397,6 +406,26 @@ static void VI_X(test_pendulum)(vi_check_ctx *c) {
   }
   VI_X(ref_free)(&r);
   VI_X(vi_system_free)(sys);
+}
+
+/* A holonomic and a nonholonomic constraint together (knife-edge-incline):
+ * the closed form against the integration of the index-1 form with the
+ * stacked multipliers (lambda, mu), on the defaults and on held-out data:
+ * another slope (negative), mass, inertia, gravity and a turning blade;
+ * omega = 0 (straight sliding, the closed form's series branch at t > 0). */
+static void VI_X(test_knife_edge)(vi_check_ctx *c) {
+  VI_X(exact_case)(c, "knife-edge-incline", 0, NULL, "defaults", VI_C(0.1), 30);
+  static const char *const held[] = {
+      "m=2.1", "J=0.7", "gravity=3.5", "alpha=-0.45",
+      "q0=-0.27013413070580305,0.8,0.13048966023336905,2.2",
+      "v0=0.47692271318750018,-0.72764676343763113,-0.23037993251282451,-1.3"};
+  VI_X(exact_case)(c, "knife-edge-incline", 6, held,
+                   "m=2.1,J=0.7,gravity=3.5,alpha=-0.45,phi0=2.2,omega=-1.3",
+                   VI_C(0.05), 40);
+  static const char *const straight[] = {
+      "alpha=0.6", "q0=0.082533561490967841,0,0.056464247339503539,-0.7",
+      "v0=0.25250059878052267,-0.25768707489507642,0.17274495375407298,0"};
+  VI_X(exact_case)(c, "knife-edge-incline", 3, straight, "alpha=0.6,omega=0", VI_C(0.1), 20);
 }
 
 /* The double pendulum's reference keeps its invariants and constraints to

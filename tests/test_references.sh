@@ -69,6 +69,18 @@ cases=(
   # defaults; held-out a = b = c cases with other r, Omega (one negative), rotated R0 (Rodrigues
   # rotations written to 17 digits) and (x, y), eta0 on the constraints; one short a != b != c
   # case (the literal body-omega form is another system then, and runs away at long times).
+  # Knife edge on an incline (Bloch sec. 1.6): a holonomic (the plane) and a nonholonomic (the
+  # blade) constraint in one system, lambda1 and mu1 against the independent stacked derivation.
+  # The defaults; held-out: negative slope with other m, J, gravity and a turning blade; omega = 0
+  # (straight sliding); gravity = 0 on a steep plane; strong gravity, a slope past 1 rad and
+  # omega = 1e-3 (the closed form's small-angle series); a long run against the closed form
+  # (--exact, 40-digit mpmath).
+  "knife-edge-incline||5|0.25"
+  "knife-edge-incline|m=2.1,J=0.7,gravity=3.5,alpha=-0.45,q0=-0.27013413070580305,0.8,0.13048966023336905,2.2000000000000002,v0=0.47692271318750018,-0.72764676343763113,-0.23037993251282451,-1.3|4|0.2"
+  "knife-edge-incline|alpha=0.6,q0=0.082533561490967841,0,0.056464247339503539,-0.69999999999999996,v0=0.25250059878052267,-0.25768707489507642,0.17274495375407298,0|3|0.1"
+  "knife-edge-incline|gravity=0,alpha=0.9,q0=-0.74593196192479727,0.35,-0.93999229155298003,-2.5,v0=-0.84659805764863716,-1.0174026449767262,-1.0668474993080859,0.8|3|0.25"
+  "knife-edge-incline|m=0.35,J=3,gravity=25,alpha=1.1,q0=0.90719224285115463,-1,1.7824147201228708,0.29999999999999999,v0=0.086667385224740628,0.059104041332267911,0.17028058208879832,0.001|2|0.1"
+  "knife-edge-incline|J=0.6,alpha=-0.2,q0=0.88205992005711753,0.4,-0.17880239771555509,1.3,v0=-0.15729999692798405,-0.5781349112503158,0.031886287962785718,3.1|30|0.5|exact"
   "turntable||5|0.25"
   "turntable|r=0.7,abc=0.3,0.3,0.3,Omega=-1.3,R0=-0.21820875134274176,-0.76164243333629589,-0.61015223065969981,-0.38490697969216697,0.64170330842860535,-0.66337280690124456,0.89678958391681562,0.090098100387013158,-0.43318676628557862,xy0=-0.4,0.9,eta0=0.6,-0.35,1.1,0.925,0.1|4|0.2"
   "turntable|r=1.6,abc=0.65,0.65,0.65,Omega=0.45,R0=0.71854382627416957,-0.61250663742726841,-0.32943950708865655,0.67073894923261268,0.73552825055072835,0.095432984990075104,0.18385872757529598,-0.28954069100788915,0.93934134186943308,xy0=2.1,-1.3,eta0=-0.25,0.7,-0.4,1.705,1.345|3|0.1"
@@ -82,7 +94,7 @@ for c in "${cases[@]}"; do
   pyopt=()
   [ "$mode" = exact ] && pyopt=(--exact)
   # the degenerate systems with momentum maps: --extra writes H and the maps, compared below
-  case "$sys" in kepler|point-vortices|turntable) pyopt+=(--extra) ;; esac
+  case "$sys" in kepler|point-vortices|turntable|knife-edge-incline) pyopt+=(--extra) ;; esac
   if ! python3 "$here/ref_systems.py" "$sys" "${args[@]}" --h "$h" --T "$T" "${pyopt[@]}" --out "$tmp/py.csv" 2>"$tmp/py.err"; then
     cat "$tmp/py.err"; echo "FAIL: independent reference of $sys ${set:-defaults}"; fails=$((fails + 1)); continue
   fi
@@ -101,7 +113,8 @@ name, sset, prec = sys.argv[4:7]
 bad = []
 if len(py) != len(cv):
     bad.append(f"{len(cv)} nodes, independent {len(py)}")
-cols = [k for k in py[0] if re.fullmatch(r"(q|p|lambda)\d+", k)]
+# knife-edge-incline writes lambda1 (holonomic) and mu1 (nonholonomic) under vistudy's names.
+cols = [k for k in py[0] if re.fullmatch(r"(q|p|lambda|mu)\d+", k)]
 # vertical-disc: the independent script writes the spatial momenta (m v_x,
 # m v_y, Iz theta_dot), vistudy the body momenta mu = D2 l = (m v1, m v2,
 # Iz omega): rotate by -theta.
@@ -152,7 +165,8 @@ if "group_defect" in cv[0]:
     if not d <= 1e-12 + 100 * acc:
         bad.append(f"distance from the group {d:.2e}")
 inv = ""
-pairs = (("energy", "H"), ("L", "L"), ("I", "I"), ("Px", "Px"), ("Py", "Py"))
+pairs = (("energy", "H"), ("energy", "E"), ("L", "L"), ("I", "I"), ("Px", "Px"), ("Py", "Py"),
+         ("p_phi", "p_phi"))
 drifting = set()
 if tt:
     # vistudy's energy (the kinetic energy l) against the independent E node by node, and the
