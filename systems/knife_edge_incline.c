@@ -42,18 +42,19 @@ typedef struct ke_state {
 
 /* Defaults: a 0.3 rad slope, the blade at phi0 = 0.4 (neither along nor
  * across the slope), s0 = 0.5, r0 = -0.2 on the plane, forward speed
- * u0 = 1.5 and omega = 2 (so u, s, r all oscillate and r drifts down the
- * slope's sideways direction); q0 = s0 u1 + r0 u2, v0 = u0 e + omega d/dphi
- * to 17 digits, within the consistency tolerance in either precision (the
- * harness projects them onto both constraints in the working precision). */
+ * u0 = 1.5 and omega = 2 (so u, s, r all oscillate, and r drifts sideways
+ * by -gs t / (2 omega)); q0 = s0 u1 + r0 u2, v0 = u0 e + omega d/dphi
+ * correctly rounded to 17 digits, within the consistency tolerance in
+ * either precision (the harness projects them onto both constraints in
+ * the working precision, which leaves s0, r0, u0 and omega unchanged). */
 static const vi_param ke_params[] = {
     {"m", 1, "1", "mass", VI_PARAM_POSITIVE},
     {"J", 1, "0.25", "moment of inertia about the plane's normal", VI_PARAM_POSITIVE},
     {"gravity", 1, "9.81", "gravitational acceleration along -z", VI_PARAM_ANY},
     {"alpha", 1, "0.3", "slope of the plane z cos(alpha) = x sin(alpha) (rad)", VI_PARAM_ANY},
-    {"q0", KE_N, "0.47766824456280299,-0.2,0.14776010333066977,0.4",
+    {"q0", KE_N, "0.47766824456280301,-0.2,0.14776010333066979,0.4",
      "initial (x, y, z, phi); on the plane", VI_PARAM_ANY},
-    {"v0", KE_N, "1.3198847644218856,0.58412751346297576,0.40828820294314716,2",
+    {"v0", KE_N, "1.3198847644218856,0.58412751346297574,0.40828820294314718,2",
      "initial velocity; must be in the plane and along the blade (A(q0) v0 = 0)",
      VI_PARAM_ANY},
     {NULL, 0, NULL, NULL, VI_PARAM_ANY},
@@ -203,7 +204,7 @@ static VI_REAL ke_xsin(VI_REAL x) {
   VI_REAL term = x / 6, sum = 0;
   for (int k = 1; k < 40 && term != 0; k++) {
     sum += term;
-    /* x^(2k+1) / (2k+3)! -> x^(2k+3) / (2k+5)!, alternating. */
+    /* The term of iteration k is +-x^(2k-1) / (2k+1)!; the next one. */
     term *= -x * x / (VI_REAL)((2 * k + 2) * (2 * k + 3));
     if (vi_fabs(term) <= VI_EPS * vi_fabs(sum) / 4) {
       break;

@@ -558,9 +558,9 @@ class KnifeEdge(Nonholonomic):
         Param("J", [0.25], 1, "moment of inertia about the plane's normal"),
         Param("gravity", [9.81], 1, "gravitational acceleration along -z"),
         Param("alpha", [0.3], 1, "slope of the plane (rad)"),
-        Param("q0", [0.47766824456280299, -0.2, 0.14776010333066977, 0.4], 4,
+        Param("q0", [0.47766824456280301, -0.2, 0.14776010333066979, 0.4], 4,
               "initial (x, y, z, phi), on the plane"),
-        Param("v0", [1.3198847644218856, 0.58412751346297576, 0.40828820294314716, 2.0], 4,
+        Param("v0", [1.3198847644218856, 0.58412751346297574, 0.40828820294314718, 2.0], 4,
               "initial velocity, in the plane and along the blade"),
     ]
     columns = ["t", "q1", "q2", "q3", "q4", "p1", "p2", "p3", "p4", "lambda1", "mu1",

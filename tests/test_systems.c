@@ -415,6 +415,8 @@ int main(void) {
   }
   test_broken_d(c);
   test_broken_q(c);
+  test_mixed_inconsistent_d(c);
+  test_mixed_inconsistent_q(c);
   test_degen_toy_d(c);
   test_degen_toy_q(c);
   test_nh_wrong_d(c);
@@ -1597,6 +1599,28 @@ static void VI_X(test_big)(vi_check_ctx *c) {
   VI_CHECK(c, rc == VI_OK && vi_fabs(gv) <= 1000 * VI_EPS,
            "big (%s): hidden after projection %g", VI_PREC_NAME, (double)gv);
   VI_X(vi_system_free)(sys);
+}
+
+/* A system with both constraint kinds refuses initial data that violates
+ * only one of them, naming it: knife-edge-incline with q0 lifted off the
+ * plane (phi and v0 kept, so A(q0) v0 = 0 still: only g catches it), and
+ * with v0 given a sideways component in the plane (G v0 = 0 still: only A
+ * catches it). The generic bad-input test moves both at once. */
+static void VI_X(test_mixed_inconsistent)(vi_check_ctx *c) {
+  char err[512];
+  const VI_X(vi_system_type) *t = VI_X(vi_system_find)("knife-edge-incline", err, sizeof err);
+  VI_CHECK(c, t != NULL, "knife-edge-incline not registered: %s", err);
+  if (t == NULL) {
+    return;
+  }
+  /* z0 + 0.05: |g| = 0.05 cos(0.3) = 4.8e-2. */
+  VI_X(expect_fail)(c, t, "q0=0.47766824456280301,-0.2,0.19776010333066979,0.4",
+                    VI_EINCONSISTENT, "|g(q0)| = 4.8e-02", "|A(q0) v0 + a(q0)| = ");
+  /* v0 + 0.1 e_perp(0.4) = v0 + 0.1 (-sin 0.4 cos 0.3, cos 0.4, -sin 0.4 sin 0.3, 0):
+   * |A v0| = 0.1, G v0 unchanged (0). */
+  VI_X(expect_fail)(c, t,
+                    "v0=1.2826822092276597,0.67623361286326422,0.39678010404347031,2",
+                    VI_EINCONSISTENT, "|A(q0) v0 + a(q0)| = 1.0e-01", "|g(q0)| = ");
 }
 
 static void VI_X(test_broken)(vi_check_ctx *c) {
