@@ -53,7 +53,7 @@ static const char *const run_help =
     "  phi_norm,group_defect,momenta\n"
     "with the columns a system has: q in the embedding of a group (nq >= n\n"
     "reals), lambda holonomic and mu nonholonomic multipliers, g_norm =\n"
-    "|g(q)|_inf and gv_norm = |G(q) M^-1 p|_inf (mechanical form), phi_norm =\n"
+    "|g(q)|_inf and gv_norm = |G(q) M^-1 p|_inf (holonomic), phi_norm =\n"
     "|A(q) v + a(q)|_inf (nonholonomic), group_defect (a group stored in an\n"
     "embedding), the momentum maps by name; degenerate form:\n"
     "t,q1..qn,p1..pn,energy,alpha_defect with |p - alpha(q)|_inf. Every value\n"

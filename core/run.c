@@ -57,9 +57,9 @@ static int VI_X(format_wide)(char *buf, size_t len, vi_wide x) {
 }
 
 /* The columns of a system's trajectory rows: t, q, p, the multipliers
- * (lambda, then mu), the energy, the residuals of the form (g and the
- * hidden constraint for the mechanical form, |A M^-1 p + a| with
- * nonholonomic constraints, the defect |p - alpha(q)| for the degenerate
+ * (lambda, then mu), the energy, the residuals of the constraints it has
+ * (g and the hidden constraint with holonomic constraints, |A M^-1 p + a|
+ * with nonholonomic ones, the defect |p - alpha(q)| for the degenerate
  * form) and the momentum maps. Returns the count; names NULL: count only. */
 static int VI_X(columns)(const VI_X(vi_system) *sys, char *names, size_t len,
                          const char **ptr) {
@@ -90,7 +90,7 @@ static int VI_X(columns)(const VI_X(vi_system) *sys, char *names, size_t len,
   COL("energy");
   if (sys->type->degen) {
     COL("alpha_defect");
-  } else if (!sys->type->lie) {
+  } else if (!sys->type->lie && sys->m > 0) {
     COL("g_norm");
     COL("gv_norm");
   }
@@ -113,7 +113,7 @@ static int VI_X(row_values)(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
                             VI_REAL *work, vi_wide *out) {
   const int n = sys->n, m = sys->m;
   VI_REAL E = 0, res[3] = {0, 0, 0}, gdef = 0;
-  int nres = sys->type->degen ? 1 : sys->type->lie ? sys->m_nh > 0 : sys->m_nh > 0 ? 3 : 2;
+  int nres = sys->type->degen ? 1 : sys->type->lie ? sys->m_nh > 0 : 0;
   const int embedded = sys->type->space != NULL && sys->type->space->project != NULL;
   int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
   if (sys->type->lie) {
@@ -138,17 +138,19 @@ static int VI_X(row_values)(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
       rc = VI_X(vi_system_defect)(sys, nd->q, nd->p, &res[0]);
     }
   } else {
+    /* Mechanical form: |g| and the hidden constraint with holonomic
+     * constraints, |A v + a| with nonholonomic ones (the columns above). */
     if (rc == 0 && m > 0) {
       rc = sys->type->holo->constraint(sys->state, nd->q, work);
+      res[nres++] = VI_X(vi_norm_inf)(m, work);
+      if (rc == 0) {
+        rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
+      }
+      res[nres++] = VI_X(vi_norm_inf)(m, work);
     }
-    res[0] = VI_X(vi_norm_inf)(m, work);
-    if (rc == 0) {
-      rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
-    }
-    res[1] = VI_X(vi_norm_inf)(m, work);
     if (rc == 0 && sys->m_nh > 0) {
       rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
-      res[2] = VI_X(vi_norm_inf)(sys->m_nh, work);
+      res[nres++] = VI_X(vi_norm_inf)(sys->m_nh, work);
     }
   }
   if (rc != 0) {

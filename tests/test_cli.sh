@@ -138,10 +138,17 @@ expect 2 "at most 10000000 nodes" -- run --system lotka-volterra --method refere
 
 # Nonholonomic constraints: mu and phi_norm columns, inconsistent v0 refused.
 if run --system nonholonomic-particle --method reference --h 0.5 --T 1 --out "$tmp/np.csv"; then
-  head -1 "$tmp/np.csv" | grep -qx 't,q1,q2,q3,p1,p2,p3,mu1,energy,g_norm,gv_norm,phi_norm,E_y' \
+  head -1 "$tmp/np.csv" | grep -qx 't,q1,q2,q3,p1,p2,p3,mu1,energy,phi_norm,E_y' \
     && ok || bad "nonholonomic-particle reference layout: $(head -1 "$tmp/np.csv")"
 else
   bad "nonholonomic-particle reference failed"
+fi
+# Both constraint kinds: lambda then mu, the residuals of both.
+if run --system knife-edge-incline --method reference --h 0.5 --T 1 --out "$tmp/ke.csv"; then
+  head -1 "$tmp/ke.csv" | grep -qx 't,q1,q2,q3,q4,p1,p2,p3,p4,lambda1,mu1,energy,g_norm,gv_norm,phi_norm,p_phi' \
+    && ok || bad "knife-edge-incline reference layout: $(head -1 "$tmp/ke.csv")"
+else
+  bad "knife-edge-incline reference failed"
 fi
 "$V" check nonholonomic-particle >"$tmp/c" 2>&1 && grep -q "nonholonomic dphi_dq at q0" "$tmp/c" && ok \
   || { bad "check nonholonomic-particle"; cat "$tmp/c" >&2; }
