@@ -103,7 +103,7 @@ else
   fail "second merge: $(cat "$dir/out.txt")"
 fi
 for c in "other|measured on 'Intel Xeon'|another CPU model" \
-         "nocal|no repetition of the calibration kernel|a run without the calibration kernel"; do
+         "nocal|no usable time of the calibration kernel|a run without the calibration kernel"; do
   IFS='|' read -r f why label <<<"$c"
   [ -f "$dir/$f.json" ] || fail "$dir/$f.json was not made"
   "$merge" "$dir/merged.json" "$dir/$f.json" >"$dir/out.txt" 2>&1
