@@ -3,9 +3,11 @@
  * gnuplot builder (plot.h) and the sweep core (sweep.h): its error
  * measurement on nodes shared with the reference (N dividing the reference
  * grid and N a multiple of it), its stopping rules and its interpolation
- * along a curve. */
+ * along a curve; a table layout larger than any fixed buffer (the
+ * wenger2017 writers once overflowed a 1 MiB buffer). */
 #include "check.h"
 
+#include "cells.h"
 #include "claims.h"
 #include "emit.h"
 #include "plot.h"
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CHECK(...) VI_CHECK(T, __VA_ARGS__)
 
@@ -230,11 +233,74 @@ static void test_sweep(vi_check_ctx *T) {
   vi_sweep_close(&S);
 }
 
+/* The wenger2017 table layout on a published table of 20000 rows, every
+ * cell restored as measured: its Markdown passes 1 MiB and its CSV 512 KiB,
+ * the sizes of the fixed buffers the writers once overran (AddressSanitizer
+ * caught the overflow); the text must be complete. */
+static void test_table_size(vi_check_ctx *T) {
+  enum { ROWS = 20000 };
+  char path[] = "/tmp/vi_test_table_XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CHECK(f != NULL, "temporary table");
+  if (!f) {
+    return;
+  }
+  fprintf(f, "s,quadL,r,ordL,w,quadZ,z,ordZ,order_q,order_p,order_lambda,basis\n");
+  for (int k = 0; k < ROWS; k++) {
+    fprintf(f, "1,gauss,1,2,1,lobatto,2,2,2,2,2,extracted\n");
+  }
+  fclose(f);
+  const vi_table_spec *spec = &vi_wenger2017_table;
+  const vi_study st = {"wenger2017-table-size", "a large table", vi_run_table, spec, "", NULL, 1};
+  void *cells = NULL;
+  int n = 0;
+  char err[256] = "";
+  CHECK(spec->read(spec, path, &cells, &n, err, sizeof err) == 0 && n == ROWS,
+        "read %d rows: %s", n, err);
+  unlink(path);
+  if (n != ROWS) {
+    free(cells);
+    return;
+  }
+  int restored = 0;
+  for (int k = 0; k < n; k++) {
+    json_t *v = json_pack("{s:s, s:s, s:[f, f], s:o, s:o, s:o, s:{s:s, s:s, s:s}}", "method",
+                          "galerkin:s=1", "precision", "double", "h", 0.1, 0.01, "q",
+                          vi_cells_fit_json(2.0, "2.00", 0.01), "p",
+                          vi_cells_fit_json(2.0, "2.00", 0.01), "lambda",
+                          vi_cells_fit_json(2.0, "2.00", 0.01), "projected", "q", "2.00", "p",
+                          "2.00", "lambda", "2.00");
+    char why[128] = "";
+    restored += spec->restore((char *)cells + (size_t)k * spec->cell_size, v, why,
+                              sizeof why) == 0;
+    json_decref(v);
+  }
+  CHECK(restored == n, "every cell restored (%d of %d)", restored, n);
+  char *md = spec->md(&st, cells, n, 3 * n, 3 * n);
+  CHECK(md != NULL && strlen(md) > (1u << 20), "markdown of %zu bytes", md ? strlen(md) : 0);
+  const char *tail = "## Mismatches\n\nNone.\n";
+  CHECK(md != NULL && strlen(md) > strlen(tail) &&
+            strcmp(md + strlen(md) - strlen(tail), tail) == 0,
+        "markdown complete (ends with its mismatches section)");
+  free(md);
+  char *csv = spec->csv(cells, n);
+  int lines = 0;
+  for (const char *c = csv; c && *c; c++) {
+    lines += *c == '\n';
+  }
+  CHECK(csv != NULL && strlen(csv) > (1u << 19) && lines == 1 + 3 * n,
+        "csv of %zu bytes, %d lines (want %d)", csv ? strlen(csv) : 0, lines, 1 + 3 * n);
+  free(csv);
+  free(cells);
+}
+
 int main(void) {
   vi_check_ctx ctx = {0, 0};
   test_rows(&ctx);
   test_claims(&ctx);
   test_gp(&ctx);
   test_sweep(&ctx);
+  test_table_size(&ctx);
   return vi_check_done(&ctx, "studies");
 }

@@ -348,12 +348,15 @@ static json_t *table_json(const vi_study *t, const void *cells_, int n, int *mat
  * columns (s, ordL); each entry "measured (published)", mismatches bold. */
 static char *table_md(const vi_study *t, const void *cells_, int n, int matched, int total) {
   const cell *cells = cells_;
-  size_t cap = 1 << 20, len = 0;
-  char *buf = malloc(cap);
-  if (!buf) {
+  /* A growing buffer: the text has no size limit (a fixed 1 MiB buffer
+   * overflowed on a large published table). */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) {
     return NULL;
   }
-#define OUT(...) len += (size_t)snprintf(buf + len, cap - len, __VA_ARGS__)
+#define OUT(...) fprintf(f, __VA_ARGS__)
   OUT("# %s\n\n%s\n\n", t->id, table_caption(t));
   OUT("System: planar pendulum (m = 1, l = 1, gravity = 9.81, phi0 = 0.9, omega0 = 0), "
       "T = 1, exact reference; orders are least-squares slopes over the asymptotic range "
@@ -433,31 +436,38 @@ static char *table_md(const vi_study *t, const void *cells_, int n, int matched,
     OUT("None.\n");
   }
 #undef OUT
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
+  }
   return buf;
 }
 
 static char *table_csv(const void *cells_, int n) {
   const cell *cells = cells_;
-  size_t cap = 1 << 19, len = 0;
-  char *buf = malloc(cap);
-  if (!buf) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) {
     return NULL;
   }
   static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
-  len += (size_t)snprintf(buf + len, cap - len,
-                          "s,w,quadL,r,ordL,quadZ,ordZ,quantity,published,measured,match,"
-                          "basis,precision,projected\n");
+  fprintf(f, "s,w,quadL,r,ordL,quadZ,ordZ,quantity,published,measured,match,"
+             "basis,precision,projected\n");
   for (int k = 0; k < n; k++) {
     const cell *c = &cells[k];
     if (!c->done) {
       continue;
     }
     for (int x = 0; x < VI_NQUANT; x++) {
-      len += (size_t)snprintf(buf + len, cap - len, "%d,%d,%s,%d,%d,%s,%d,%s,%s,%s,%d,%s,%s,%s\n",
-                              c->s, c->w, c->quadL, c->r, c->ordL, c->quadZ, c->ordZ, qn[x],
-                              c->pub[x], c->meas[x], c->match[x], c->basis, c->precision,
-                              c->proj[x]);
+      fprintf(f, "%d,%d,%s,%d,%d,%s,%d,%s,%s,%s,%d,%s,%s,%s\n", c->s, c->w, c->quadL, c->r,
+              c->ordL, c->quadZ, c->ordZ, qn[x], c->pub[x], c->meas[x], c->match[x], c->basis,
+              c->precision, c->proj[x]);
     }
+  }
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
   }
   return buf;
 }
