@@ -391,7 +391,7 @@ template <typename R> void bm_newton_la(benchmark::State &state, const Combo &c)
 }
 
 // The calibration kernel: a frozen copy of the dense LU with partial
-// pivoting and the two triangular solves, independent of core/linalg.c so
+// pivoting and the two triangular solves, independent of core/linalg_tmpl.c so
 // that a regression there is not divided away by the normalisation. Never
 // change it: the baselines' normalised times depend on it.
 void calib_lu_factor(int n, double *A, int *piv) {

@@ -189,7 +189,7 @@ static inline const char *VI_X(vi_type_form)(const VI_X(vi_system_type) *t) {
                             : "none";
 }
 
-/* The registry (systems/registry.c, from systems/systems.def), NULL
+/* The registry (systems/registry_tmpl.c, from systems/systems.def), NULL
  * terminated; the double and quad lists are parallel. */
 extern const VI_X(vi_system_type) *const VI_X(vi_system_types)[];
 
@@ -322,7 +322,7 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
                           void (*report)(void *ctx, const char *line),
                           void *ctx);
 
-/* ---- nonlinear solver options (core/solve.c) --------------------------- */
+/* ---- nonlinear solver options (core/solve_tmpl.c) --------------------------- */
 
 typedef struct VI_X(vi_solver_opts) {
   int kind;       /* vi_solver_kind; KINSOL only in double */
@@ -483,7 +483,7 @@ int VI_X(vi_stepper_expected_order)(const VI_X(vi_stepper) *st, int quantity);
 int VI_X(vi_stepper_unknowns)(const VI_X(vi_stepper) *st);
 void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len);
 
-/* ---- the fixed-step driver (core/integrate.c) ---------------------------- */
+/* ---- the fixed-step driver (core/integrate_tmpl.c) ---------------------------- */
 
 /* Called at every node k = 0..N (node 0 right after init); VI_OK to go on,
  * any other value stops the driver, which returns it. */
@@ -531,7 +531,7 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) *o, const VI_X(vi_system) *sys, cons
                            const VI_REAL *P, const VI_REAL *L, int energy);
 int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) *nd);
 
-/* ---- reference solutions (core/reference.c) ------------------------------ */
+/* ---- reference solutions (core/reference_tmpl.c) ------------------------------ */
 
 /* What produced a reference and how accurate it is believed to be. */
 typedef struct VI_X(vi_reference_info) {
@@ -554,7 +554,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
                        const char *cache_dir, VI_X(vi_reference_info) *info,
                        char *err, size_t errlen);
 
-/* The time scale of the motion at the initial data (core/reference.c):
+/* The time scale of the motion at the initial data (core/reference_tmpl.c):
  * the time in which q moves by its own size (|q0|_inf, 1 when q0 = 0),
  * from the initial velocity and acceleration of the form's equations (the
  * reference's right-hand side): min(s / |qdot|, sqrt(s / |qddot|)). Infinite
@@ -562,7 +562,7 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
  * fails. Sets the first step size of automatic order studies. */
 int VI_X(vi_system_time_scale)(const VI_X(vi_system) *sys, double *tau);
 
-/* ---- drivers (core/run.c, core/order.c) ---------------------------------- */
+/* ---- drivers (core/run_tmpl.c, core/order_tmpl.c) ---------------------------------- */
 
 /* Find a system type by name; NULL if unknown (err lists the valid ones). */
 const VI_X(vi_system_type) *VI_X(vi_system_find)(const char *name, char *err,

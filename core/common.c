@@ -1,6 +1,6 @@
 /* common.c: the non-templated helpers of common.h: status messages from the
  * one X-macro list (status.def), precision names, parameter counts. */
-#include "vistudy.h"
+#include "common.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,8 +61,4 @@ const char *vi_param_domain_text(int domain) {
   default:
     return "any finite number";
   }
-}
-
-const vi_api *vi_api_of(vi_precision p) {
-  return p == VI_QUAD ? &vi_api_q : &vi_api_d;
 }

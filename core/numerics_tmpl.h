@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* ---- quadrature.c ---------------------------------------------------- */
+/* ---- quadrature_tmpl.c ---------------------------------------------------- */
 
 /* n-node rules on [0, 1], computed in the working precision by Newton's
  * method on Legendre polynomials (no pasted tables). Exact for polynomials
@@ -27,7 +27,7 @@ int VI_X(vi_quad_radau)(int n, VI_REAL *c, VI_REAL *b);
 /* Dispatch on the rule kind (vi_rule in common.h). */
 int VI_X(vi_quad_rule)(int rule, int n, VI_REAL *c, VI_REAL *b);
 
-/* ---- basis.c --------------------------------------------------------- */
+/* ---- basis_tmpl.c --------------------------------------------------------- */
 
 /* deg + 1 control points on [0, 1] into d[deg + 1], ascending, d[0] = 0
  * and d[deg] = 1 (equidistant and Lobatto, the families so far; vi_ctrl in
@@ -40,7 +40,7 @@ int VI_X(vi_ctrl_points)(int family, int deg, VI_REAL *d);
 void VI_X(vi_lagrange_eval)(int np, const VI_REAL *d, VI_REAL t, VI_REAL *l,
                             VI_REAL *dl);
 
-/* ---- tableau.c ------------------------------------------------------- */
+/* ---- tableau_tmpl.c ------------------------------------------------------- */
 
 /* s-stage Butcher tableau (A s x s row-major, b, c) of the given kind
  * (vi_tableau_kind in common.h), built from the nodes in the working
@@ -67,7 +67,7 @@ VI_REAL VI_X(vi_tableau_C)(int s, const VI_REAL *A, const VI_REAL *c, int q);
 VI_REAL VI_X(vi_tableau_D)(int s, const VI_REAL *A, const VI_REAL *b,
                            const VI_REAL *c, int r);
 
-/* ---- linalg.c -------------------------------------------------------- */
+/* ---- linalg_tmpl.c -------------------------------------------------------- */
 
 /* In-place LU with partial pivoting of the n x n row-major A; piv[n].
  * Returns VI_SINGULAR on an exactly zero pivot. */

@@ -20,7 +20,7 @@ int vi_order_drives(const vi_order_result *r, int x) {
  * above the floor (round-off bent the line there). */
 static int floor_limited(const vi_order_result *r, vi_fit *fit) {
   /* The quantities that drive the study (as the automatic step sizes,
-   * core/order.c): q, p, lambda, or the energy's root mean square. */
+   * core/order_tmpl.c): q, p, lambda, or the energy's root mean square. */
   for (int x = 0; x <= VI_NQUANT; x++) {
     if (!vi_order_drives(r, x)) {
       continue;

@@ -5,6 +5,7 @@
 #define VI_VISTUDY_H
 
 #include "common.h"
+#include "vistudy_methods.h"
 
 #include "prec.h"
 #include "numerics_tmpl.h"

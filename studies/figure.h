@@ -124,15 +124,6 @@ int vi_fig_quad_check(const vi_fig_spec *f, vi_series *ss, int ns, int quick, ch
 /* The runner: s->spec is a vi_fig_spec. */
 int vi_run_figure(const vi_study *s, const reproduce_opts *o);
 
-/* The figures of the papers (studies/papers/). */
-extern const vi_fig_spec vi_wenger2017_fig2;
-extern const vi_fig_spec vi_wenger2017_fig3;
-extern const vi_fig_spec vi_wenger2017_fig4;
-extern const vi_fig_spec vi_wenger2017_fig5;
-extern const vi_fig_spec vi_man2020_fig3;
-extern const vi_fig_spec vi_man2020_fig8;
-extern const vi_fig_spec vi_man2020_fig9;
-extern const vi_fig_spec vi_man2020_fig11;
-extern const vi_fig_set vi_tyranowski2014_longtime;
+/* The specs of the papers are declared from the registry (specs.h). */
 
 #endif

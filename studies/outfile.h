@@ -17,7 +17,7 @@
  *   ends with the signal's default action.
  *
  * This is part of the program, not of the library: the library writes no
- * file except its reference cache (core/reference.c). */
+ * file except its reference cache (core/reference_tmpl.c). */
 #ifndef VI_OUTFILE_H
 #define VI_OUTFILE_H
 

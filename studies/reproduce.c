@@ -5,9 +5,8 @@
  * Where the published tables are found. */
 #include "outfile.h"
 #include "report.h"
-#include "figure.h"
-#include "sweep.h"
-#include "study.h"
+#include "reproduce.h"
+#include "specs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -51,9 +50,15 @@ const char *vi_published_dir(char *buf, size_t len) {
   return buf;
 }
 
+/* The runner and the spec of each kind of registry entry (studies.def). */
+#define VI_STUDY_RUN_TABLE(spec) vi_run_table, &spec
+#define VI_STUDY_RUN_FIGURE(spec) vi_run_figure, &spec
+#define VI_STUDY_RUN_FIGURE_SET(spec) vi_run_figure_set, &spec
+#define VI_STUDY_RUN_SWEEP(spec) vi_run_sweep, &spec
+#define VI_STUDY_RUN_PROGRAM(spec) spec, NULL
 static const vi_study studies[] = {
-#define STUDY(id, title, run, spec, outputs, published, tabular) \
-  {id, title, run, spec, outputs, published, tabular},
+#define STUDY(id, source, kind, spec, title, outputs, published, tabular) \
+  {id, title, VI_STUDY_RUN_##kind(spec), outputs, published, tabular},
 #include "studies.def"
 #undef STUDY
 };

@@ -3,20 +3,12 @@
 #ifndef VI_REPRODUCE_H
 #define VI_REPRODUCE_H
 
+#include "study.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
-typedef struct reproduce_opts {
-  const char *published_dir; /* ../shared/published or $VI_PUBLISHED_DIR */
-  const char *results_dir;   /* results */
-  const char *cache_dir;     /* reference cache, NULL for none */
-  int fresh;                 /* ignore a partial run */
-  int strict;                /* exit 1 on any mismatch */
-  int progress;              /* progress on stderr */
-  int max_cells;             /* > 0: only the first rows (tests) */
-  int quick;                 /* figures: a reduced run (tests) */
-  const char *skip;          /* --all: comma-separated IDs to leave out */
-} reproduce_opts;
+
 
 /* Where the published tables are (see reproduce.c); buf holds the path
  * when it is not $VI_PUBLISHED_DIR. */

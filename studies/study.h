@@ -7,11 +7,22 @@
 #ifndef VI_STUDY_H
 #define VI_STUDY_H
 
-#include "reproduce.h"
-
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* The options of a reproduce run, which every runner reads. */
+typedef struct reproduce_opts {
+  const char *published_dir; /* ../shared/published or $VI_PUBLISHED_DIR */
+  const char *results_dir;   /* results */
+  const char *cache_dir;     /* reference cache, NULL for none */
+  int fresh;                 /* ignore a partial run */
+  int strict;                /* exit 1 on any mismatch */
+  int progress;              /* progress on stderr */
+  int max_cells;             /* > 0: only the first rows (tests) */
+  int quick;                 /* figures: a reduced run (tests) */
+  const char *skip;          /* --all: comma-separated IDs to leave out */
+} reproduce_opts;
 
 typedef struct vi_study vi_study;
 
@@ -63,13 +74,6 @@ struct vi_table_spec {
 
 int vi_run_table(const vi_study *s, const reproduce_opts *o);
 
-/* The specs of the papers (studies/papers/). */
-extern const vi_table_spec vi_wenger2017_table;
-extern const vi_table_spec vi_man2020_table1, vi_man2020_table3;
-extern const vi_table_spec vi_tyranowski2014_orders;
-
-/* The order validation is a program of its own: random cases drawn from
- * the registries, not a spec (validation.c). */
-int vi_validation_run(const vi_study *s, const reproduce_opts *o);  /* validation.c */
+/* The specs of the papers are declared from the registry (specs.h). */
 
 #endif

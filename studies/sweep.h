@@ -219,10 +219,6 @@ void vi_sweep_plot_panel(const vi_sweep *S, vi_gp *gp, const char *title, int me
                          int cost, int (*color)(const vi_sweep *, int),
                          int (*dash)(const vi_sweep *, int));
 
-/* The sweeps of the registry (studies/papers/). */
-extern const vi_sweep_spec vi_workprec_sweep;
-extern const vi_sweep_spec vi_workprec_vprk_kepler, vi_workprec_vprk_vortices;
-extern const vi_sweep_spec vi_energy_vprk_kepler, vi_energy_vprk_vortices;
-extern const vi_sweep_spec vi_man2020_eff_sweep;
+/* The specs of the papers are declared from the registry (specs.h). */
 
 #endif

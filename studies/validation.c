@@ -29,6 +29,7 @@
  *
  * Each finished case goes to the cell store (resume); the verdicts are
  * recomputed from the stored measurements on every run. */
+#include "specs.h"
 #include "cells.h"
 #include "report.h"
 #include "study.h"
@@ -94,7 +95,7 @@ static int parse_defaults(const vi_param *p, double *out) {
 }
 
 /* Solve the small SPD system (A A') x = b, A k x n row-major (k <= 8), with
- * the library's LU (core/linalg.c). */
+ * the library's LU (core/linalg_tmpl.c). */
 static int solve_aat(int k, int n, const double *A, const double *b, double *x) {
   double S[64], r[8];
   for (int i = 0; i < k; i++) {

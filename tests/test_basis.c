@@ -1,4 +1,4 @@
-/* test_basis.c: control points and the Lagrange basis of core/basis.c in
+/* test_basis.c: control points and the Lagrange basis of core/basis_tmpl.c in
  * both precisions: argument checks, the equidistant and Lobatto families,
  * l_j(d_i) = delta_ij exactly, partition of unity (sum l_j = 1,
  * sum l_j' = 0), and exact interpolation of a polynomial of degree np - 1

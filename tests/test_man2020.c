@@ -1,4 +1,4 @@
-/* test_man2020.c: the man2020 family (core/methods/man2020.c), e2e.
+/* test_man2020.c: the man2020 family (core/methods/man2020_tmpl.c), e2e.
  *
  * - LLL with m points is the constrained m-stage Lobatto IIIA-IIIB method
  *   (man2020 §3.1): it must reproduce galerkin:s=m,w=m-1,quadL=lobatto,

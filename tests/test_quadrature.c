@@ -1,5 +1,5 @@
 /* test_quadrature.c: the Gauss, Lobatto and Radau IIA rules of
- * core/quadrature.c in both precisions: argument checks, ordering, range,
+ * core/quadrature_tmpl.c in both precisions: argument checks, ordering, range,
  * symmetry and positivity, exactness up to the claimed degree for every n,
  * the error constant of the first monomial beyond it (Abramowitz-Stegun
  * §25.4, mapped to [0, 1]; this shows the degree is tight), closed-form
@@ -103,7 +103,7 @@ static VI_REAL VI_X(moment)(int n, const VI_REAL *c, const VI_REAL *b, int k) {
 
 /* Newton correction |f(x) / f'(x)| / 2 of the node c (x = 2c - 1) for the
  * defining polynomial of the rule, evaluated independently of
- * quadrature.c by the plain three-term recurrence in x: an a-posteriori
+ * quadrature_tmpl.c by the plain three-term recurrence in x: an a-posteriori
  * estimate of the node error on [0, 1]. */
 static VI_REAL VI_X(newton_estimate)(int rule, int n, VI_REAL c) {
   VI_REAL x = 2 * c - 1;
@@ -328,7 +328,7 @@ static void VI_X(test_known)(vi_check_ctx *ctx, stats *st) {
 #ifdef VI_PREC_Q
 /* The double rules against the quad ones: absolute node and weight errors
  * of a few double eps, and nodes near 0 with relative accuracy (the reason
- * quadrature.c iterates on the distance to the end point). */
+ * quadrature_tmpl.c iterates on the distance to the end point). */
 static void VI_X(test_cross)(vi_check_ctx *ctx) {
   double worst = 0, worst_rel = 0;
   for (int rule = 0; rule < 3; rule++) {

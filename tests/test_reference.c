@@ -1,4 +1,4 @@
-/* test_reference.c: the reference solutions of core/reference.c in both
+/* test_reference.c: the reference solutions of core/reference_tmpl.c in both
  * precisions:
  *
  * - planar pendulum, wenger2017 (69): the exact path (Jacobi elliptic

@@ -11,6 +11,7 @@
 #include "claims.h"
 #include "emit.h"
 #include "plot.h"
+#include "specs.h"
 #include "sweep.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* test_tableau.c: the Butcher tableaux of core/tableau.c in both precisions:
+/* test_tableau.c: the Butcher tableaux of core/tableau_tmpl.c in both precisions:
  * argument checks, the simplifying assumptions B, C, D each family
  * satisfies (Hairer-Wanner II §IV.5) for every s <= VI_TAB_MAX, the
  * failure of the next order where that is a known fact (the assumptions are

@@ -3,7 +3,7 @@
 
 Written from the mathematics of tyranowski2014 ("Variational partitioned
 Runge-Kutta methods for Lagrangians linear in velocities") WITHOUT reading the
-C sources (core/methods/vprk.c) and without sharing its tableaux: the
+C sources (core/methods/vprk_tmpl.c) and without sharing its tableaux: the
 coefficients are built here from the collocation nodes in mpmath.
 
 Method, for L = alpha(q).qdot - H(q), state (q, p), step h, pair (a, abar, b):

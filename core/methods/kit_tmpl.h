@@ -1,5 +1,5 @@
-/* kit_tmpl.h: the private kit of the Galerkin-type families (galerkin.c,
- * man2020.c; design.md "a private kit shared by related families"): the
+/* kit_tmpl.h: the private kit of the Galerkin-type families (galerkin_tmpl.c,
+ * man2020_tmpl.c; design.md "a private kit shared by related families"): the
  * headers a family needs, how it lays out its state block, evaluates the
  * polynomial q_d at a quadrature node, adds the node's share of the
  * Lagrangian integral to the residual and Jacobian, builds the Taylor and
@@ -8,7 +8,7 @@
  * operations the families had, so trajectories are unchanged to the bit.
  *
  * No include guard: included once per family file, which includes nothing
- * else of vistudy. */
+ * else of vistudy but its own options header (core/methods/NAME.h). */
 #include "prec.h"
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
@@ -25,7 +25,7 @@ static const int vi_kit_ctrl_values[] = {VI_CTRL_EQUIDISTANT, VI_CTRL_LOBATTO};
 
 /* Add the counts of one step's solve (as vi_solve reports them) to stats
  * (may be NULL). */
-static inline void VI_X(vi_stats_add_solve)(VI_X(vi_stats) *stats, long iters,
+static inline void vi_stats_add_solve(VI_X(vi_stats) *stats, long iters,
                                             long fevals, long jevals) {
   if (stats == NULL) {
     return;
@@ -40,7 +40,7 @@ static inline void VI_X(vi_stats_add_solve)(VI_X(vi_stats) *stats, long iters,
 
 /* How a family lays out its state block: carve count reals at *off bytes
  * into base, 16-byte aligned; base NULL only measures. */
-static inline VI_REAL *VI_X(vi_carve)(char *base, size_t *off, size_t count) {
+static inline VI_REAL *vi_carve(char *base, size_t *off, size_t count) {
   VI_REAL *r = base ? (VI_REAL *)(void *)(base + *off) : NULL;
   *off += (count * sizeof(VI_REAL) + 15) / 16 * 16;
   return r;
@@ -53,7 +53,7 @@ static inline VI_REAL *VI_X(vi_carve)(char *base, size_t *off, size_t count) {
  * with kv = -hb l_nu l_mu, km = hb dl_nu dl_mu / h^2, kqv = hb l_nu dl_mu / h,
  * kvq = hb dl_nu l_mu / h; mLqq = -L_qq, Lvv = M, and Dq = L_vq =
  * D_q(M(q)v) (L_qv = Dq') or NULL for a constant mass matrix. */
-static inline void VI_X(vi_lagr_block)(VI_REAL *B, int ld, int n, VI_REAL kv,
+static inline void vi_lagr_block(VI_REAL *B, int ld, int n, VI_REAL kv,
                                        VI_REAL km, VI_REAL kqv, VI_REAL kvq,
                                        const VI_REAL *mLqq, const VI_REAL *Lvv,
                                        const VI_REAL *Dq) {
@@ -76,26 +76,26 @@ static inline void VI_X(vi_lagr_block)(VI_REAL *B, int ld, int n, VI_REAL kv,
 /* The work of one quadrature node of the Lagrangian integral: Q, V = q_d,
  * qdot_d there; dV = -L_q, MV = L_v, HV = -L_qq; Mq = L_vv, Dq = L_vq for a
  * configuration-dependent mass (see vi_system_lagr) and its work kw. */
-typedef struct VI_X(vi_kit_work) {
+typedef struct vi_kit_work {
   VI_REAL *Q, *V, *MV, *dV, *HV, *Mq, *Dq, *kw;
-} VI_X(vi_kit_work);
+} vi_kit_work;
 
-static inline void VI_X(vi_kit_work_carve)(VI_X(vi_kit_work) *w, char *base, size_t *off,
+static inline void vi_kit_work_carve(vi_kit_work *w, char *base, size_t *off,
                                            int n) {
   const size_t nn = (size_t)n * (size_t)n;
-  w->Q = VI_X(vi_carve)(base, off, (size_t)n);
-  w->V = VI_X(vi_carve)(base, off, (size_t)n);
-  w->MV = VI_X(vi_carve)(base, off, (size_t)n);
-  w->dV = VI_X(vi_carve)(base, off, (size_t)n);
-  w->HV = VI_X(vi_carve)(base, off, nn);
-  w->Mq = VI_X(vi_carve)(base, off, nn);
-  w->Dq = VI_X(vi_carve)(base, off, nn);
-  w->kw = VI_X(vi_carve)(base, off, nn + (size_t)n);
+  w->Q = vi_carve(base, off, (size_t)n);
+  w->V = vi_carve(base, off, (size_t)n);
+  w->MV = vi_carve(base, off, (size_t)n);
+  w->dV = vi_carve(base, off, (size_t)n);
+  w->HV = vi_carve(base, off, nn);
+  w->Mq = vi_carve(base, off, nn);
+  w->Dq = vi_carve(base, off, nn);
+  w->kw = vi_carve(base, off, nn + (size_t)n);
 }
 
 /* Control value mu of a step's polynomial: q^0 is known, q^mu (mu >= 1) is
  * block mu - 1 of the unknowns x. */
-static inline const VI_REAL *VI_X(vi_kit_q)(int n, const VI_REAL *q0, const VI_REAL *x,
+static inline const VI_REAL *vi_kit_q(int n, const VI_REAL *q0, const VI_REAL *x,
                                             int mu) {
   return mu == 0 ? q0 : x + (size_t)(mu - 1) * (size_t)n;
 }
@@ -103,7 +103,7 @@ static inline const VI_REAL *VI_X(vi_kit_q)(int n, const VI_REAL *q0, const VI_R
 /* q_d and qdot_d at a node from the basis values l and derivatives dl (may
  * be NULL, then V is not touched): Q = sum_mu l_mu q^mu, V = (1/h) sum_mu
  * dl_mu q^mu, mu = 0..deg (wenger2017 (11), man2020 (20)). */
-static inline void VI_X(vi_kit_eval)(int n, int deg, const VI_REAL *q0, const VI_REAL *x,
+static inline void vi_kit_eval(int n, int deg, const VI_REAL *q0, const VI_REAL *x,
                                      const VI_REAL *l, const VI_REAL *dl, VI_REAL h,
                                      VI_REAL *Q, VI_REAL *V) {
   for (int a = 0; a < n; a++) {
@@ -113,7 +113,7 @@ static inline void VI_X(vi_kit_eval)(int n, int deg, const VI_REAL *q0, const VI
     }
   }
   for (int mu = 0; mu <= deg; mu++) {
-    const VI_REAL *qm = VI_X(vi_kit_q)(n, q0, x, mu);
+    const VI_REAL *qm = vi_kit_q(n, q0, x, mu);
     for (int a = 0; a < n; a++) {
       Q[a] += l[mu] * qm[a];
       if (dl) {
@@ -133,12 +133,12 @@ static inline void VI_X(vi_kit_eval)(int n, int deg, const VI_REAL *q0, const VI
  * derivatives, adds hb (l_nu L_q + dl_nu/h L_v) to the rows nu = 0..nrows-1
  * of F (blocks of n; may be NULL) and their derivatives in q^mu, mu =
  * 1..deg, to J (row stride N; may be NULL). */
-static inline int VI_X(vi_kit_lagr_node)(const VI_X(vi_system) *sys, VI_X(vi_kit_work) *w,
+static inline int vi_kit_lagr_node(const VI_X(vi_system) *sys, vi_kit_work *w,
                                          int deg, int nrows, const VI_REAL *q0,
                                          const VI_REAL *x, const VI_REAL *l, const VI_REAL *dl,
                                          VI_REAL h, VI_REAL hb, VI_REAL *F, VI_REAL *J, int N) {
   const int n = sys->n;
-  VI_X(vi_kit_eval)(n, deg, q0, x, l, dl, h, w->Q, w->V);
+  vi_kit_eval(n, deg, q0, x, l, dl, h, w->Q, w->V);
   int rc = VI_X(vi_system_lagr)(sys, w->Q, w->V, w->dV, w->MV, J ? w->HV : NULL, w->Mq, w->Dq,
                                 w->kw);
   if (rc != VI_OK) {
@@ -159,7 +159,7 @@ static inline int VI_X(vi_kit_lagr_node)(const VI_X(vi_system) *sys, VI_X(vi_kit
     const VI_REAL *Dq = sys->config_mass ? w->Dq : NULL;
     for (int nu = 0; nu < nrows; nu++) {
       for (int mu = 1; mu <= deg; mu++) {
-        VI_X(vi_lagr_block)(J + (size_t)(nu * n) * N + (mu - 1) * n, N, n,
+        vi_lagr_block(J + (size_t)(nu * n) * N + (mu - 1) * n, N, n,
                             -hb * l[nu] * l[mu], hb * dl[nu] * dl[mu] / (h * h),
                             hb * l[nu] * dl[mu] / h, hb * dl[nu] * l[mu] / h, w->HV, Lvv, Dq);
       }
@@ -170,7 +170,7 @@ static inline int VI_X(vi_kit_lagr_node)(const VI_X(vi_system) *sys, VI_X(vi_kit
 
 /* The Taylor guess of a first step: q^mu = q0 + t v0 + t^2/2 a0 at t = d_mu
  * h, mu = 1..deg, into the first deg blocks of x. */
-static inline void VI_X(vi_kit_taylor)(int n, int deg, const VI_REAL *d, VI_REAL h,
+static inline void vi_kit_taylor(int n, int deg, const VI_REAL *d, VI_REAL h,
                                        const VI_REAL *q0, const VI_REAL *v, const VI_REAL *a,
                                        VI_REAL *x) {
   for (int mu = 1; mu <= deg; mu++) {
@@ -185,7 +185,7 @@ static inline void VI_X(vi_kit_taylor)(int n, int deg, const VI_REAL *d, VI_REAL
 /* The guess of a later step: the previous step's polynomial (q^0 = qp0,
  * q^nu = block nu - 1 of xp) extrapolated to the new control points, lX
  * holding the basis values there (row mu, deg + 1 values). */
-static inline void VI_X(vi_kit_extrapolate)(int n, int deg, const VI_REAL *lX,
+static inline void vi_kit_extrapolate(int n, int deg, const VI_REAL *lX,
                                             const VI_REAL *qp0, const VI_REAL *xp, VI_REAL *x) {
   for (int mu = 1; mu <= deg; mu++) {
     const VI_REAL *l = lX + mu * (deg + 1);
@@ -203,7 +203,7 @@ static inline void VI_X(vi_kit_extrapolate)(int n, int deg, const VI_REAL *lX,
 /* Solve a step from the prepared guess in x; on a recoverable failure, and
  * when retry, rebuild the Taylor guess (restart(ctx)) and solve once more.
  * Both solves are counted in stats. */
-static inline int VI_X(vi_kit_solve)(VI_X(vi_solver) *solver, VI_REAL *x, int retry,
+static inline int vi_kit_solve(VI_X(vi_solver) *solver, VI_REAL *x, int retry,
                                      int (*restart)(void *ctx), void *ctx,
                                      VI_X(vi_stats) *stats) {
   long it = 0, fe = 0, je = 0;
@@ -215,7 +215,7 @@ static inline int VI_X(vi_kit_solve)(VI_X(vi_solver) *solver, VI_REAL *x, int re
     }
     rc = VI_X(vi_solve)(solver, x, &it, &fe, &je);
   }
-  VI_X(vi_stats_add_solve)(stats, it, fe, je);
+  vi_stats_add_solve(stats, it, fe, je);
   return rc;
 }
 
@@ -224,7 +224,7 @@ static inline int VI_X(vi_kit_solve)(VI_X(vi_solver) *solver, VI_REAL *x, int re
  * derivatives dlL there; the constraint rule (nC nodes f, weights e) with
  * the basis values lC; the basis at 1 + d_mu (lX) for the extrapolated
  * guess. Rows of deg + 1 values. */
-static inline int VI_X(vi_kit_tables)(int ctrl, int deg, VI_REAL *d, int ruleL, int nL,
+static inline int vi_kit_tables(int ctrl, int deg, VI_REAL *d, int ruleL, int nL,
                                       VI_REAL *c, VI_REAL *b, VI_REAL *lL, VI_REAL *dlL,
                                       int ruleC, int nC, VI_REAL *f, VI_REAL *e,
                                       VI_REAL *lC, VI_REAL *lX) {
@@ -248,7 +248,7 @@ static inline int VI_X(vi_kit_tables)(int ctrl, int deg, VI_REAL *d, int ruleL, 
 }
 
 /* Release the solver a family's init made (vi_method_type.fini). */
-static inline void VI_X(vi_kit_fini)(VI_X(vi_solver) **solver) {
+static inline void vi_kit_fini(VI_X(vi_solver) **solver) {
   VI_X(vi_solver_free)(*solver);
   *solver = NULL;
 }

@@ -1,4 +1,4 @@
-/* man2020.c: the table studies of man2020 Tables 1 and 3 as data (study.h) (Man, Gao, Zhong
+/* man2020_tmpl.c: the table studies of man2020 Tables 1 and 3 as data (study.h) (Man, Gao, Zhong
  * 2020): the convergence order of the relative Hamiltonian error (46)-(49),
  * fitted from its root mean square over the nodes (the maximum (47) beside
  * it; README "Orders"), of the eight algorithms ELL..LGG for m = 2..9 points on
@@ -22,6 +22,7 @@
  * Each finished cell goes to the cell store results/ID.partial.json
  * (cells.h); a rerun resumes from it unless --fresh, recomputing every
  * verdict from the stored measurement and the published table as it is. */
+#include "specs.h"
 #include "cells.h"
 #include "figure.h"
 #include "published.h"

@@ -44,6 +44,7 @@
  *
  * The full study takes about 10 s here, so it is not resumable: it
  * reruns from scratch (the reference is cached). */
+#include "specs.h"
 #include "../sweep.h"
 
 #include <math.h>

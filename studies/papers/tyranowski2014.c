@@ -17,6 +17,7 @@
  * floor of double leaves fewer than four errors: vi_order_run). Match rule:
  * an ok fit whose order rounds to the published integer; a 'd' row matches
  * the verdict "does not converge", never a slope. */
+#include "specs.h"
 #include "cells.h"
 #include "emit.h"
 #include "figure.h"

@@ -24,6 +24,7 @@
  * results/ID.partial.json (cells.h); a rerun resumes from it unless --fresh,
  * recomputing every verdict from the stored measurement and the published
  * table as it is now. */
+#include "specs.h"
 #include "cells.h"
 #include "figure.h"
 #include "published.h"

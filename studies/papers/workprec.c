@@ -25,6 +25,7 @@
  * smallest errors here (about 3e-12), so the full study uses the quad
  * reference (8-stage Gauss IRK, about 1e-30; cached), rounded to double;
  * --quick uses the double one and stops its sweeps at q errors of 1e-7. */
+#include "specs.h"
 #include "../sweep.h"
 
 #include "../baselines/ida.h"

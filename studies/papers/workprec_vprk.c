@@ -22,6 +22,7 @@
  * to 2x). The report says where each wins: at each error level the
  * cheapest VPRK curve against rk8pd, by CPU time interpolated along the
  * curves. */
+#include "specs.h"
 #include "../sweep.h"
 
 #include <math.h>

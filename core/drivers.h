@@ -1,0 +1,207 @@
+/* drivers.h: the typed drivers for untemplated callers (the program,
+ * studies, tests): order studies and trajectories with their configurations
+ * and results, and the per-precision table of entry points vi_api */
+#ifndef VI_DRIVERS_H
+#define VI_DRIVERS_H
+
+#include <stddef.h>
+
+#include "precision.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The error an order study is about: the global errors of q, p, lambda
+ * against a reference (wenger2017 §4.1), or the max relative energy error
+ * max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)). */
+typedef enum vi_measure { VI_MEASURE_STATE = 0, VI_MEASURE_ENERGY = 1 } vi_measure;
+
+/* Options of the nonlinear solver of each step (vi_solver_opts in the
+ * working precision). */
+typedef struct vi_solver_config {
+  int kind;     /* vi_solver_kind */
+  vi_wide rtol; /* 0: the default (100 eps) */
+  int max_iter; /* 0: the default (50) */
+} vi_solver_config;
+
+/* Result of an order study, in double whatever the working precision. */
+#define VI_ORDER_MAXH 24
+enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3 };
+/* A declared order meaning "does not converge" (an inconsistent method,
+ * e.g. the 2-stage Lobatto IIIA-IIIB pair of tyranowski2014 §4.3.2): an
+ * order study must give the verdict 'd', never a slope. */
+#define VI_ORDER_NONE 0
+/* An energy error is relative to |E_0| unless |E_0| is at most this
+ * (sqrt of double's eps, in every precision so that double and quad runs
+ * measure the same thing): then it is absolute. A Hamiltonian shifted to
+ * vanish on the orbit (tyranowski2014's H0) has no scale to be relative
+ * to. */
+#define VI_ENERGY_ABS_BELOW 1.4901161193847656e-08
+typedef struct vi_order_result {
+  char system[64];
+  char method[256];     /* canonical spec */
+  char precision[8];
+  char reference[256];  /* what produced the reference */
+  double ref_accuracy;
+  double floor[VI_NQUANT]; /* per quantity: errors <= 10 floor are plateau */
+  double T;
+  int nh;
+  double h[VI_ORDER_MAXH];
+  long steps[VI_ORDER_MAXH];
+  double err[VI_NQUANT][VI_ORDER_MAXH]; /* NaN where the run failed; lambda
+                                           over the nodes k >= 1 */
+  double lambda0_err[VI_ORDER_MAXH];    /* the start value lambda_0 (node 0) */
+  double energy_err[VI_ORDER_MAXH];     /* max |E_k - E_0| / |E_0| (man2020 (46)) */
+  double energy_rms[VI_ORDER_MAXH];     /* its root mean square over the nodes:
+                                           the robust energy measure */
+  double energy_floor;                  /* energy errors <= 10 floor are plateau */
+  int measure;                          /* vi_measure of the study */
+  double newton_per_step[VI_ORDER_MAXH];
+  double seconds[VI_ORDER_MAXH];        /* by vi_order_config.clock; NaN untimed */
+  int status[VI_ORDER_MAXH];            /* vi_status of each run */
+  int unknowns;
+  char note[320];       /* "" or a warning for the user (a cache not written) */
+  int nparams;
+  char param_names[32][16];
+  double params[64];    /* flattened parameter values (doubles, for reports) */
+  int param_count[32];
+  int nmult;            /* multipliers per node (lambda, then mu); 0: none */
+  char precision_note[240]; /* how the precision was chosen (vi_order_run) */
+  double h_first;       /* automatic step sizes: the first h run (NaN otherwise) */
+  double time_scale;    /* automatic step sizes: the time scale of the motion
+                           (vi_system_time_scale), NaN otherwise */
+  int started;          /* 0 when the study failed while being set up (the
+                           system, its data, the method spec, T or the runs) */
+  int at_final;         /* the errors are those at t = T (vi_order_config) */
+} vi_order_result;
+
+/* A typed order study (vi_order_study_d / _q, vi_api.order): a system
+ * (registry name and overrides "name=v1,v2"), a method spec, the final
+ * time T and the runs h = T/N. */
+typedef struct vi_order_config {
+  const char *system;
+  int nset;
+  const char *const *set;
+  const char *method;    /* NAME[:key=value,...] */
+  vi_wide T;             /* final time; 0 means 1 */
+  int nN;                /* explicit runs; 0: automatic step sizes */
+  long N[VI_ORDER_MAXH]; /* steps of each explicit run */
+  vi_solver_config solver;
+  const char *cache_dir; /* reference cache; NULL: none */
+  int measure;           /* vi_measure: what drives the automatic step sizes */
+  int energy_only;       /* skip the reference: energy errors only (studies
+                            whose measure is the energy, man2020 (46)-(49)) */
+  int at_final;          /* q, p, lambda errors at the final node t = T only
+                            (tyranowski2014 §5: "max norm errors" of the
+                            solution at T); 0: the maximum over the nodes */
+  /* Called (may be NULL) once the study is set up (i = -1: system, method,
+   * precision and T filled in), after each run i, and with i = -2 when
+   * vi_order_run reruns the study in quad: the library never prints, the
+   * caller reports progress. */
+  void (*progress)(void *ctx, const vi_order_result *r, int i);
+  void *progress_ctx;
+  /* The caller's clock for the seconds of each run (the studies' timing
+   * service, studies/timing.h); NULL: not timed (NaN). */
+  double (*clock)(void);
+} vi_order_config;
+
+/* A typed trajectory (vi_api.traj_*): integrate a system with a method
+ * spec, or "reference" for the reference solution of order studies, with N
+ * steps of h = T/N, handing every K-th node and the last to a sink. */
+typedef struct vi_traj_config {
+  const char *system;
+  int nset;
+  const char *const *set;
+  const char *method; /* NAME[:key=value,...] or "reference" */
+  vi_wide T;
+  long N;
+  long every; /* 0 or 1: every node */
+  vi_solver_config solver;
+} vi_traj_config;
+
+/* Nodes of a reference trajectory held in memory at once. */
+#define VI_TRAJ_MAX_REF_NODES 10000000L
+
+/* What a prepared trajectory will produce: the columns of every row (t,
+ * q1..q{nq} (a group in its embedding), p1..pn, the multipliers lambda
+ * then mu, energy, the residuals of the form (g_norm, gv_norm, phi_norm,
+ * group_defect, alpha_defect), the momentum maps) and the canonical method
+ * spec. */
+typedef struct vi_traj_info {
+  char system[64];
+  char method[256];             /* canonical spec, or "reference" */
+  int ncol;
+  const char *const *colnames; /* ncol names, owned by the trajectory */
+} vi_traj_info;
+
+/* How a trajectory went. */
+typedef struct vi_traj_result {
+  long rows;          /* rows the sink accepted */
+  long failed_step;   /* 0, or the step that failed (1 = the first) */
+  int sink_status;    /* VI_OK, or what the sink returned when it stopped */
+  int eval_failed;    /* 1: the energy or a residual of a node could not be
+                         evaluated (status in the return value) */
+  long steps, newton_iters, newton_iters_max;
+  int unknowns;
+  char ref_method[256]; /* reference: what produced it */
+  double ref_accuracy;
+} vi_traj_result;
+
+/* Receives one row of ncol values (vi_traj_info.colnames) at node k; VI_OK
+ * to go on, anything else stops the trajectory. */
+typedef int (*vi_row_sink)(void *ctx, long k, int ncol, const vi_wide *values);
+
+/* A prepared trajectory (opaque; one precision). */
+typedef struct vi_traj vi_traj;
+
+/* The library in one precision, for untemplated callers (the program,
+ * studies, tests), as dav1d reaches its bit depths through function tables:
+ * vi_api_of(VI_DOUBLE) or vi_api_of(VI_QUAD). Every entry returns a
+ * vi_status and writes the reason of a failure to err. */
+typedef struct vi_api {
+  vi_precision precision;
+  const char *name; /* "double", "quad" */
+  double eps;
+  /* A finite number in the working precision (VI_EINVAL otherwise). */
+  int (*parse_real)(const char *text, vi_wide *out);
+  /* Full precision: 17 significant digits in double, 36 in quad. */
+  int (*format_real)(char *buf, size_t len, vi_wide x);
+  /* N with N h = T within 1e-9 relative (VI_EINVAL otherwise, T/h in
+   * *ratio); the nodes t_k = k h must land on T. */
+  int (*steps_of)(vi_wide T, vi_wide h, long *N, double *ratio);
+  /* The derivative checks of a system (vi_system_check): lines to line(),
+   * the number of failed checks in *failed. */
+  int (*check)(const char *system, int nset, const char *const *set,
+               void (*line)(void *ctx, const char *text), void *ctx, int *failed,
+               char *err, size_t errlen);
+  int (*order)(const vi_order_config *c, vi_order_result *r, char *err, size_t errlen);
+  int (*traj_open)(const vi_traj_config *c, vi_traj **out, vi_traj_info *info, char *err,
+                   size_t errlen);
+  int (*traj_run)(vi_traj *t, vi_row_sink sink, void *ctx, vi_traj_result *res,
+                  char *err, size_t errlen);
+  void (*traj_free)(vi_traj *t);
+} vi_api;
+
+const vi_api *vi_api_of(vi_precision p);
+
+/* The quantities an order study is about (its measure): q, p and lambda
+ * (when the system has multipliers) for the state, the energy error for
+ * the energy measure; x is VI_Q, VI_P, VI_LAMBDA or VI_NQUANT (energy). */
+int vi_order_drives(const vi_order_result *r, int x);
+
+/* An order study with a precision policy (core/order_policy.c): precision
+ * VI_DOUBLE or VI_QUAD runs in that precision; -1 (VI_PRECISION_AUTO) runs
+ * in double and, when a quantity the study is about cannot get four errors
+ * above the floor of double (every error, or all but a few, at the
+ * round-off or reference floor), reruns in quad. How the precision was
+ * chosen goes to r->precision_note. A vi_status, as vi_api.order. */
+#define VI_PRECISION_AUTO (-1)
+int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, char *err,
+                 size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,85 @@
+/* integrate_tmpl.c: the fixed-step driver (design.md "The method interface";
+ * GSL's gsl_odeiv2_driver_apply_fixed_step), the one loop that steps a
+ * method: run, order studies, the figure traces and sweeps, the efficiency
+ * and work-precision studies all go through it, so that what a step is, and
+ * what a failure means, is defined once. Compiled once per precision. */
+#include <math.h>
+
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+
+int VI_X(vi_integrate)(VI_X(vi_stepper) * st, const VI_X(vi_solver_opts) * solver,
+                       VI_REAL h, long N, const VI_REAL *q0, const VI_REAL *p0,
+                       VI_X(vi_node) * node, VI_X(vi_observer) obs, void *ctx,
+                       long *last) {
+  long k = -1;
+  int rc = VI_X(vi_stepper_init)(st, solver, h, 0, q0, p0, node);
+  while (rc == VI_OK) {
+    k++;
+    if (obs != NULL && (rc = obs(ctx, k, node)) != VI_OK) {
+      break;
+    }
+    if (k == N) {
+      break;
+    }
+    rc = VI_X(vi_stepper_step)(st, node);
+  }
+  if (last != NULL) {
+    *last = k;
+  }
+  return rc;
+}
+
+void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
+                           const VI_REAL *Q, const VI_REAL *P, const VI_REAL *L,
+                           int energy) {
+  o->sys = sys;
+  o->Q = Q;
+  o->P = P;
+  o->L = L;
+  o->e[0] = o->e[1] = o->e[2] = 0;
+  o->eL0 = 0;
+  o->eE = 0;
+  o->eE2 = 0;
+  o->eElast = 0;
+  o->nE = 0;
+  o->E0 = 0;
+  o->energy = energy;
+  if (energy && VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &o->E0) != VI_OK) {
+    o->E0 = (VI_REAL)NAN;
+  }
+}
+
+int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
+  VI_X(vi_err_obs) *o = ctx;
+  const int n = o->sys->n, nq = o->sys->nq, m = o->sys->ml;
+  if (o->Q != NULL) {
+    const VI_REAL *ref[3] = {o->Q + k * nq, o->P + k * n, o->L + k * m};
+    const VI_REAL *val[3] = {nd->q, nd->p, nd->lambda};
+    const int len[3] = {nq, n, m};
+    for (int x = 0; x < 3; x++) {
+      VI_REAL *e = x == 2 && k == 0 ? &o->eL0 : &o->e[x];
+      for (int c = 0; c < len[x]; c++) {
+        VI_REAL d = vi_fabs(val[x][c] - ref[x][c]);
+        if (!(d <= *e)) {
+          *e = d; /* also catches NaN */
+        }
+      }
+    }
+  }
+  VI_REAL E = 0;
+  if (o->energy) {
+    /* An energy that cannot be evaluated, or is not finite, makes the
+     * error NaN (never a silently smaller maximum). */
+    VI_REAL d = VI_X(vi_system_energy)(o->sys, nd->q, nd->p, &E) == VI_OK
+                    ? vi_fabs(E - o->E0) /
+                          (vi_fabs(o->E0) > VI_ENERGY_ABS_BELOW ? vi_fabs(o->E0) : 1)
+                    : (VI_REAL)NAN;
+    o->eE = d > o->eE || d != d ? d : o->eE;
+    o->eE2 += d * d;
+    o->eElast = d * d;
+    o->nE++;
+  }
+  return VI_OK;
+}

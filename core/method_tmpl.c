@@ -1,0 +1,247 @@
+/* method_tmpl.c: the method registry (from core/methods/methods.def) and the
+ * stepper object: a method type, its parsed options and its private state
+ * in one allocation (GSL odeiv2 / dav1d style). Compiled once per
+ * precision (prec.h). */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+#include "spec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VI_METHOD(id) extern const VI_X(vi_method_type) VI_X(vi_method_##id);
+#include "methods/methods.def"
+#undef VI_METHOD
+
+const VI_X(vi_method_type) *const VI_X(vi_method_types)[] = {
+#define VI_METHOD(id) &VI_X(vi_method_##id),
+#include "methods/methods.def"
+#undef VI_METHOD
+    NULL};
+
+struct VI_X(vi_stepper) {
+  const VI_X(vi_method_type) *type;
+  const VI_X(vi_system) *sys;
+  VI_X(vi_stats) stats;
+  void *opts;
+  void *state;
+  int acquired; /* init ran: fini must release what it acquired */
+  int ready;    /* init succeeded: step may run */
+};
+
+#define ALIGN16(x) (((x) + 15) / 16 * 16)
+
+int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
+                               const VI_X(vi_system_type) *sty, char *why, size_t len) {
+  const char *lacks = (type->needs & VI_NEED_MECH) && sty->mech == NULL
+                          ? "the mechanical form L = 1/2 v'M(q)v - V(q)"
+                      : (type->needs & VI_NEED_DEGEN) && sty->degen == NULL
+                          ? "the degenerate form L = alpha(q).v - H(q)"
+                      : (type->needs & VI_NEED_LIE) && sty->lie == NULL
+                          ? "the Lie-group form l(g, xi)"
+                      : (type->needs & VI_NEED_HOLO) && (sty->holo == NULL || sty->info->m < 1)
+                          ? "holonomic constraints g(q) = 0"
+                      : (type->needs & VI_NEED_NH) && (sty->nh == NULL || sty->info->m_nh < 1)
+                          ? "nonholonomic constraints A(q) v + a(q) = 0"
+                          : NULL;
+  /* A family handles exactly the constraint kinds it needs: a system with
+   * another kind too (holonomic and nonholonomic) would have one of them
+   * silently ignored. */
+  const char *extra = lacks                                                      ? NULL
+                      : !(type->needs & VI_NEED_HOLO) && sty->info->m > 0        ? "holonomic"
+                      : !(type->needs & VI_NEED_NH) && sty->info->m_nh > 0       ? "nonholonomic"
+                                                                                 : NULL;
+  if (extra && why) {
+    snprintf(why, len, "method %s does not handle %s constraints, and %s has %d of them", type->name,
+             extra, sty->info->name, extra[0] == 'h' ? sty->info->m : sty->info->m_nh);
+  }
+  if (lacks && why) {
+    snprintf(why, len, "method %s needs a system with %s; %s is %s%s", type->name, lacks,
+             sty->info->name, VI_X(vi_type_form)(sty),
+             sty->holo != NULL ? " with holonomic constraints"
+             : sty->nh != NULL ? " with nonholonomic constraints"
+                               : " without constraints");
+  }
+  return lacks == NULL && extra == NULL;
+}
+
+static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
+                              const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
+                              size_t errlen);
+
+int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
+                           VI_X(vi_stepper) **out, char *err, size_t errlen) {
+  *out = NULL;
+  if (!spec || !sys) {
+    snprintf(err, errlen, "no method spec given");
+    return VI_EINVAL;
+  }
+  char name[64];
+  const char *kv = vi_spec_split(spec, name, sizeof name);
+  const VI_X(vi_method_type) *type = NULL;
+  for (int i = 0; VI_X(vi_method_types)[i]; i++) {
+    if (strcmp(VI_X(vi_method_types)[i]->name, name) == 0) {
+      type = VI_X(vi_method_types)[i];
+    }
+  }
+  if (!type) {
+    int k = snprintf(err, errlen, "unknown method '%s'; valid:", name);
+    for (int i = 0; VI_X(vi_method_types)[i] && k > 0 && (size_t)k < errlen; i++) {
+      k += snprintf(err + k, errlen - (size_t)k, " %s", VI_X(vi_method_types)[i]->name);
+    }
+    return VI_EINVAL;
+  }
+  if (!VI_X(vi_method_compatible)(type, sys->type, err, errlen)) {
+    return VI_EINVAL;
+  }
+  if (vi_kv_unique(kv, err, errlen) != 0) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", err);
+    snprintf(err, errlen, "method %s: %s", spec, msg);
+    return VI_EINVAL;
+  }
+  /* Parse into a temporary block first: the state size depends on it. */
+  _Alignas(16) char optbuf[256];
+  if (type->opts_size > sizeof optbuf) {
+    snprintf(err, errlen, "options of method %s exceed %zu bytes", type->name,
+             sizeof optbuf);
+    return VI_ENOMEM;
+  }
+  vi_opts_defaults(type->options, optbuf);
+  int rc = vi_opts_parse(type->name, type->options, optbuf, kv, err, errlen);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  return stepper_make(type, optbuf, sys, out, err, errlen);
+}
+
+int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *opts,
+                                const VI_X(vi_system) *sys, VI_X(vi_stepper) **out,
+                                char *err, size_t errlen) {
+  *out = NULL;
+  if (!type || !opts || !sys) {
+    snprintf(err, errlen, "vi_stepper_alloc_opts: no %s", !type ? "method type"
+                                                            : !opts ? "options" : "system");
+    return VI_EINVAL;
+  }
+  if (!VI_X(vi_method_compatible)(type, sys->type, err, errlen)) {
+    return VI_EINVAL;
+  }
+  _Alignas(16) char optbuf[256];
+  if (type->opts_size > sizeof optbuf) {
+    snprintf(err, errlen, "options of method %s exceed %zu bytes", type->name,
+             sizeof optbuf);
+    return VI_ENOMEM;
+  }
+  memcpy(optbuf, opts, type->opts_size);
+  return stepper_make(type, optbuf, sys, out, err, errlen);
+}
+
+/* One allocation of header, options and state from parsed or typed
+ * options, checked here for both paths: the presets a typed caller stored,
+ * the table's ranges, then the family's own rules. */
+static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
+                              const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
+                              size_t errlen) {
+  int rc = vi_opts_apply_presets(type->name, type->options, optbuf, err, errlen);
+  if (rc == VI_OK) {
+    rc = vi_opts_check(type->name, type->options, optbuf, err, errlen);
+  }
+  if (rc == VI_OK && type->check) {
+    rc = type->check(optbuf, err, errlen);
+  }
+  if (rc != VI_OK) {
+    return rc;
+  }
+  size_t head = ALIGN16(sizeof(VI_X(vi_stepper)));
+  size_t obytes = ALIGN16(type->opts_size);
+  size_t sbytes = type->state_size(optbuf, sys->n, sys->m);
+  char *mem = calloc(1, head + obytes + sbytes);
+  if (!mem) {
+    snprintf(err, errlen, "out of memory");
+    return VI_ENOMEM;
+  }
+  VI_X(vi_stepper) *st = (VI_X(vi_stepper) *)mem;
+  st->type = type;
+  st->sys = sys;
+  st->opts = mem + head;
+  st->state = mem + head + obytes;
+  memcpy(st->opts, optbuf, type->opts_size);
+  *out = st;
+  return VI_OK;
+}
+
+void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st) {
+  if (!st) {
+    return;
+  }
+  if (st->acquired && st->type->fini) {
+    st->type->fini(st->state);
+  }
+  free(st);
+}
+
+int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
+                          const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                          VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
+                          VI_X(vi_node) *node0) {
+  if (!(h > 0) || !vi_isfinite(h)) {
+    return VI_EINVAL;
+  }
+  if (st->acquired && st->type->fini) {
+    st->type->fini(st->state);
+  }
+  st->acquired = st->ready = 0;
+  memset(&st->stats, 0, sizeof st->stats);
+  VI_X(vi_solver_opts) def;
+  if (!solver) {
+    VI_X(vi_solver_opts_default)(&def);
+    solver = &def;
+  }
+  int rc = st->type->init(st->state, st->opts, st->sys, solver, h, t0, q0, p0,
+                          node0, &st->stats);
+  st->acquired = 1; /* fini releases whatever init acquired */
+  st->ready = rc == VI_OK;
+  return rc;
+}
+
+int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next) {
+  if (!st->ready) {
+    return VI_EINVAL;
+  }
+  return st->type->step(st->state, next, &st->stats);
+}
+
+int VI_X(vi_stepper_assemble)(VI_X(vi_stepper) *st, VI_REAL *F, VI_REAL *J) {
+  if (!st->ready) {
+    return VI_EINVAL;
+  }
+  return st->type->assemble ? st->type->assemble(st->state, F, J) : VI_EUNSUPPORTED;
+}
+
+int VI_X(vi_stepper_solve)(VI_X(vi_stepper) *st) {
+  if (!st->ready) {
+    return VI_EINVAL;
+  }
+  return st->type->solve ? st->type->solve(st->state, &st->stats) : VI_EUNSUPPORTED;
+}
+
+int VI_X(vi_stepper_unknowns)(const VI_X(vi_stepper) *st) {
+  return st->ready && st->type->unknowns ? st->type->unknowns(st->state) : 0;
+}
+
+const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st) {
+  return &st->stats;
+}
+
+int VI_X(vi_stepper_expected_order)(const VI_X(vi_stepper) *st, int quantity) {
+  return st->type->expected_order
+             ? st->type->expected_order(st->opts, st->sys->type->info, quantity)
+             : -1;
+}
+
+void VI_X(vi_stepper_spec)(const VI_X(vi_stepper) *st, char *buf, size_t len) {
+  vi_opts_format(st->type->name, st->type->options, st->opts, buf, len);
+}

@@ -1,0 +1,71 @@
+/* system_info.h: the metadata of a system type shared by its double and
+ * quad variants (name, sizes, parameters), and what a method family needs
+ * of a system */
+#ifndef VI_SYSTEM_INFO_H
+#define VI_SYSTEM_INFO_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A named physical parameter or piece of initial data of a system type.
+ * count values (1 for a scalar, n for a vector such as q0); the defaults are
+ * a comma-separated list parsed in the working precision, so a quad run
+ * sees 9.81 to 36 digits, not the double nearest to it. */
+/* The values a parameter may take, checked when a system is made (a
+ * parameter set outside it is refused naming the parameter and the range). */
+typedef enum vi_param_domain {
+  VI_PARAM_ANY = 0,      /* any finite number */
+  VI_PARAM_POSITIVE = 1, /* > 0 (masses, lengths) */
+  VI_PARAM_NONNEG = 2    /* >= 0 */
+} vi_param_domain;
+
+typedef struct vi_param {
+  const char *name;
+  int count;
+  const char *defaults;
+  const char *doc;
+  int domain; /* vi_param_domain of every value */
+} vi_param;
+
+/* The domain as text: "any finite number", "> 0", ">= 0". */
+const char *vi_param_domain_text(int domain);
+
+/* What a method family needs of a system (vi_method_type.needs), checked
+ * once when a stepper is made, with a message naming what is missing. */
+enum {
+  VI_NEED_MECH = 1u << 0,  /* the mechanical form 1/2 v'M(q)v - V(q) */
+  VI_NEED_DEGEN = 1u << 1, /* the degenerate form alpha(q).v - H(q) */
+  VI_NEED_HOLO = 1u << 2,  /* holonomic constraints g(q) = 0 (m >= 1) */
+  VI_NEED_LIE = 1u << 3,   /* the Lie-group form l(g, xi) */
+  VI_NEED_NH = 1u << 4     /* nonholonomic constraints (m_nh >= 1) */
+};
+
+/* Metadata of a system type, shared by its double and quad variants. */
+typedef struct vi_system_info {
+  const char *name;    /* registry name, e.g. "planar-pendulum" */
+  const char *summary; /* one line */
+  const char *cite;    /* paper key and equations, e.g. "wenger2017 (69)" */
+  int n;               /* coordinates (Lie form: the dimension of the group) */
+  int nq;              /* reals stored per configuration; 0: n. The Lie form
+                          may store a group element in an embedding with
+                          nq > n (SO(3) x R^2: R row-major, then x, y: 11) */
+  int m;               /* holonomic constraints */
+  int m_nh;            /* nonholonomic constraints A(q) v + a(q) = 0 */
+  int n_momenta;       /* number of momentum maps (obs->momenta) */
+  int alpha_affine;    /* degenerate form: alpha(q) = C q + d, so Dalpha is
+                          constant and the contracted Hess alpha vanishes
+                          (tyranowski2014 §4.2: Theorems 4.3-4.6 apply);
+                          vistudy check verifies it */
+  const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
+  const vi_param *params; /* terminated by an entry with name == NULL */
+} vi_system_info;
+
+/* Number of parameter values of a system (sum of counts). */
+int vi_system_info_nvalues(const vi_system_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
