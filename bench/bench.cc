@@ -105,6 +105,8 @@ template <> struct Api<double> {
   static constexpr auto stepper_assemble = &vi_stepper_assemble_d;
   static constexpr auto stepper_solve = &vi_stepper_solve_d;
   static constexpr auto stepper_unknowns = &vi_stepper_unknowns_d;
+  static constexpr auto stepper_dims = &vi_stepper_dims_d;
+  static constexpr auto node_bind = &vi_node_bind_d;
   static constexpr auto solver_opts_default = &vi_solver_opts_default_d;
   static constexpr auto lu_factor = &vi_lu_factor_d;
   static constexpr auto lu_solve = &vi_lu_solve_d;
@@ -130,6 +132,8 @@ template <> struct Api<__float128> {
   static constexpr auto stepper_assemble = &vi_stepper_assemble_q;
   static constexpr auto stepper_solve = &vi_stepper_solve_q;
   static constexpr auto stepper_unknowns = &vi_stepper_unknowns_q;
+  static constexpr auto stepper_dims = &vi_stepper_dims_q;
+  static constexpr auto node_bind = &vi_node_bind_q;
   static constexpr auto solver_opts_default = &vi_solver_opts_default_q;
   static constexpr auto lu_factor = &vi_lu_factor_q;
   static constexpr auto lu_solve = &vi_lu_solve_q;
@@ -172,12 +176,11 @@ public:
       *why = err[0] ? err : vi_strerror(rc);
       return rc;
     }
-    q_.resize(static_cast<size_t>(sys_->nq));  // a group in its embedding: nq >= n reals
-    p_.resize(static_cast<size_t>(sys_->n));
-    lam_.resize(static_cast<size_t>(sys_->ml > 0 ? sys_->ml : 1));  // every multiplier kind
-    node_.q = q_.data();
-    node_.p = p_.data();
-    node_.lambda = lam_.data();
+    // One buffer laid out by the stepper's dimensions (a group in its
+    // embedding, every multiplier kind, the method's extra block).
+    const vi_dims *d = A::stepper_dims(st_);
+    buf_.resize(vi_node_size(d) + 1);
+    A::node_bind(&node_, buf_.data(), d);
     A::solver_opts_default(&opts_);
     opts_.kind = c.backend;
     rc = restart();
@@ -208,7 +211,7 @@ private:
   typename A::Stepper *st_ = nullptr;
   typename A::SolverOpts opts_{};
   typename A::Node node_{};
-  std::vector<R> q_, p_, lam_;
+  std::vector<R> buf_;
 };
 
 // Per-step counters accumulated across the cycles of a benchmark.

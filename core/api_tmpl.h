@@ -212,6 +212,13 @@ typedef struct VI_X(vi_system) {
                        the degenerate form), consistent with p0 */
 } VI_X(vi_system);
 
+/* The system's dimensions (n_extra = 0: a node of the system alone, e.g.
+ * a reference). */
+static inline vi_dims VI_X(vi_system_dims)(const VI_X(vi_system) *sys) {
+  vi_dims d = {sys->n, sys->nq, sys->m, sys->m_nh, sys->ml, 0};
+  return d;
+}
+
 /* Allocate a system from its defaults with nset overrides "name=v1,v2,..".
  * Unknown names, a wrong number of values or an unparsable value give
  * VI_EINVAL; initial data violating g(q0) = 0, G(q0) v0 = 0 or A(q0) v0 +
@@ -374,14 +381,32 @@ typedef struct VI_X(vi_stats) {
 } VI_X(vi_stats);
 
 /* The state at a time node: t, q (nq), p (n), lambda (ml: the m holonomic
- * multipliers, then the m_nh nonholonomic ones). */
+ * multipliers, then the m_nh nonholonomic ones) and the method's extra
+ * block (n_extra reals, NULL when it has none). One buffer of
+ * vi_node_size(dims) reals holds q, p, lambda, extra in this order
+ * (vi_node_bind); no caller computes the offsets itself. */
 typedef struct VI_X(vi_node) {
   VI_REAL t;
-  VI_REAL *q, *p, *lambda;
+  VI_REAL *q, *p, *lambda, *extra;
 } VI_X(vi_node);
 
-/* Method type: one family of integrators (core/methods/X.c). Options are
- * parsed (non-templated) into an opaque block of opts_size bytes. */
+/* Point nd's arrays into buf (vi_node_size(d) reals) by the layout above;
+ * t = 0. */
+static inline void VI_X(vi_node_bind)(VI_X(vi_node) *nd, VI_REAL *buf, const vi_dims *d) {
+  nd->t = 0;
+  nd->q = buf;
+  nd->p = buf + d->nq;
+  nd->lambda = nd->p + d->n;
+  nd->extra = d->n_extra > 0 ? nd->lambda + d->ml : NULL;
+}
+
+/* A node with its own storage, one allocation (free with free()); NULL
+ * when out of memory. */
+VI_X(vi_node) *VI_X(vi_node_alloc)(const vi_dims *d);
+
+/* Method type: one family of integrators (core/methods/NAME_tmpl.c).
+ * Options are parsed (non-templated) into an opaque block of opts_size
+ * bytes. */
 typedef struct VI_X(vi_method_type) {
   const char *name;
   const char *summary;
@@ -390,42 +415,61 @@ typedef struct VI_X(vi_method_type) {
    * "key=value,...", the canonical spec, list methods and the messages come
    * from this table; terminated by key == NULL. */
   const vi_opt *options;
-  unsigned needs;         /* VI_NEED_* of the systems it can integrate */
+  /* The systems it integrates: every VI_NEED_* bit of needs is required
+   * (a Lagrangian form, a constraint kind); a constraint kind in optional
+   * is handled when the system has it; any other constraint kind of a
+   * system is refused (it would be silently ignored). */
+  unsigned needs;
+  unsigned optional;
+  /* The refusals that depend on the system beyond its tables (may be
+   * NULL): VI_OK, or VI_EUNSUPPORTED with the reason in why (e.g. "em
+   * needs a constant mass matrix; triple-pendulum has M(q)"). Called when a
+   * stepper is made, after the tables are checked. */
+  int (*accepts)(const void *opts, const VI_X(vi_system_type) *sys, char *why, size_t len);
   size_t opts_size;
   /* The family's own rules after the table's range checks, for both the
    * spec parser and the typed constructor: derive the defaults that depend
    * on other options and refuse what the family's paper rules out (e.g.
    * Theorem 1 of wenger2017), with the reason. */
   int (*check)(void *opts, char *err, size_t errlen);
-  /* Bytes of private state for this system size: n = sys->n and m =
-   * sys->m (holonomic multipliers). A family that accepts groups in an
-   * embedding or nonholonomic constraints sizes its nodes by sys->nq and
-   * sys->ml, which it reads from the system in init. */
-  size_t (*state_size)(const void *opts, int n, int m);
+  /* The extra block of every node (may be NULL: none): n_extra reals for
+   * these options and dimensions (d->n_extra is 0 when it is called),
+   * columns named extra_name1..extra_nameK, and what the exact flow says
+   * of it (VI_EXTRA_*). */
+  int (*n_extra)(const void *opts, const vi_dims *d);
+  const char *extra_name;
+  int extra_ref;
+  /* Bytes of private state for a system of these dimensions (n_extra
+   * included); the state is allocated with the stepper, before init. */
+  size_t (*state_size)(const void *opts, const vi_dims *d);
   /* Intervals solved ahead: init solves that many (galerkin: 1, its
    * node 0 multiplier comes from interval 0) and each step the next one;
    * 0 when init solves nothing (man2020). The solves of init are counted
    * in the statistics like those of the steps (stats->steps counts steps
    * only), so Newton iterations per step include the start-up. */
   int lookahead;
-  /* Prepare a run from (q0, p0) at t0 with step h; fills node 0 (lambda0
-   * included) and counts its solves in stats. Everything a step needs is
-   * passed here. */
+  /* Prepare a run from (q0, p0) at t0 with step h; fills node 0 (its
+   * multipliers and extra block included) and counts its solves in stats.
+   * Everything a step needs is passed here. A failure may say why in err
+   * (errlen bytes; vi_stepper_error). */
   int (*init)(void *state, const void *opts, const VI_X(vi_system) *sys,
               const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
               const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
-              VI_X(vi_stats) *stats);
+              VI_X(vi_stats) *stats, char *err, size_t errlen);
   /* Advance one step: node k -> node k+1; no allocation. */
   int (*step)(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats);
   /* Release what init acquired outside the state block (e.g. KINSOL). */
   void (*fini)(void *state);
   /* The order of each quantity as the family's paper predicts it for these
    * options on a system of this kind (info: e.g. vprk's orders depend on
-   * whether alpha is affine): quantity VI_Q, VI_P, VI_LAMBDA, or VI_NQUANT
-   * for the relative energy error; -1 where the family declares nothing,
-   * VI_ORDER_NONE where the paper says the method does not converge (used
-   * by the conformance tests and studies, never written into a measured
-   * column). */
+   * whether alpha is affine): quantity VI_Q, VI_P, VI_LAMBDA, VI_ENERGY
+   * (the relative energy error) or VI_EXTRA (the extra block, when
+   * extra_ref is VI_EXTRA_ZERO); -1 where the family declares nothing,
+   * VI_ORDER_NONE where the paper says the method does not converge,
+   * VI_ORDER_EXACT where it conserves the quantity to round-off (the
+   * energy of an energy-momentum scheme). Used by the conformance tests,
+   * the validation and the order studies' verdicts, never written into a
+   * measured column. */
   int (*expected_order)(const void *opts, const vi_system_info *info, int quantity);
   /* Specs that exercise the family (the conformance tests loop them),
    * NULL-terminated. */
@@ -451,26 +495,47 @@ extern const VI_X(vi_method_type) *const VI_X(vi_method_types)[];
 typedef struct VI_X(vi_stepper) VI_X(vi_stepper);
 
 /* 1 when the system type has every table the method type needs
- * (type->needs), else 0 with the reason in why (may be NULL). */
+ * (type->needs) and no constraint kind the family does not handle (needs
+ * and optional), else 0 with the reason in why (may be NULL). */
 int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
                                const VI_X(vi_system_type) *sty, char *why, size_t len);
+/* vi_method_compatible, then the family's own refusals for these options
+ * (type->accepts): VI_OK, or VI_EUNSUPPORTED with the reason in why. */
+int VI_X(vi_method_accepts)(const VI_X(vi_method_type) *type, const void *opts,
+                            const VI_X(vi_system_type) *sty, char *why, size_t len);
+/* The method type of a registered family by name; NULL when unknown (err
+ * lists the valid names). */
+const VI_X(vi_method_type) *VI_X(vi_method_find)(const char *name, char *err, size_t errlen);
 
 /* Parse a spec NAME[:key=value,...] against the registry; refuses a system
- * the family cannot integrate (vi_method_compatible) with the reason. */
+ * the family cannot integrate (vi_method_accepts) with the reason
+ * (VI_EUNSUPPORTED). */
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen);
 /* The typed constructor: the family's options struct (vi_galerkin_opts,
- * vi_man2020_opts, ...) instead of a spec string; the same checks. */
+ * vi_man2020_opts, ...; core/methods/NAME.h) instead of a spec string; the
+ * same checks. */
 int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *opts,
                                 const VI_X(vi_system) *sys, VI_X(vi_stepper) **out,
                                 char *err, size_t errlen);
 void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st);
+/* node0 is bound to vi_node_size(vi_stepper_dims(st)) reals. */
 int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
                           const VI_X(vi_solver_opts) *solver, VI_REAL h,
                           VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
                           VI_X(vi_node) *node0);
 int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next);
 const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st);
+/* The dimensions of the stepper's nodes (the system's and the method's
+ * extra block). */
+const vi_dims *VI_X(vi_stepper_dims)(const VI_X(vi_stepper) *st);
+/* The column name of extra real i (0-based) into buf: extra_name1, ...;
+ * i < 0: the block's name (extra_name). */
+void VI_X(vi_stepper_extra_name)(const VI_X(vi_stepper) *st, int i, char *buf, size_t len);
+/* What the exact flow says of the extra block (VI_EXTRA_*). */
+int VI_X(vi_stepper_extra_ref)(const VI_X(vi_stepper) *st);
+/* The reason init gave for its last failure, "" when none. */
+const char *VI_X(vi_stepper_error)(const VI_X(vi_stepper) *st);
 /* Benchmark kernels of the method type (after init; VI_EUNSUPPORTED when
  * the family has none): one assembly of the next step's residual and
  * Jacobian, one nonlinear solve of the next step (see vi_method_type). */
@@ -505,17 +570,17 @@ int VI_X(vi_integrate)(VI_X(vi_stepper) *st, const VI_X(vi_solver_opts) *solver,
  * relative energy error |E_k - E_0| / |E_0| (man2020 (46)) in eE and the
  * sum of its squares over the nodes in eE2 (nE nodes, the last term in
  * eElast: the trapezoidal mean over [0, t_k] is (eE2 - eElast/2) / (nE - 1),
- * the first term being 0; its root is the robust energy measure of README
- * "Orders"). A NaN
- * anywhere makes the error NaN. The energy error is absolute when |E_0| <=
- * VI_ENERGY_ABS_BELOW: a Hamiltonian shifted to vanish on the orbit
- * (tyranowski2014 §5 plots H itself) has no scale to be relative to. The
- * multiplier error
- * e[2] is taken over
- * the nodes k >= 1; node 0's, the start value lambda_0 a method computes
- * from its first step alone (one-sided, so of lower order than the
- * two-sided values at later nodes when the initial velocity is not zero;
- * README "Orders"), goes to eL0. */
+ * the first term being 0; its root is the robust energy measure of
+ * docs/orders.md). A NaN anywhere makes the error NaN. The energy error is
+ * absolute when |E_0| <= VI_ENERGY_ABS_BELOW: a Hamiltonian shifted to
+ * vanish on the orbit (tyranowski2014 §5 plots H itself) has no scale to be
+ * relative to. The multiplier error e[2] is taken over the nodes k >= 1;
+ * node 0's, the start value lambda_0 a method computes from its first step
+ * alone (one-sided, so of lower order than the two-sided values at later
+ * nodes when the initial velocity is not zero; docs/orders.md), goes to
+ * eL0. With n_extra > 0 (the method's extra block, vi_stepper_dims) eX is
+ * max_k |extra_k|_inf over the nodes k >= 1 (node 0's extra is a start
+ * value, as lambda_0's). */
 typedef struct VI_X(vi_err_obs) {
   const VI_X(vi_system) *sys;
   const VI_REAL *Q, *P, *L;
@@ -526,9 +591,12 @@ typedef struct VI_X(vi_err_obs) {
   VI_REAL eElast; /* its last term (the trapezoidal rule halves it) */
   long nE;     /* nodes in eE2 */
   int energy;
+  int n_extra;
+  VI_REAL eX; /* max |extra| over the nodes k >= 1 */
 } VI_X(vi_err_obs);
+/* n_extra: the reals of the extra block of the nodes observed (0: none). */
 void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) *o, const VI_X(vi_system) *sys, const VI_REAL *Q,
-                           const VI_REAL *P, const VI_REAL *L, int energy);
+                           const VI_REAL *P, const VI_REAL *L, int energy, int n_extra);
 int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) *nd);
 
 /* ---- reference solutions (core/reference_tmpl.c) ------------------------------ */

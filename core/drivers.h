@@ -28,11 +28,21 @@ typedef struct vi_solver_config {
 
 /* Result of an order study, in double whatever the working precision. */
 #define VI_ORDER_MAXH 24
-enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3 };
+/* The quantities of an order study, and of a method's declared orders
+ * (vi_method_type.expected_order): the global errors of q, p and every
+ * multiplier lambda (the state, VI_NQUANT of them), the relative energy
+ * error (VI_ENERGY) and the method's extra block (VI_EXTRA: its size, when
+ * the exact flow has it zero). */
+enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3, VI_ENERGY = 3, VI_EXTRA = 4 };
 /* A declared order meaning "does not converge" (an inconsistent method,
  * e.g. the 2-stage Lobatto IIIA-IIIB pair of tyranowski2014 §4.3.2): an
  * order study must give the verdict 'd', never a slope. */
 #define VI_ORDER_NONE 0
+/* A declared "order" meaning exact conservation: the quantity's error
+ * stays at round-off whatever the step (the energy of an energy-momentum
+ * scheme, betsch-ggl); an order study then checks that instead of fitting
+ * a slope (vi_order_exact_bound). */
+#define VI_ORDER_EXACT (-2)
 /* An energy error is relative to |E_0| unless |E_0| is at most this
  * (sqrt of double's eps, in every precision so that double and quad runs
  * measure the same thing): then it is absolute. A Hamiltonian shifted to
@@ -75,7 +85,33 @@ typedef struct vi_order_result {
   int started;          /* 0 when the study failed while being set up (the
                            system, its data, the method spec, T or the runs) */
   int at_final;         /* the errors are those at t = T (vi_order_config) */
+  /* The method's extra block (vi_method_type.n_extra): reals per node (0:
+   * none), its name ("gamma"), whether the exact flow has it zero (then its
+   * size is an error, fitted like the others: VI_EXTRA), max_k
+   * |extra_k|_inf over the nodes k >= 1 of each run, and its floor. */
+  int nextra;
+  char extra_name[24];
+  int extra_zero;
+  double extra_err[VI_ORDER_MAXH];
+  double extra_floor;
+  /* The method declares that it conserves the energy exactly
+   * (VI_ORDER_EXACT): its error is checked against round-off
+   * (vi_order_exact), not fitted, and does not drive the step sizes. */
+  int energy_exact;
 } vi_order_result;
+
+/* The errors of quantity x of an order study (VI_Q, VI_P, VI_LAMBDA, the
+ * energy's root mean square VI_ENERGY, the extra block VI_EXTRA) and
+ * their floor. */
+static inline const double *vi_order_errors(const vi_order_result *r, int x, double *floor) {
+  *floor = x < VI_NQUANT ? r->floor[x] : x == VI_EXTRA ? r->extra_floor : r->energy_floor;
+  return x < VI_NQUANT ? r->err[x] : x == VI_EXTRA ? r->extra_err : r->energy_rms;
+}
+
+/* The round-off bound of an exactly conserved energy (VI_ORDER_EXACT) after
+ * N steps: the energy floor (100 eps) grown as a random walk of one
+ * rounding per step, 100 eps max(1, sqrt(N)). */
+double vi_order_exact_bound(const vi_order_result *r, long N);
 
 /* A typed order study (vi_order_study_d / _q, vi_api.order): a system
  * (registry name and overrides "name=v1,v2"), a method spec, the final
@@ -188,8 +224,17 @@ const vi_api *vi_api_of(vi_precision p);
 
 /* The quantities an order study is about (its measure): q, p and lambda
  * (when the system has multipliers) for the state, the energy error for
- * the energy measure; x is VI_Q, VI_P, VI_LAMBDA or VI_NQUANT (energy). */
+ * the energy measure, and the extra block when the exact flow has it zero;
+ * x is VI_Q, VI_P, VI_LAMBDA, VI_ENERGY or VI_EXTRA. An energy declared
+ * exact drives nothing (it is checked, not fitted). */
 int vi_order_drives(const vi_order_result *r, int x);
+
+/* Whether an energy declared exact (r->energy_exact) stayed at round-off:
+ * 1 when every run's maximum energy error is within vi_order_exact_bound
+ * of its steps, 0 when one is not; -1 when no run has an energy error.
+ * *worst is the largest ratio error / bound over the runs and *at its run
+ * (may be NULL). */
+int vi_order_exact(const vi_order_result *r, double *worst, int *at);
 
 /* An order study with a precision policy (core/order_policy.c): precision
  * VI_DOUBLE or VI_QUAD runs in that precision; -1 (VI_PRECISION_AUTO) runs

@@ -33,7 +33,7 @@ int VI_X(vi_integrate)(VI_X(vi_stepper) * st, const VI_X(vi_solver_opts) * solve
 
 void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
                            const VI_REAL *Q, const VI_REAL *P, const VI_REAL *L,
-                           int energy) {
+                           int energy, int n_extra) {
   o->sys = sys;
   o->Q = Q;
   o->P = P;
@@ -46,6 +46,8 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) * o, const VI_X(vi_system) * sys,
   o->nE = 0;
   o->E0 = 0;
   o->energy = energy;
+  o->n_extra = n_extra;
+  o->eX = 0;
   if (energy && VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &o->E0) != VI_OK) {
     o->E0 = (VI_REAL)NAN;
   }
@@ -67,6 +69,10 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
         }
       }
     }
+  }
+  for (int c = 0; k > 0 && c < o->n_extra; c++) {
+    VI_REAL d = vi_fabs(nd->extra[c]);
+    o->eX = d > o->eX || d != d ? d : o->eX;
   }
   VI_REAL E = 0;
   if (o->energy) {

@@ -32,7 +32,7 @@
 
 /* d[j] -= l * s[j], j < len. */
 static inline void axpy1(int len, VI_REAL l, const VI_REAL *restrict s,
-                               VI_REAL *restrict d) {
+                         VI_REAL *restrict d) {
   for (int j = 0; j < len; j++) {
     d[j] -= l * s[j];
   }
@@ -40,7 +40,7 @@ static inline void axpy1(int len, VI_REAL l, const VI_REAL *restrict s,
 
 /* d0[j] -= l0 * s[j] and d1[j] -= l1 * s[j]: one load of s for two rows. */
 static inline void axpy2(int len, VI_REAL l0, VI_REAL *restrict d0, VI_REAL l1,
-                               VI_REAL *restrict d1, const VI_REAL *restrict s) {
+                         VI_REAL *restrict d1, const VI_REAL *restrict s) {
   for (int j = 0; j < len; j++) {
     VI_REAL sj = s[j];
     d0[j] -= l0 * sj;

@@ -11,6 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The test-only families are registered in the test configuration only
+ * (meson option test_families). */
+#ifdef VI_WITH_TEST_FAMILIES
+#define VI_TEST_METHOD(id) VI_METHOD(id)
+#else
+#define VI_TEST_METHOD(id)
+#endif
+
 #define VI_METHOD(id) extern const VI_X(vi_method_type) VI_X(vi_method_##id);
 #include "methods/methods.def"
 #undef VI_METHOD
@@ -20,19 +28,36 @@ const VI_X(vi_method_type) *const VI_X(vi_method_types)[] = {
 #include "methods/methods.def"
 #undef VI_METHOD
     NULL};
+#undef VI_TEST_METHOD
 
 struct VI_X(vi_stepper) {
   const VI_X(vi_method_type) *type;
   const VI_X(vi_system) *sys;
   VI_X(vi_stats) stats;
+  vi_dims dims; /* the system's and the method's extra block */
   void *opts;
   void *state;
   int acquired; /* init ran: fini must release what it acquired */
   int ready;    /* init succeeded: step may run */
+  char err[256]; /* why init last failed (vi_stepper_error) */
 };
 
 #define ALIGN16(x) (((x) + 15) / 16 * 16)
 
+VI_X(vi_node) *VI_X(vi_node_alloc)(const vi_dims *d) {
+  const size_t head = ALIGN16(sizeof(VI_X(vi_node)));
+  const size_t nr = vi_node_size(d);
+  char *mem = calloc(1, head + (nr > 0 ? nr : 1) * sizeof(VI_REAL));
+  if (!mem) {
+    return NULL;
+  }
+  VI_X(vi_node) *nd = (VI_X(vi_node) *)(void *)mem;
+  VI_X(vi_node_bind)(nd, (VI_REAL *)(void *)(mem + head), d);
+  return nd;
+}
+
+/* Whether a system with n constraints of a kind is acceptable to a family
+ * that requires (need) or handles (opt) that kind. */
 int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
                                const VI_X(vi_system_type) *sty, char *why, size_t len) {
   const char *lacks = (type->needs & VI_NEED_MECH) && sty->mech == NULL
@@ -46,13 +71,14 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
                       : (type->needs & VI_NEED_NH) && (sty->nh == NULL || sty->info->m_nh < 1)
                           ? "nonholonomic constraints A(q) v + a(q) = 0"
                           : NULL;
-  /* A family handles exactly the constraint kinds it needs: a system with
-   * another kind too (holonomic and nonholonomic) would have one of them
-   * silently ignored. */
-  const char *extra = lacks                                                      ? NULL
-                      : !(type->needs & VI_NEED_HOLO) && sty->info->m > 0        ? "holonomic"
-                      : !(type->needs & VI_NEED_NH) && sty->info->m_nh > 0       ? "nonholonomic"
-                                                                                 : NULL;
+  /* A family handles exactly the constraint kinds it needs or declares
+   * optional: a system with another kind too would have it silently
+   * ignored. */
+  const unsigned handled = type->needs | type->optional;
+  const char *extra = lacks                                                 ? NULL
+                      : !(handled & VI_NEED_HOLO) && sty->info->m > 0       ? "holonomic"
+                      : !(handled & VI_NEED_NH) && sty->info->m_nh > 0      ? "nonholonomic"
+                                                                            : NULL;
   if (extra && why) {
     snprintf(why, len, "method %s does not handle %s constraints, and %s has %d of them", type->name,
              extra, sty->info->name, extra[0] == 'h' ? sty->info->m : sty->info->m_nh);
@@ -67,9 +93,49 @@ int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
   return lacks == NULL && extra == NULL;
 }
 
+int VI_X(vi_method_accepts)(const VI_X(vi_method_type) *type, const void *opts,
+                            const VI_X(vi_system_type) *sty, char *why, size_t len) {
+  if (!VI_X(vi_method_compatible)(type, sty, why, len)) {
+    return VI_EUNSUPPORTED;
+  }
+  if (type->accepts != NULL) {
+    char msg[256] = "";
+    int rc = type->accepts(opts, sty, msg, sizeof msg);
+    if (rc != VI_OK) {
+      vi_set_err(why, len, "%s", msg[0] ? msg : "the method refuses this system");
+      return VI_EUNSUPPORTED;
+    }
+  }
+  return VI_OK;
+}
+
+const VI_X(vi_method_type) *VI_X(vi_method_find)(const char *name, char *err, size_t errlen) {
+  for (int i = 0; VI_X(vi_method_types)[i]; i++) {
+    if (name && strcmp(VI_X(vi_method_types)[i]->name, name) == 0) {
+      return VI_X(vi_method_types)[i];
+    }
+  }
+  int k = snprintf(err, errlen, "unknown method '%s'; valid:", name ? name : "");
+  for (int i = 0; VI_X(vi_method_types)[i] && k > 0 && (size_t)k < errlen; i++) {
+    k += snprintf(err + k, errlen - (size_t)k, " %s", VI_X(vi_method_types)[i]->name);
+  }
+  return NULL;
+}
+
 static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
-                              const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
-                              size_t errlen);
+                        const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
+                        size_t errlen);
+
+/* The options of a family are parsed or copied into a stack block first
+ * (the state size depends on them): it must be large enough. */
+#define OPTBUF_SIZE 256
+static int optbuf_fits(const VI_X(vi_method_type) *type, char *err, size_t errlen) {
+  if (type->opts_size > OPTBUF_SIZE) {
+    snprintf(err, errlen, "options of method %s exceed %d bytes", type->name, OPTBUF_SIZE);
+    return 0;
+  }
+  return 1;
+}
 
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen) {
@@ -80,21 +146,12 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
   }
   char name[64];
   const char *kv = vi_spec_split(spec, name, sizeof name);
-  const VI_X(vi_method_type) *type = NULL;
-  for (int i = 0; VI_X(vi_method_types)[i]; i++) {
-    if (strcmp(VI_X(vi_method_types)[i]->name, name) == 0) {
-      type = VI_X(vi_method_types)[i];
-    }
-  }
+  const VI_X(vi_method_type) *type = VI_X(vi_method_find)(name, err, errlen);
   if (!type) {
-    int k = snprintf(err, errlen, "unknown method '%s'; valid:", name);
-    for (int i = 0; VI_X(vi_method_types)[i] && k > 0 && (size_t)k < errlen; i++) {
-      k += snprintf(err + k, errlen - (size_t)k, " %s", VI_X(vi_method_types)[i]->name);
-    }
     return VI_EINVAL;
   }
   if (!VI_X(vi_method_compatible)(type, sys->type, err, errlen)) {
-    return VI_EINVAL;
+    return VI_EUNSUPPORTED;
   }
   if (vi_kv_unique(kv, err, errlen) != 0) {
     char msg[512];
@@ -102,11 +159,8 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
     snprintf(err, errlen, "method %s: %s", spec, msg);
     return VI_EINVAL;
   }
-  /* Parse into a temporary block first: the state size depends on it. */
-  _Alignas(16) char optbuf[256];
-  if (type->opts_size > sizeof optbuf) {
-    snprintf(err, errlen, "options of method %s exceed %zu bytes", type->name,
-             sizeof optbuf);
+  _Alignas(16) char optbuf[OPTBUF_SIZE];
+  if (!optbuf_fits(type, err, errlen)) {
     return VI_ENOMEM;
   }
   vi_opts_defaults(type->options, optbuf);
@@ -127,12 +181,10 @@ int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *op
     return VI_EINVAL;
   }
   if (!VI_X(vi_method_compatible)(type, sys->type, err, errlen)) {
-    return VI_EINVAL;
+    return VI_EUNSUPPORTED;
   }
-  _Alignas(16) char optbuf[256];
-  if (type->opts_size > sizeof optbuf) {
-    snprintf(err, errlen, "options of method %s exceed %zu bytes", type->name,
-             sizeof optbuf);
+  _Alignas(16) char optbuf[OPTBUF_SIZE];
+  if (!optbuf_fits(type, err, errlen)) {
     return VI_ENOMEM;
   }
   memcpy(optbuf, opts, type->opts_size);
@@ -141,10 +193,11 @@ int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *op
 
 /* One allocation of header, options and state from parsed or typed
  * options, checked here for both paths: the presets a typed caller stored,
- * the table's ranges, then the family's own rules. */
+ * the table's ranges, the family's own rules, then whether it accepts this
+ * system with these options. */
 static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
-                              const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
-                              size_t errlen) {
+                        const VI_X(vi_system) *sys, VI_X(vi_stepper) **out, char *err,
+                        size_t errlen) {
   int rc = vi_opts_apply_presets(type->name, type->options, optbuf, err, errlen);
   if (rc == VI_OK) {
     rc = vi_opts_check(type->name, type->options, optbuf, err, errlen);
@@ -152,12 +205,21 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
   if (rc == VI_OK && type->check) {
     rc = type->check(optbuf, err, errlen);
   }
+  if (rc == VI_OK) {
+    rc = VI_X(vi_method_accepts)(type, optbuf, sys->type, err, errlen);
+  }
   if (rc != VI_OK) {
     return rc;
   }
+  vi_dims d = VI_X(vi_system_dims)(sys);
+  d.n_extra = type->n_extra ? type->n_extra(optbuf, &d) : 0;
+  if (d.n_extra < 0) {
+    snprintf(err, errlen, "method %s declares a negative extra block", type->name);
+    return VI_EINVAL;
+  }
   size_t head = ALIGN16(sizeof(VI_X(vi_stepper)));
   size_t obytes = ALIGN16(type->opts_size);
-  size_t sbytes = type->state_size(optbuf, sys->n, sys->m);
+  size_t sbytes = type->state_size(optbuf, &d);
   char *mem = calloc(1, head + obytes + sbytes);
   if (!mem) {
     snprintf(err, errlen, "out of memory");
@@ -166,6 +228,7 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
   VI_X(vi_stepper) *st = (VI_X(vi_stepper) *)mem;
   st->type = type;
   st->sys = sys;
+  st->dims = d;
   st->opts = mem + head;
   st->state = mem + head + obytes;
   memcpy(st->opts, optbuf, type->opts_size);
@@ -187,7 +250,9 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
                           const VI_X(vi_solver_opts) *solver, VI_REAL h,
                           VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
                           VI_X(vi_node) *node0) {
+  st->err[0] = '\0';
   if (!(h > 0) || !vi_isfinite(h)) {
+    snprintf(st->err, sizeof st->err, "the step h must be a positive number");
     return VI_EINVAL;
   }
   if (st->acquired && st->type->fini) {
@@ -201,7 +266,7 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
     solver = &def;
   }
   int rc = st->type->init(st->state, st->opts, st->sys, solver, h, t0, q0, p0,
-                          node0, &st->stats);
+                          node0, &st->stats, st->err, sizeof st->err);
   st->acquired = 1; /* fini releases whatever init acquired */
   st->ready = rc == VI_OK;
   return rc;
@@ -234,6 +299,27 @@ int VI_X(vi_stepper_unknowns)(const VI_X(vi_stepper) *st) {
 
 const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st) {
   return &st->stats;
+}
+
+const vi_dims *VI_X(vi_stepper_dims)(const VI_X(vi_stepper) *st) {
+  return &st->dims;
+}
+
+void VI_X(vi_stepper_extra_name)(const VI_X(vi_stepper) *st, int i, char *buf, size_t len) {
+  const char *base = st->type->extra_name ? st->type->extra_name : "extra";
+  if (i < 0) {
+    snprintf(buf, len, "%s", base);
+  } else {
+    snprintf(buf, len, "%s%d", base, i + 1);
+  }
+}
+
+int VI_X(vi_stepper_extra_ref)(const VI_X(vi_stepper) *st) {
+  return st->dims.n_extra > 0 ? st->type->extra_ref : VI_EXTRA_UNREFERENCED;
+}
+
+const char *VI_X(vi_stepper_error)(const VI_X(vi_stepper) *st) {
+  return st->err;
 }
 
 int VI_X(vi_stepper_expected_order)(const VI_X(vi_stepper) *st, int quantity) {

@@ -9,9 +9,37 @@
 
 int vi_order_drives(const vi_order_result *r, int x) {
   if (r->measure == VI_MEASURE_ENERGY) {
-    return x == VI_NQUANT;
+    return x == VI_ENERGY && !r->energy_exact;
   }
-  return x == VI_Q || x == VI_P || (x == VI_LAMBDA && r->nmult > 0);
+  return x == VI_Q || x == VI_P || (x == VI_LAMBDA && r->nmult > 0) ||
+         (x == VI_EXTRA && r->nextra > 0 && r->extra_zero);
+}
+
+double vi_order_exact_bound(const vi_order_result *r, long N) {
+  return r->energy_floor * sqrt(N > 1 ? (double)N : 1.0);
+}
+
+int vi_order_exact(const vi_order_result *r, double *worst, int *at) {
+  double w = 0;
+  int k = -1, any = 0;
+  for (int i = 0; i < r->nh; i++) {
+    if (!isfinite(r->energy_err[i])) {
+      continue;
+    }
+    any = 1;
+    const double ratio = r->energy_err[i] / vi_order_exact_bound(r, r->steps[i]);
+    if (k < 0 || ratio > w) {
+      w = ratio;
+      k = i;
+    }
+  }
+  if (worst) {
+    *worst = w;
+  }
+  if (at) {
+    *at = k;
+  }
+  return any ? w <= 1 : -1;
 }
 
 /* The first quantity the study is about whose measurement double precision
@@ -21,12 +49,12 @@ int vi_order_drives(const vi_order_result *r, int x) {
 static int floor_limited(const vi_order_result *r, vi_fit *fit) {
   /* The quantities that drive the study (as the automatic step sizes,
    * core/order_tmpl.c): q, p, lambda, or the energy's root mean square. */
-  for (int x = 0; x <= VI_NQUANT; x++) {
+  for (int x = 0; x <= VI_EXTRA; x++) {
     if (!vi_order_drives(r, x)) {
       continue;
     }
-    const double *e = x < VI_NQUANT ? r->err[x] : x == VI_NQUANT ? r->energy_rms : r->energy_err;
-    const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
+    double fl = 0;
+    const double *e = vi_order_errors(r, x, &fl);
     vi_fit f = vi_fit_order(r->nh, r->h, e, fl, 10.0);
     int last = -1;
     for (int i = 0; i < r->nh; i++) {
@@ -50,8 +78,7 @@ static int floor_limited(const vi_order_result *r, vi_fit *fit) {
 
 int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, char *err,
                  size_t errlen) {
-  static const char *const names[VI_NQUANT + 2] = {"q", "p", "lambda", "energy",
-                                                   "energy maximum"};
+  const char *names[VI_EXTRA + 1] = {"q", "p", "lambda", "energy", r->extra_name};
   if (precision != VI_PRECISION_AUTO) {
     int rc = vi_api_of((vi_precision)precision)->order(c, r, err, errlen);
     snprintf(r->precision_note, sizeof r->precision_note, "%s (as asked)",
@@ -70,7 +97,8 @@ int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, ch
     return VI_OK;
   }
   char why[200];
-  const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
+  double fl = 0;
+  vi_order_errors(r, x, &fl);
   if (f.why == VI_WHY_FLOOR) {
     snprintf(why, sizeof why, "quad (auto: in double, every error of %s was at its floor %.1e)",
              names[x], fl);

@@ -18,18 +18,18 @@
  * of the reference (fatal for the study) or VI_OK; a failing method run
  * is recorded in res->status[i] with NaN errors. */
 static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
-                           const VI_X(vi_solver_opts) *so, VI_REAL T, long N,
-                           vi_order_result *res, int i, VI_REAL *scale,
-                           char *err, size_t errlen) {
+                     const VI_X(vi_solver_opts) *so, VI_REAL T, long N,
+                     vi_order_result *res, int i, VI_REAL *scale,
+                     char *err, size_t errlen) {
   const int n = sys->n, nq = sys->nq, m = sys->ml;
   const VI_REAL h = T / (VI_REAL)N;
   /* The energy error needs no reference: H_0 is exact (man2020 (46)). */
   const int state = !a->energy_only;
   VI_REAL *Q = state ? malloc((size_t)(N + 1) * (size_t)(nq + n + m) * sizeof *Q) : NULL;
-  VI_REAL *node = malloc((size_t)(nq + n + m) * sizeof *node);
+  VI_X(vi_node) *node = NULL;
   VI_X(vi_stepper) *st = NULL;
   int rc = VI_OK;
-  if ((state && !Q) || !node) {
+  if (state && !Q) {
     snprintf(err, errlen, "out of memory");
     rc = VI_ENOMEM;
     goto done;
@@ -73,9 +73,15 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
     snprintf(err, errlen, "%s", msg);
     goto done;
   }
-  VI_X(vi_node) nd = {0, node, node + nq, node + nq + n};
+  const vi_dims *dims = VI_X(vi_stepper_dims)(st);
+  if (!(node = VI_X(vi_node_alloc)(dims))) {
+    snprintf(err, errlen, "out of memory");
+    rc = VI_ENOMEM;
+    goto done;
+  }
+  VI_X(vi_node) nd = *node;
   VI_X(vi_err_obs) ob;
-  VI_X(vi_err_obs_init)(&ob, sys, state ? Q : NULL, P, L, 1);
+  VI_X(vi_err_obs_init)(&ob, sys, state ? Q : NULL, P, L, 1, dims->n_extra);
   double t0 = a->clock ? a->clock() : 0;
   int mrc = VI_X(vi_integrate)(st, so, h, N, sys->q0, sys->p0, &nd, VI_X(vi_err_observe), &ob,
                                NULL);
@@ -114,6 +120,7 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
                            ? (double)vi_sqrt((ob.eE2 - ob.eElast / 2) / (VI_REAL)(ob.nE - 1))
                            : NAN;
   res->lambda0_err[i] = mrc == VI_OK && state ? (double)ob.eL0 : NAN;
+  res->extra_err[i] = mrc == VI_OK && dims->n_extra > 0 ? (double)ob.eX : NAN;
   VI_X(vi_stepper_spec)(st, res->method, sizeof res->method);
   if (a->progress) {
     a->progress(a->progress_ctx, res, i);
@@ -143,6 +150,7 @@ static void order_sort(vi_order_result *r) {
       SWAP(r->energy_err);
       SWAP(r->energy_rms);
       SWAP(r->lambda0_err);
+      SWAP(r->extra_err);
       SWAP(r->newton_per_step);
       SWAP(r->seconds);
       SWAP(r->status);
@@ -159,6 +167,10 @@ static void order_floors(vi_order_result *res, const VI_REAL *scale) {
     res->floor[x] = fl > res->ref_accuracy ? fl : res->ref_accuracy;
   }
   res->energy_floor = 100 * (double)VI_EPS;
+  /* The extra block vanishes along the exact flow: its floor is that of
+   * round-off against the multipliers' size, whose scale it shares (GGL's
+   * gamma is a multiplier). */
+  res->extra_floor = res->floor[VI_LAMBDA];
 }
 
 /* The coarsest first run of an automatic study, in steps over [0, T]. */
@@ -179,9 +191,8 @@ static void order_floors(vi_order_result *res, const VI_REAL *scale) {
  * floor, and add coarser runs while a quantity at the floor has fewer than
  * four errors above it. Runs are sorted by decreasing h afterwards. */
 static int order_auto(const VI_X(vi_system) *sys, const vi_order_config *oa,
-                            const VI_X(vi_solver_opts) *so, VI_REAL T, vi_order_result *res,
-                            VI_REAL *scale, char *err, size_t errlen) {
-  const int energy = oa->measure == VI_MEASURE_ENERGY || oa->energy_only;
+                      const VI_X(vi_solver_opts) *so, VI_REAL T, vi_order_result *res,
+                      VI_REAL *scale, char *err, size_t errlen) {
   double tau = INFINITY;
   if (VI_X(vi_system_time_scale)(sys, &tau) != VI_OK || !(tau > 0)) {
     tau = INFINITY;
@@ -225,21 +236,18 @@ static int order_auto(const VI_X(vi_system) *sys, const vi_order_config *oa,
      * runs are appended, then sorted in). */
     order_sort(res);
     const double *hs = res->h;
-    const double *es[VI_NQUANT + 1] = {res->err[VI_Q], res->err[VI_P], res->err[VI_LAMBDA],
-                                       res->energy_rms};
     int finer = 0, coarser = 0;
     long denser = 0; /* a run between two errors above the floor */
     /* Energy studies are about the root mean square over the nodes (the
      * robust measure); its maximum is reported, not driven: where it
      * scatters, refining it would only spend runs. */
-    for (int x = 0; x <= VI_NQUANT; x++) {
-      const int drives =
-          energy ? x == VI_NQUANT : x < VI_NQUANT && (x != VI_LAMBDA || sys->ml > 0);
-      if (!drives) {
+    for (int x = 0; x <= VI_EXTRA; x++) {
+      if (!vi_order_drives(res, x)) {
         continue;
       }
-      const double fl = x < VI_NQUANT ? res->floor[x] : res->energy_floor;
-      vi_fit ft = vi_fit_order(res->nh, hs, es[x], fl, 10.0);
+      double fl = 0;
+      const double *ex = vi_order_errors(res, x, &fl);
+      vi_fit ft = vi_fit_order(res->nh, hs, ex, fl, 10.0);
       if (ft.verdict == VI_VERDICT_OK) {
         continue;
       }
@@ -250,14 +258,14 @@ static int order_auto(const VI_X(vi_system) *sys, const vi_order_config *oa,
         const int L = res->nh;
         int flat = L >= 3;
         for (int i = L - 2; flat && i < L; i++) {
-          const double sl = log(es[x][i - 1] / es[x][i]) / log(hs[i - 1] / hs[i]);
+          const double sl = log(ex[i - 1] / ex[i]) / log(hs[i - 1] / hs[i]);
           flat = !(sl >= 0.5);
         }
         if (flat) {
           continue;
         }
       }
-      const double efine = es[x][res->nh - 1];
+      const double efine = ex[res->nh - 1];
       const int floored = isfinite(efine) && efine <= 10.0 * fl;
       if (!floored && ft.why != VI_WHY_NO_DATA) {
         finer = 1;
@@ -268,7 +276,7 @@ static int order_auto(const VI_X(vi_system) *sys, const vi_order_config *oa,
          * asymptotic range is short at this spacing; halve the spacing of
          * its finest gap (the geometric mean of the two N). */
         for (int i = res->nh - 1; i > 0 && denser == 0; i--) {
-          const double a = es[x][i - 1], b = es[x][i];
+          const double a = ex[i - 1], b = ex[i];
           const long Na = lround((double)T / hs[i - 1]), Nb = lround((double)T / hs[i]);
           const long Nm = lround(sqrt((double)Na * (double)Nb));
           if (isfinite(a) && isfinite(b) && a > 10.0 * fl && b > 10.0 * fl && Na < Nm &&
@@ -349,6 +357,13 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
       goto out;
     }
     VI_X(vi_stepper_spec)(probe, res->method, sizeof res->method);
+    /* What the method declares of its extra block and of the energy. */
+    res->nextra = VI_X(vi_stepper_dims)(probe)->n_extra;
+    if (res->nextra > 0) {
+      VI_X(vi_stepper_extra_name)(probe, -1, res->extra_name, sizeof res->extra_name);
+      res->extra_zero = VI_X(vi_stepper_extra_ref)(probe) == VI_EXTRA_ZERO;
+    }
+    res->energy_exact = VI_X(vi_stepper_expected_order)(probe, VI_ENERGY) == VI_ORDER_EXACT;
     VI_X(vi_stepper_free)(probe);
   }
   VI_X(vi_solver_opts) so;

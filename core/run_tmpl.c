@@ -47,8 +47,8 @@ static int format_wide(char *buf, size_t len, vi_wide x) {
  * (g and the hidden constraint with holonomic constraints, |A M^-1 p + a|
  * with nonholonomic ones, the defect |p - alpha(q)| for the degenerate
  * form) and the momentum maps. Returns the count; names NULL: count only. */
-static int columns(const VI_X(vi_system) *sys, char *names, size_t len,
-                         const char **ptr) {
+static int columns(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, char *names,
+                   size_t len, const char **ptr) {
   const vi_system_info *info = sys->type->info;
   int k = 0;
   size_t used = 0;
@@ -73,6 +73,11 @@ static int columns(const VI_X(vi_system) *sys, char *names, size_t len,
   for (int i = 1; i <= sys->m_nh; i++) {
     COL("mu%d", i);
   }
+  for (int i = 0; st != NULL && i < VI_X(vi_stepper_dims)(st)->n_extra; i++) {
+    char xn[32];
+    VI_X(vi_stepper_extra_name)(st, i, xn, sizeof xn);
+    COL("%s", xn);
+  }
   COL("energy");
   if (sys->type->degen) {
     COL("alpha_defect");
@@ -95,8 +100,8 @@ static int columns(const VI_X(vi_system) *sys, char *names, size_t len,
 
 /* The values of one row (columns above) at a node; work holds nq + ml + 8
  * reals. */
-static int row_values(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
-                            VI_REAL *work, vi_wide *out) {
+static int row_values(const VI_X(vi_system) *sys, int n_extra, const VI_X(vi_node) *nd,
+                      VI_REAL *work, vi_wide *out) {
   const int n = sys->n, m = sys->m;
   VI_REAL E = 0, res[3] = {0, 0, 0}, gdef = 0;
   int nres = sys->type->degen ? 1 : sys->type->lie ? sys->m_nh > 0 : 0;
@@ -153,6 +158,9 @@ static int row_values(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd,
   for (int i = 0; i < sys->ml; i++) {
     out[k++] = (vi_wide)nd->lambda[i];
   }
+  for (int i = 0; i < n_extra; i++) {
+    out[k++] = (vi_wide)nd->extra[i];
+  }
   out[k++] = (vi_wide)E;
   for (int i = 0; i < nres; i++) {
     out[k++] = (vi_wide)res[i];
@@ -198,7 +206,9 @@ struct traj {
   int ncol;
   const char **colptr;
   char *colnames;
-  VI_REAL *buf; /* node (2n + ml) and work */
+  vi_dims d;        /* the nodes' dimensions (the stepper's extra block) */
+  VI_REAL *buf;     /* a node (vi_node_size) and the rows' work */
+  VI_X(vi_node) nd; /* bound to buf */
   vi_wide *row;
 };
 
@@ -219,7 +229,7 @@ static void traj_free(vi_traj *tr) {
 /* Make the system (VI_EINVAL or VI_EINCONSISTENT for bad data, with the
  * reason) by registry name and overrides. */
 static int make_system(const char *name, int nset, const char *const *set,
-                             VI_X(vi_system) **sys, char *err, size_t errlen) {
+                       VI_X(vi_system) **sys, char *err, size_t errlen) {
   const VI_X(vi_system_type) *type = VI_X(vi_system_find)(name, err, errlen);
   if (!type) {
     return VI_EINVAL;
@@ -228,7 +238,7 @@ static int make_system(const char *name, int nset, const char *const *set,
 }
 
 static int traj_open(const vi_traj_config *c, vi_traj **out, vi_traj_info *info,
-                           char *err, size_t errlen) {
+                     char *err, size_t errlen) {
   *out = NULL;
   struct traj *t = calloc(1, sizeof *t);
   if (!t) {
@@ -263,20 +273,22 @@ static int traj_open(const vi_traj_config *c, vi_traj **out, vi_traj_info *info,
       (rc = VI_X(vi_stepper_alloc)(c->method, t->sys, &t->st, err, errlen)) != VI_OK) {
     goto fail;
   }
-  const int n = t->sys->n, nq = t->sys->nq, m = t->sys->ml;
-  const int nwork = nq + 8 + (m > n ? m : n);
-  t->ncol = columns(t->sys, NULL, 0, NULL);
+  t->d = t->st ? *VI_X(vi_stepper_dims)(t->st) : VI_X(vi_system_dims)(t->sys);
+  const int n = t->d.n, nq = t->d.nq, m = t->d.ml;
+  const size_t nwork = (size_t)(nq + 8 + (m > n ? m : n)); /* row_values' work */
+  t->ncol = columns(t->sys, t->st, NULL, 0, NULL);
   const size_t namelen = (size_t)t->ncol * 24;
   t->colnames = malloc(namelen);
   t->colptr = calloc((size_t)t->ncol, sizeof *t->colptr);
-  t->buf = calloc((size_t)(nq + n + m + nwork), sizeof *t->buf);
+  t->buf = calloc(vi_node_size(&t->d) + nwork, sizeof *t->buf);
   t->row = calloc((size_t)t->ncol, sizeof *t->row);
   if (!t->colnames || !t->colptr || !t->buf || !t->row) {
     snprintf(err, errlen, "out of memory");
     rc = VI_ENOMEM;
     goto fail;
   }
-  columns(t->sys, t->colnames, namelen, t->colptr);
+  VI_X(vi_node_bind)(&t->nd, t->buf, &t->d);
+  columns(t->sys, t->st, t->colnames, namelen, t->colptr);
   memset(info, 0, sizeof *info);
   snprintf(info->system, sizeof info->system, "%s", t->sys->type->info->name);
   if (t->st) {
@@ -304,7 +316,7 @@ typedef struct traj_obs {
 
 static int traj_deliver(traj_obs *o, long k, const VI_X(vi_node) *nd) {
   struct traj *t = o->t;
-  int rc = row_values(t->sys, nd, t->buf + t->sys->nq + t->sys->n + t->sys->ml, t->row);
+  int rc = row_values(t->sys, t->d.n_extra, nd, t->buf + vi_node_size(&t->d), t->row);
   if (rc != VI_OK) {
     o->eval_rc = vi_callback_status(rc);
     o->res->eval_failed = 1;
@@ -346,7 +358,7 @@ static int traj_reference(traj_obs *o, char *err, size_t errlen) {
     o->res->ref_accuracy = info.accuracy;
     for (long k = 0; rc == VI_OK && k <= t->N; k++) {
       VI_X(vi_node) nd = {(VI_REAL)k * t->h, Q + (size_t)k * (size_t)nq,
-                          P + (size_t)k * (size_t)n, L + (size_t)k * (size_t)m};
+                          P + (size_t)k * (size_t)n, L + (size_t)k * (size_t)m, NULL};
       rc = traj_observe(o, k, &nd);
     }
     if (rc != VI_OK && o->res->eval_failed) {
@@ -359,29 +371,33 @@ static int traj_reference(traj_obs *o, char *err, size_t errlen) {
 }
 
 static int traj_run(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *res,
-                          char *err, size_t errlen) {
+                    char *err, size_t errlen) {
   struct traj *t = (struct traj *)tr;
   memset(res, 0, sizeof *res);
   traj_obs o = {t, sink, ctx, res, VI_OK};
   if (!t->st) {
     return traj_reference(&o, err, errlen);
   }
-  const int n = t->sys->n, nq = t->sys->nq, m = t->sys->ml;
-  VI_X(vi_node) node = {0, t->buf, t->buf + nq, t->buf + nq + n};
+  const int n = t->d.n, nq = t->d.nq, m = t->d.ml;
+  VI_X(vi_node) *node = &t->nd;
   long k = -1;
-  int rc = VI_X(vi_integrate)(t->st, &t->so, t->h, t->N, t->sys->q0, t->sys->p0, &node,
+  int rc = VI_X(vi_integrate)(t->st, &t->so, t->h, t->N, t->sys->q0, t->sys->p0, node,
                               traj_observe, &o, &k);
   const int init_failed = k < 0;
   if (init_failed) {
     /* The method's lambda_0 comes from its first solve, which failed: node
-     * 0 is delivered with the initial data and lambda = NaN. */
-    memcpy(node.q, t->sys->q0, (size_t)nq * sizeof *node.q);
-    memcpy(node.p, t->sys->p0, (size_t)n * sizeof *node.p);
+     * 0 is delivered with the initial data, lambda and the extra block
+     * NaN. */
+    memcpy(node->q, t->sys->q0, (size_t)nq * sizeof *node->q);
+    memcpy(node->p, t->sys->p0, (size_t)n * sizeof *node->p);
     for (int i = 0; i < m; i++) {
-      node.lambda[i] = (VI_REAL)NAN;
+      node->lambda[i] = (VI_REAL)NAN;
     }
-    node.t = 0;
-    traj_deliver(&o, 0, &node);
+    for (int i = 0; i < t->d.n_extra; i++) {
+      node->extra[i] = (VI_REAL)NAN;
+    }
+    node->t = 0;
+    traj_deliver(&o, 0, node);
     k = 0;
   }
   const VI_X(vi_stats) *stt = VI_X(vi_stepper_stats)(t->st);
@@ -392,9 +408,10 @@ static int traj_run(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *re
   /* The method's failure first (init's too, whatever node 0's row did). */
   if (rc != VI_OK && (init_failed || (!res->eval_failed && res->sink_status == VI_OK))) {
     res->failed_step = k + 1;
-    snprintf(err, errlen, "%s computing step %ld (t = %.17g)",
+    const char *why = init_failed ? VI_X(vi_stepper_error)(t->st) : "";
+    snprintf(err, errlen, "%s computing step %ld (t = %.17g)%s%s",
              rc > 0 ? "recoverable failure" : "failure", k + 1,
-             (double)((VI_REAL)k * t->h));
+             (double)((VI_REAL)k * t->h), why[0] ? ": " : "", why);
   } else if (rc != VI_OK && res->eval_failed) {
     snprintf(err, errlen, "%s evaluating the energy or residuals of node %ld",
              vi_strerror(o.eval_rc), k);
@@ -405,8 +422,8 @@ static int traj_run(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *re
 /* ---- check ------------------------------------------------------------------- */
 
 static int check(const char *system, int nset, const char *const *set,
-                       void (*line)(void *ctx, const char *text), void *ctx, int *failed,
-                       char *err, size_t errlen) {
+                 void (*line)(void *ctx, const char *text), void *ctx, int *failed,
+                 char *err, size_t errlen) {
   VI_X(vi_system) *sys = NULL;
   *failed = 0;
   int rc = make_system(system, nset, set, &sys, err, errlen);

@@ -4,6 +4,8 @@
 #ifndef VI_SYSTEM_INFO_H
 #define VI_SYSTEM_INFO_H
 
+#include <stddef.h>
+
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,8 +34,11 @@ typedef struct vi_param {
 /* The domain as text: "any finite number", "> 0", ">= 0". */
 const char *vi_param_domain_text(int domain);
 
-/* What a method family needs of a system (vi_method_type.needs), checked
- * once when a stepper is made, with a message naming what is missing. */
+/* What a method family needs of a system (vi_method_type.needs: every
+ * bit required) and what it handles when present (vi_method_type.optional:
+ * a constraint kind the family treats if the system has it), checked once
+ * when a stepper is made, with a message naming what is missing or
+ * unhandled. */
 enum {
   VI_NEED_MECH = 1u << 0,  /* the mechanical form 1/2 v'M(q)v - V(q) */
   VI_NEED_DEGEN = 1u << 1, /* the degenerate form alpha(q).v - H(q) */
@@ -64,6 +69,28 @@ typedef struct vi_system_info {
 
 /* Number of parameter values of a system (sum of counts). */
 int vi_system_info_nvalues(const vi_system_info *info);
+
+/* The dimensions a stepper is sized by and a node is laid out by: the
+ * system's (n coordinates or the group's dimension, nq reals per
+ * configuration, m holonomic and m_nh nonholonomic multipliers, ml = m +
+ * m_nh) and the method's extra block (n_extra reals per node, e.g. the
+ * second multiplier gamma of GGL; 0 for a system alone). */
+typedef struct vi_dims {
+  int n, nq, m, m_nh, ml;
+  int n_extra;
+} vi_dims;
+
+/* What the exact flow says of a method's extra block (vi_method_type):
+ * nothing (reported, not measured), or that it vanishes (e.g. the second
+ * multiplier gamma of GGL): its size is then its error. */
+enum { VI_EXTRA_UNREFERENCED = 0, VI_EXTRA_ZERO = 1 };
+
+/* Reals of one node: q (nq), p (n), the multipliers (ml), the extra block
+ * (n_extra); t is kept apart. The layout in a buffer, in this order, is
+ * vi_node_bind's (api_tmpl.h). */
+static inline size_t vi_node_size(const vi_dims *d) {
+  return (size_t)d->nq + (size_t)d->n + (size_t)d->ml + (size_t)d->n_extra;
+}
 
 #ifdef __cplusplus
 }

@@ -72,6 +72,32 @@ static void print_fit(FILE *f, const vi_order_result *r, const char *name, const
   fputc('\n', f);
 }
 
+vi_fit vi_order_extra_fit(const vi_order_result *r) {
+  return fit_of(r, r->extra_err, r->extra_floor);
+}
+
+/* The energy line: the fit of its root mean square, or, where the method
+ * declares exact conservation (VI_ORDER_EXACT), whether every run stayed
+ * within round-off (vi_order_exact). */
+static void print_energy(FILE *f, const vi_order_result *r, const vi_fit *fe) {
+  if (!r->energy_exact) {
+    print_fit(f, r, "energy", fe, r->energy_floor);
+    return;
+  }
+  double worst = 0;
+  int at = -1;
+  const int held = vi_order_exact(r, &worst, &at);
+  if (held < 0) {
+    fprintf(f, "order energy exact (declared by the method; no run measured it)\n");
+  } else {
+    fprintf(f, "order energy %s (declared exact by the method: max_k |E_k - E_0| / |E_0| "
+            "%s the round-off bound 100 eps sqrt(N) in every run; largest %.1e at h = %.4g, "
+            "%.2g of its bound)\n",
+            held ? "exact      " : "NOT exact  ", held ? "within" : "NOT within",
+            r->energy_err[at], r->h[at], worst);
+  }
+}
+
 void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   fprintf(f, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
           r->precision, r->T);
@@ -88,13 +114,26 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
               "measures the order\n", r->T, r->T / r->time_scale);
     }
   }
-  fprintf(f, "%12s %7s %11s %11s %11s %11s %11s %8s %9s\n", "h", "steps", "e_q", "e_p",
-          "e_lambda", "e_E_rms", "e_E_max", "newton", "seconds");
+  /* The method's extra block, when it has one, as a column after lambda:
+   * its max |.| over the nodes (its error when the exact flow has it 0). */
+  char xcol[32] = "";
+  if (r->nextra > 0) {
+    snprintf(xcol, sizeof xcol, "e_%s", r->extra_name);
+  }
+  fprintf(f, "%12s %7s %11s %11s %11s", "h", "steps", "e_q", "e_p", "e_lambda");
+  if (r->nextra > 0) {
+    fprintf(f, " %11s", xcol);
+  }
+  fprintf(f, " %11s %11s %8s %9s\n", "e_E_rms", "e_E_max", "newton", "seconds");
   for (int i = 0; i < r->nh; i++) {
-    fprintf(f, "%12.6g %7ld %11.3e %11.3e %11.3e %11.3e %11.3e %8.2f %9.4f%s%s\n", r->h[i],
-            r->steps[i], r->err[VI_Q][i], r->err[VI_P][i], r->err[VI_LAMBDA][i],
-            r->energy_rms[i], r->energy_err[i], r->newton_per_step[i], r->seconds[i],
-            r->status[i] ? "  " : "", r->status[i] ? vi_strerror(r->status[i]) : "");
+    fprintf(f, "%12.6g %7ld %11.3e %11.3e %11.3e", r->h[i], r->steps[i], r->err[VI_Q][i],
+            r->err[VI_P][i], r->err[VI_LAMBDA][i]);
+    if (r->nextra > 0) {
+      fprintf(f, " %11.3e", r->extra_err[i]);
+    }
+    fprintf(f, " %11.3e %11.3e %8.2f %9.4f%s%s\n", r->energy_rms[i], r->energy_err[i],
+            r->newton_per_step[i], r->seconds[i], r->status[i] ? "  " : "",
+            r->status[i] ? vi_strerror(r->status[i]) : "");
   }
   double cpu = 0;
   for (int i = 0; i < r->nh; i++) {
@@ -104,7 +143,7 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
           cpu);
   vi_fit fe = vi_order_energy_rms_fit(r), fm = vi_order_energy_fit(r);
   if (r->measure == VI_MEASURE_ENERGY) {
-    print_fit(f, r, "energy", &fe, r->energy_floor);
+    print_energy(f, r, &fe);
   }
   for (int x = 0; x < VI_NQUANT; x++) {
     int measured = 0;
@@ -115,13 +154,23 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
       print_fit(f, r, quant_names[x], &fits[x], r->floor[x]);
     }
   }
-  if (r->measure != VI_MEASURE_ENERGY) {
-    print_fit(f, r, "energy", &fe, r->energy_floor);
+  if (r->nextra > 0 && r->extra_zero) {
+    vi_fit fx = vi_order_extra_fit(r);
+    print_fit(f, r, r->extra_name, &fx, r->extra_floor);
   }
-  fprintf(f, "energy above is the root mean square over the nodes of |E_k - E_0| / |E_0|; "
-          "its maximum (man2020 (46)-(47)), which samples an oscillation at h-dependent "
-          "phases:\n");
-  print_fit(f, r, "E_max", &fm, r->energy_floor);
+  if (r->measure != VI_MEASURE_ENERGY) {
+    print_energy(f, r, &fe);
+  }
+  if (!r->energy_exact) {
+    fprintf(f, "energy above is the root mean square over the nodes of |E_k - E_0| / |E_0|; "
+            "its maximum (man2020 (46)-(47)), which samples an oscillation at h-dependent "
+            "phases:\n");
+    print_fit(f, r, "E_max", &fm, r->energy_floor);
+  }
+  if (r->nextra > 0 && !r->extra_zero) {
+    fprintf(f, "%s (the method's extra block, %d per node) has no reference: its maximum "
+            "over the nodes is the column e_%s\n", r->extra_name, r->nextra, r->extra_name);
+  }
   vi_fit f0 = vi_fit_order(r->nh, r->h, r->lambda0_err, r->floor[VI_LAMBDA], 10.0);
   int any0 = 0;
   for (int i = 0; i < r->nh; i++) {
@@ -144,6 +193,35 @@ static json_t *array_of(const double *v, int n) {
     json_array_append_new(a, num_or_null(v[i]));
   }
   return a;
+}
+
+/* An order as JSON: the number for an ok verdict, else "d", "plateau" or
+ * "unresolved". */
+static json_t *order_label(const vi_fit *f) {
+  return f->verdict == VI_VERDICT_OK         ? json_real(f->order)
+         : f->why == VI_WHY_NOT_CONVERGING ? json_string("d")
+         : f->why == VI_WHY_FLOOR          ? json_string("plateau")
+                                           : json_string("unresolved");
+}
+
+/* A fit as JSON: its window, residual, verdict and reason. */
+static json_t *fit_json(const vi_fit *f) {
+  json_t *fo = json_object();
+  static const char *const st_names[] = {"ok", "divergent", "plateau", "too-few-points"};
+  json_object_set_new(fo, "status", json_string(st_names[f->status]));
+  json_object_set_new(fo, "lo", json_integer(f->lo));
+  json_object_set_new(fo, "hi", json_integer(f->hi));
+  json_object_set_new(fo, "residual", num_or_null(f->residual));
+  json_object_set_new(fo, "n_plateau", json_integer(f->n_plateau));
+  json_object_set_new(fo, "verdict",
+                      json_string(f->verdict == VI_VERDICT_OK ? "ok" : "unresolved"));
+  json_object_set_new(fo, "reason", json_string(vi_fit_why(f->why)));
+  json_object_set_new(fo, "order", num_or_null(f->verdict == VI_VERDICT_OK ? f->order : NAN));
+  json_object_set_new(fo, "uncertainty", num_or_null(f->uncertainty));
+  json_object_set_new(fo, "local_slopes",
+                      json_pack("[o, o]", num_or_null(f->slope_min), num_or_null(f->slope_max)));
+  json_object_set_new(fo, "points_above_floor", json_integer(f->n_above));
+  return fo;
 }
 
 json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
@@ -189,27 +267,35 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
     json_object_set_new(floor, name, json_real(x < VI_NQUANT ? r->floor[x]
                                                : x == VI_NQUANT + 2 ? r->floor[VI_LAMBDA]
                                                                      : r->energy_floor));
-    json_object_set_new(orders, name,
-                        f->verdict == VI_VERDICT_OK         ? json_real(f->order)
-                        : f->why == VI_WHY_NOT_CONVERGING ? json_string("d")
-                        : f->why == VI_WHY_FLOOR          ? json_string("plateau")
-                                                          : json_string("unresolved"));
-    json_t *fo = json_object();
-    static const char *const st_names[] = {"ok", "divergent", "plateau", "too-few-points"};
-    json_object_set_new(fo, "status", json_string(st_names[f->status]));
-    json_object_set_new(fo, "lo", json_integer(f->lo));
-    json_object_set_new(fo, "hi", json_integer(f->hi));
-    json_object_set_new(fo, "residual", num_or_null(f->residual));
-    json_object_set_new(fo, "n_plateau", json_integer(f->n_plateau));
-    json_object_set_new(fo, "verdict",
-                        json_string(f->verdict == VI_VERDICT_OK ? "ok" : "unresolved"));
-    json_object_set_new(fo, "reason", json_string(vi_fit_why(f->why)));
-    json_object_set_new(fo, "order", num_or_null(f->verdict == VI_VERDICT_OK ? f->order : NAN));
-    json_object_set_new(fo, "uncertainty", num_or_null(f->uncertainty));
-    json_object_set_new(fo, "local_slopes",
-                        json_pack("[o, o]", num_or_null(f->slope_min), num_or_null(f->slope_max)));
-    json_object_set_new(fo, "points_above_floor", json_integer(f->n_above));
-    json_object_set_new(fit, name, fo);
+    json_object_set_new(orders, name, order_label(f));
+    json_object_set_new(fit, name, fit_json(f));
+  }
+  if (r->nextra > 0) {
+    /* The extra block under its own name; fitted where the exact flow has
+     * it zero. */
+    json_object_set_new(err, r->extra_name, array_of(r->extra_err, r->nh));
+    json_object_set_new(floor, r->extra_name, json_real(r->extra_floor));
+    if (r->extra_zero) {
+      vi_fit fx = vi_order_extra_fit(r);
+      json_object_set_new(orders, r->extra_name, order_label(&fx));
+      json_object_set_new(fit, r->extra_name, fit_json(&fx));
+    }
+    json_object_set_new(j, "extra",
+                        json_pack("{s:s, s:i, s:s}", "name", r->extra_name, "per_node",
+                                  r->nextra, "reference",
+                                  r->extra_zero ? "zero along the exact flow" : "none"));
+  }
+  if (r->energy_exact) {
+    double worst = 0;
+    int at = -1;
+    const int held = vi_order_exact(r, &worst, &at);
+    json_object_set_new(orders, "energy",
+                        json_string(held < 0 ? "unresolved" : held ? "exact" : "not exact"));
+    json_object_set_new(j, "energy_exact",
+                        json_pack("{s:b, s:o, s:o, s:s}", "declared", 1, "holds",
+                                  held < 0 ? json_null() : json_boolean(held), "worst_ratio",
+                                  num_or_null(held < 0 ? NAN : worst), "bound",
+                                  "100 eps sqrt(N) of each run's N steps"));
   }
   json_object_set_new(j, "err", err);
   json_object_set_new(j, "energy_err", array_of(r->energy_err, r->nh));

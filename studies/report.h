@@ -17,6 +17,8 @@ void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]);
 vi_fit vi_order_energy_fit(const vi_order_result *r);
 /* The robust energy measure: the root mean square over the nodes. */
 vi_fit vi_order_energy_rms_fit(const vi_order_result *r);
+/* Fit of the method's extra block (its size; r->extra_zero: an error). */
+vi_fit vi_order_extra_fit(const vi_order_result *r);
 
 /* The order study as a human-readable table. */
 void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]);

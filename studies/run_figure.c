@@ -189,7 +189,6 @@ static int trace_observe(void *ctx, long k, const vi_node_d *nd) {
 static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
                      const vi_curve_spec *c, double T, double zoom, vi_series *s, vi_series *zs,
                      double breakdown, int defect, char *err, size_t errlen) {
-  const int n = sys->n, nq = sys->nq, ml = sys->ml;
   int mom = strcmp(quantity, "energy") == 0 ? -1 : momentum_index(sys, quantity);
   if (mom < 0 && strcmp(quantity, "energy") != 0) {
     snprintf(err, errlen, "%s has no invariant '%s'", sys->type->info->name, quantity);
@@ -198,16 +197,18 @@ static int trace_run(const vi_system_d *sys, const char *quantity, int relative,
   long N = lround(T / c->h);
   long per = N / TRACE_WINDOWS > 0 ? N / TRACE_WINDOWS : 1;
   vi_stepper_d *st = NULL;
-  /* The node: q (nq), p (n) and every multiplier (ml: holonomic, then
-   * nonholonomic). */
-  double *buf = malloc((size_t)(nq + n + ml) * sizeof *buf);
-  int rc = buf ? vi_stepper_alloc_d(c->method, sys, &st, err, errlen) : VI_ENOMEM;
+  int rc = vi_stepper_alloc_d(c->method, sys, &st, err, errlen);
+  /* The node by the stepper's dimensions (multipliers, extra block). */
+  vi_node_d *buf = rc == VI_OK ? vi_node_alloc_d(vi_stepper_dims_d(st)) : NULL;
+  if (rc == VI_OK && !buf) {
+    rc = VI_ENOMEM;
+  }
   if (rc != VI_OK) {
-    free(buf);
+    vi_stepper_free_d(st);
     return rc;
   }
   vi_stepper_spec_d(st, s->method, sizeof s->method);
-  vi_node_d nd = {0, buf, buf + nq, buf + nq + n};
+  vi_node_d nd = *buf;
   trace_obs to = {sys, mom, relative, c->h, zoom, N, per, s, zs, 0, 1, 0, 0, 0, 0, 0,
                   defect, 0, breakdown, -1, 0};
   rc = vi_integrate_d(st, NULL, c->h, N, sys->q0, sys->p0, &nd, trace_observe, &to, NULL);
@@ -384,20 +385,24 @@ int vi_fig_quad_invariant_error(const char *system, const char *method, double h
   if (rc != VI_OK) {
     return rc;
   }
-  const int n = sys->n, nq = sys->nq, ml = sys->ml, nm = type->info->n_momenta;
+  const int nm = type->info->n_momenta;
   const int energy = strcmp(quantity, "energy") == 0;
   int mom = -1;
   for (int i = 0; i < nm; i++) {
     mom = strcmp(type->info->momentum_names[i], quantity) == 0 ? i : mom;
   }
-  __float128 *buf = malloc((size_t)(nq + n + ml + nm + 1) * sizeof *buf);
+  __float128 *J = malloc((size_t)(nm + 1) * sizeof *J);
+  vi_node_q *buf = NULL;
   if (!energy && mom < 0) {
     snprintf(err, errlen, "%s has no invariant '%s'", system, quantity);
   }
-  rc = !buf || (!energy && mom < 0) ? VI_EINVAL : vi_stepper_alloc_q(method, sys, &st, err, errlen);
+  rc = !J || (!energy && mom < 0) ? VI_EINVAL : vi_stepper_alloc_q(method, sys, &st, err, errlen);
+  if (rc == VI_OK && !(buf = vi_node_alloc_q(vi_stepper_dims_q(st)))) {
+    rc = VI_ENOMEM;
+  }
   if (rc == VI_OK) {
-    vi_node_q nd = {0, buf, buf + nq, buf + nq + n};
-    qinv_obs o = {sys, energy ? -1 : mom, relative, N, buf + nq + n + ml, 0, 1, 0, 0, 0};
+    vi_node_q nd = *buf;
+    qinv_obs o = {sys, energy ? -1 : mom, relative, N, J, 0, 1, 0, 0, 0};
     rc = vi_integrate_q(st, NULL, (__float128)h, N, sys->q0, sys->p0, &nd, qinv_observe, &o,
                         NULL);
     out[0] = (double)o.emax;
@@ -410,6 +415,7 @@ int vi_fig_quad_invariant_error(const char *system, const char *method, double h
   vi_stepper_free_q(st);
   vi_system_free_q(sys);
   free(buf);
+  free(J);
   return rc;
 }
 

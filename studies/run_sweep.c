@@ -221,15 +221,17 @@ static int copy_node(void *ctx, long k, const vi_node_d *nd) {
 
 /* One timed stepper run of N steps (init and steps). */
 static int stepper_once(vi_sweep *S, vi_stepper_d *st, long N, vi_time *tm) {
-  double node[3 * 64];
-  if (S->nq + S->n + S->ml > 3 * 64) {
-    return VI_EINVAL;
+  /* The node by the stepper's dimensions (its extra block included), made
+   * before the timing starts. */
+  vi_node_d *nd = vi_node_alloc_d(vi_stepper_dims_d(st));
+  if (!nd) {
+    return VI_ENOMEM;
   }
-  vi_node_d nd = {0, node, node + S->nq, node + S->nq + S->n};
   vi_time_start(tm);
-  int rc = vi_integrate_d(st, NULL, S->T / (double)N, N, S->sys->q0, S->sys->p0, &nd,
+  int rc = vi_integrate_d(st, NULL, S->T / (double)N, N, S->sys->q0, S->sys->p0, nd,
                           copy_node, S, NULL);
   vi_time_stop(tm);
+  free(nd);
   return rc;
 }
 

@@ -1,18 +1,26 @@
 /* test_conformance.c: every method family x every compatible system x both
  * precisions, from the registries (a family or system added later is
- * covered without anyone remembering to add it; conformance suite):
+ * covered without anyone remembering to add it; conformance suite; the test
+ * configuration also registers the test-only families of tests/families/):
  *   - each example spec of the family (vi_method_type.examples) runs 20
- *     steps through the fixed-step driver, and the holonomic constraint
- *     residual |g(q_k)| stays at round-off;
+ *     steps through the fixed-step driver on nodes laid out by the
+ *     stepper's dimensions; the holonomic residual |g(q_k)| stays at
+ *     round-off, the nonholonomic residual |A(q_k) v_k + a(q_k)| is
+ *     consistent (at round-off, or smaller when h is halved) and a group
+ *     element in an embedding stays on its group;
+ *   - the method's extra block has distinct names, and finite values;
  *   - init solves as many intervals as the family declares (lookahead), and
  *     counts their Newton iterations;
  *   - it reaches every order the family declares for it
- *     (vi_method_type.expected_order) on a short order study with explicit
- *     step sizes, within 0.5 (the rule of the paper tables' tests);
+ *     (vi_method_type.expected_order: q, p, lambda, energy, the extra block)
+ *     on a short order study with explicit step sizes, within 0.5 (the rule
+ *     of the paper tables' tests), and an energy it declares exact
+ *     (VI_ORDER_EXACT) stays within round-off;
  *   - a system whose force fails (grad V, grad H or the Lie form's group
  *     force; recoverably, then fatally) is reported with that status, never
  *     crashed on.
- * Pairs the family declares it cannot integrate (vi_method_compatible) are
+ * Pairs the family declares it cannot integrate (vi_method_compatible, and
+ * its own refusals, vi_method_accepts: a message naming the system) are
  * counted and skipped. The precision-generic part is this same file,
  * included twice with VI_TEST_TMPL defined. */
 #ifndef VI_TEST_TMPL
@@ -57,27 +65,63 @@ int main(void) {
 
 #else /* VI_TEST_TMPL: compiled once per precision */
 
-/* Max |g(q_k)| over the run (the holonomic residual at the nodes). */
+/* Over the run: max |g(q_k)| (the holonomic residual at the nodes), max
+ * |A(q_k) v_k + a(q_k)| (the nonholonomic one), the distance of a group
+ * element in an embedding from its group, whether the extra block stayed
+ * finite, and max |q_k|. */
 typedef struct VI_X(cf_obs) {
   const VI_X(vi_system) * sys;
-  VI_REAL gmax, qmax;
+  VI_REAL gmax, qmax, nhmax, gdef;
+  int n_extra, extra_finite;
 } VI_X(cf_obs);
 
 static int VI_X(cf_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
   VI_X(cf_obs) *o = ctx;
   VI_REAL g[CN];
   (void)k;
-  if (o->sys->m > 0) {
-    int rc = vi_callback_status(o->sys->type->holo->constraint(o->sys->state, nd->q, g));
+  const VI_X(vi_system) *sys = o->sys;
+  if (sys->m > 0) {
+    int rc = vi_callback_status(sys->type->holo->constraint(sys->state, nd->q, g));
     if (rc != VI_OK) {
       return rc;
     }
-    VI_REAL r = VI_X(vi_norm_inf)(o->sys->m, g);
+    VI_REAL r = VI_X(vi_norm_inf)(sys->m, g);
     o->gmax = r > o->gmax || r != r ? r : o->gmax;
   }
-  VI_REAL qn = VI_X(vi_norm_inf)(o->sys->nq, nd->q);
+  if (sys->m_nh > 0) {
+    int rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, g);
+    if (rc != VI_OK) {
+      return rc;
+    }
+    VI_REAL r = VI_X(vi_norm_inf)(sys->m_nh, g);
+    o->nhmax = r > o->nhmax || r != r ? r : o->nhmax;
+  }
+  if (sys->type->space != NULL && sys->type->space->project != NULL) {
+    VI_REAL gq[CN], res = 0;
+    memcpy(gq, nd->q, (size_t)sys->nq * sizeof *gq);
+    int rc = vi_callback_status(sys->type->space->project(sys->state, gq, &res));
+    o->gdef = rc != VI_OK || res != res ? (VI_REAL)NAN : res > o->gdef ? res : o->gdef;
+  }
+  for (int i = 0; i < o->n_extra; i++) {
+    o->extra_finite &= vi_isfinite(nd->extra[i]);
+  }
+  VI_REAL qn = VI_X(vi_norm_inf)(sys->nq, nd->q);
   o->qmax = qn > o->qmax ? qn : o->qmax;
   return VI_OK;
+}
+
+/* One run of N steps of h from the system's initial data, observed. */
+static int VI_X(cf_run)(VI_X(vi_stepper) * st, const VI_X(vi_system) * sys, VI_REAL h, long N,
+                        VI_X(cf_obs) * o) {
+  VI_X(vi_node) *nd = VI_X(vi_node_alloc)(VI_X(vi_stepper_dims)(st));
+  if (!nd) {
+    return VI_ENOMEM;
+  }
+  VI_X(cf_obs) z = {sys, 0, 1, 0, 0, VI_X(vi_stepper_dims)(st)->n_extra, 1};
+  *o = z;
+  int rc = VI_X(vi_integrate)(st, NULL, h, N, sys->q0, sys->p0, nd, VI_X(cf_observe), o, NULL);
+  free(nd);
+  return rc;
 }
 
 static int VI_X(cf_fail_rec)(const void *st, const VI_REAL *q, VI_REAL *dV) {
@@ -118,13 +162,14 @@ static int VI_X(cf_fail_fatal_lie)(const void *st, const VI_REAL *g, const VI_RE
 static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysname,
                             const VI_X(vi_stepper) * st) {
   static const long Ns[] = {16, 32, 64, 128}; /* h = T/N = 1/32 .. 1/256 */
-  static const char *const qn[VI_NQUANT + 1] = {"q", "p", "lambda", "energy"};
-  int want[VI_NQUANT + 1], any_state = 0;
-  for (int x = 0; x <= VI_NQUANT; x++) {
+  static const char *const qn[VI_EXTRA + 1] = {"q", "p", "lambda", "energy", "extra"};
+  int want[VI_EXTRA + 1], any_state = 0;
+  for (int x = 0; x <= VI_EXTRA; x++) {
     want[x] = VI_X(vi_stepper_expected_order)(st, x);
-    any_state |= x < VI_NQUANT && want[x] >= 0;
+    any_state |= x != VI_ENERGY && want[x] >= 0;
   }
-  if (!any_state && want[VI_NQUANT] < 0) {
+  const int exact = want[VI_ENERGY] == VI_ORDER_EXACT;
+  if (!any_state && want[VI_ENERGY] < 0 && !exact) {
     return;
   }
   vi_order_config a = {0};
@@ -143,12 +188,25 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
   int rc = r ? VI_X(vi_order_study)(&a, r, err, sizeof err) : VI_ENOMEM;
   VI_CHECK(c, rc == VI_OK, "%s on %s (%s): order study failed: %s", spec, sysname,
            VI_PREC_NAME, err);
-  for (int x = 0; rc == VI_OK && x <= VI_NQUANT; x++) {
-    if (want[x] < 0) {
+  if (rc == VI_OK && exact) {
+    /* Declared exact: every run within round-off (NaN energies: not a
+     * first integral of this system, nothing to check). */
+    double worst = 0;
+    int at = -1, held = vi_order_exact(r, &worst, &at);
+    VI_CHECK(c, held != 0, "%s on %s (%s): energy declared exact, but %.2e at h = %g is %.2g "
+             "times the round-off bound", spec, sysname, VI_PREC_NAME,
+             at >= 0 ? r->energy_err[at] : NAN, at >= 0 ? r->h[at] : NAN, worst);
+    printf("  %s on %s (%s): energy %s, declared exact (worst %.2g of the bound)\n", spec,
+           sysname, VI_PREC_NAME, held < 0 ? "not a first integral" : held ? "exact" : "NOT exact",
+           worst);
+  }
+  for (int x = 0; rc == VI_OK && x <= VI_EXTRA; x++) {
+    if (want[x] < 0 || (x == VI_EXTRA && !(r->nextra > 0 && r->extra_zero))) {
       continue;
     }
-    const double *e = x < VI_NQUANT ? r->err[x] : r->energy_err;
-    const double fl = x < VI_NQUANT ? r->floor[x] : r->energy_floor;
+    double fl = 0;
+    const double *e = x == VI_ENERGY ? r->energy_err : vi_order_errors(r, x, &fl);
+    fl = x == VI_ENERGY ? r->energy_floor : fl;
     vi_fit f = vi_fit_order(r->nh, r->h, e, fl, 10.0);
 #ifndef VI_PREC_Q
     /* A high order on a slow motion reaches the floor of double within
@@ -180,6 +238,39 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
   free(r);
 }
 
+/* The extra block's column names: one per real, distinct, not empty. */
+static void VI_X(cf_extra_names)(vi_check_ctx *c, const char *spec, const char *sysname,
+                                 const VI_X(vi_stepper) * st) {
+  const int nx = VI_X(vi_stepper_dims)(st)->n_extra;
+  char names[CN][32];
+  for (int i = 0; i < nx && i < CN; i++) {
+    VI_X(vi_stepper_extra_name)(st, i, names[i], sizeof names[i]);
+    int fresh = names[i][0] != '\0';
+    for (int j = 0; j < i; j++) {
+      fresh &= strcmp(names[i], names[j]) != 0;
+    }
+    VI_CHECK(c, fresh, "%s on %s (%s): extra column %d named '%s' (empty or repeated)", spec,
+             sysname, VI_PREC_NAME, i, names[i]);
+  }
+}
+
+/* The consistency of the nonholonomic residual at the nodes: at round-off,
+ * or smaller after 40 steps of h/2 than after 20 of h. */
+static void VI_X(cf_nh)(vi_check_ctx *c, const char *spec, const VI_X(vi_system) * sys,
+                        VI_X(vi_stepper) * st, const VI_X(cf_obs) * o1) {
+  if (sys->m_nh == 0) {
+    return;
+  }
+  VI_X(cf_obs) o2;
+  int rc = VI_X(cf_run)(st, sys, VI_C(0.025), 40, &o2);
+  const VI_REAL vs = 1 + VI_X(vi_norm_inf)(sys->n, sys->v0);
+  const VI_REAL floor = 1e4 * VI_EPS * vs * (o1->qmax > 1 ? o1->qmax : 1);
+  const int ok = rc == VI_OK && (o1->nhmax <= floor || o2.nhmax <= o1->nhmax / 1.5);
+  VI_CHECK(c, ok, "%s on %s (%s): |A v + a| at the nodes %.1e (h = 0.05), %.1e (h = 0.025): "
+           "neither at round-off nor converging", spec, sys->type->info->name, VI_PREC_NAME,
+           (double)o1->nhmax, (double)o2.nhmax);
+}
+
 static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
   for (int f = 0; VI_X(vi_method_types)[f]; f++) {
     const VI_X(vi_method_type) *mt = VI_X(vi_method_types)[f];
@@ -200,6 +291,17 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         if (rc == VI_OK) {
           rc = VI_X(vi_stepper_alloc)(spec, sys, &st, err, sizeof err);
         }
+        if (rc == VI_EUNSUPPORTED) {
+          /* The family's own refusal of this system (vi_method_accepts):
+           * skipped, with a reason that names the system. */
+          VI_CHECK(c, strstr(err, t->info->name) != NULL,
+                   "%s on %s (%s): refused without naming the system: '%s'", spec,
+                   t->info->name, VI_PREC_NAME, err);
+          printf("  %s on %s (%s): refused: %s\n", spec, t->info->name, VI_PREC_NAME, err);
+          (*skipped)++;
+          VI_X(vi_system_free)(sys);
+          continue;
+        }
         VI_CHECK(c, rc == VI_OK, "%s on %s (%s): %s", spec, t->info->name, VI_PREC_NAME,
                  err);
         if (rc != VI_OK || sys->nq > CN || sys->ml > CN) {
@@ -208,16 +310,32 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
           continue;
         }
         (*pairs)++;
-        /* It runs, and keeps g at round-off. */
-        VI_REAL buf[3 * CN];
-        VI_X(vi_node) nd = {0, buf, buf + sys->nq, buf + sys->nq + sys->n};
-        VI_X(cf_obs) o = {sys, 0, 1};
-        rc = VI_X(vi_integrate)(st, NULL, VI_C(0.05), 20, sys->q0, sys->p0, &nd,
-                                VI_X(cf_observe), &o, NULL);
+        const vi_dims *dims = VI_X(vi_stepper_dims)(st);
+        VI_CHECK(c, dims->n == sys->n && dims->nq == sys->nq && dims->ml == sys->ml &&
+                        dims->n_extra >= 0 && dims->n_extra <= CN,
+                 "%s on %s (%s): stepper dimensions %d %d %d %d", spec, t->info->name,
+                 VI_PREC_NAME, dims->n, dims->nq, dims->ml, dims->n_extra);
+        VI_X(cf_extra_names)(c, spec, t->info->name, st);
+        /* It runs, keeps g at round-off, a group element on its group, the
+         * extra block finite and the nonholonomic residual consistent. */
+        VI_X(cf_obs) o;
+        rc = VI_X(cf_run)(st, sys, VI_C(0.05), 20, &o);
         VI_REAL tol = 1e4 * VI_EPS * (o.qmax > 1 ? o.qmax * o.qmax : 1);
         VI_CHECK(c, rc == VI_OK && o.gmax <= tol,
                  "%s on %s (%s): run %s, |g| = %.1e (tol %.1e)", spec, t->info->name,
                  VI_PREC_NAME, vi_strerror(rc), (double)o.gmax, (double)tol);
+        VI_CHECK(c, rc != VI_OK || o.gdef <= 1e4 * VI_EPS,
+                 "%s on %s (%s): the group element left its group by %.1e", spec,
+                 t->info->name, VI_PREC_NAME, (double)o.gdef);
+        VI_CHECK(c, rc != VI_OK || o.extra_finite,
+                 "%s on %s (%s): the extra block is not finite", spec, t->info->name,
+                 VI_PREC_NAME);
+        if (rc == VI_OK) {
+          VI_X(cf_nh)(c, spec, sys, st, &o);
+        }
+        VI_X(vi_node) nd;
+        VI_REAL buf[4 * CN];
+        VI_X(vi_node_bind)(&nd, buf, dims);
         /* The declared look-ahead: init solves that many intervals, and
          * their Newton work is counted before any step. */
         {

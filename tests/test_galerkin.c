@@ -67,7 +67,9 @@ static int run_spec(const vi_system_d *sys, const char *spec, double h, int K,
   vi_solver_opts_default_d(&so);
   so.kind = solver;
   traj_alloc(out, sys->n, sys->m, K);
-  vi_node_d nd = {0, out->q, out->p, out->lam};
+  /* Nodes stored in place along the trajectory (galerkin has no extra
+   * block). */
+  vi_node_d nd = {0, out->q, out->p, out->lam, NULL};
   rc = vi_stepper_init_d(st, &so, h, 0, sys->q0, sys->p0, &nd);
   for (int k = 1; rc == VI_OK && k <= K; k++) {
     nd.q = out->q + (size_t)k * sys->n;
@@ -322,7 +324,10 @@ static void test_typed(vi_check_ctx *c, const vi_system_d *sys) {
   VI_CHECK(c, rc == VI_OK && ru == VI_OK && strcmp(a, b) == 0, "typed galerkin: %d %d '%s' '%s'",
            rc, ru, a, b);
   double n1[16], n2[16];
-  vi_node_d x = {0, n1, n1 + sys->n, n1 + 2 * sys->n}, y = {0, n2, n2 + sys->n, n2 + 2 * sys->n};
+  vi_node_d x, y;
+  const vi_dims dd = vi_system_dims_d(sys);
+  vi_node_bind_d(&x, n1, &dd);
+  vi_node_bind_d(&y, n2, &dd);
   if (rc == VI_OK && ru == VI_OK) {
     int r1 = vi_integrate_d(st, NULL, 0.02, 25, sys->q0, sys->p0, &x, NULL, NULL, NULL);
     int r2 = vi_integrate_d(su, NULL, 0.02, 25, sys->q0, sys->p0, &y, NULL, NULL, NULL);

@@ -44,9 +44,10 @@ static int run(const vi_system_d *sys, const char *spec, double h, int K, double
     return rc;
   }
   const int n = sys->n, m = sys->m;
-  double *buf = calloc((size_t)(2 * n + m), sizeof *buf);
+  double *buf = calloc(vi_node_size(vi_stepper_dims_d(st)), sizeof *buf);
   double g[16], gv[16];
-  vi_node_d nd = {0, buf, buf + n, buf + 2 * n};
+  vi_node_d nd;
+  vi_node_bind_d(&nd, buf, vi_stepper_dims_d(st));
   rc = vi_stepper_init_d(st, NULL, h, 0, sys->q0, sys->p0, &nd);
   int N = vi_stepper_unknowns_d(st);
   double *F = calloc((size_t)N, sizeof *F), *J = calloc((size_t)N * N, sizeof *J);

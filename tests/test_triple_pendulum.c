@@ -358,7 +358,8 @@ static void test_newton(vi_check_ctx *ctx) {
       continue;
     }
     double buf[9];
-    vi_node_d nd = {0, buf, buf + 4, buf + 8};
+    vi_node_d nd;
+    vi_node_bind_d(&nd, buf, vi_stepper_dims_d(st));
     rc = vi_stepper_init_d(st, NULL, 0.05, 0, tp->q0, tp->p0, &nd);
     for (int k = 0; k < 200 && rc == VI_OK; k++) {
       rc = vi_stepper_step_d(st, &nd);

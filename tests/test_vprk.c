@@ -74,7 +74,8 @@ static int run(vi_check_ctx *T, vi_system_d *sys, const char *spec, double h, lo
   t->n = sys->n;
   t->K = -1;
   double buf[3 * NMAX];
-  vi_node_d nd = {0, buf, buf + sys->n, buf + 2 * sys->n};
+  vi_node_d nd;
+  vi_node_bind_d(&nd, buf, vi_stepper_dims_d(st));
   rc = vi_integrate_d(st, NULL, h, N, sys->q0, sys->p0, &nd, keep, t, NULL);
   vi_stepper_free_d(st);
   return rc;
@@ -294,7 +295,8 @@ static void flow_q(const vi_system_q *sys, const char *spec, __float128 h, const
   vi_stepper_alloc_q(spec, sys, &st, err, sizeof err);
   __float128 p[NMAX], buf[3 * NMAX];
   sys->type->degen->alpha(sys->state, q, p);
-  vi_node_q nd = {0, buf, buf + sys->n, buf + 2 * sys->n};
+  vi_node_q nd;
+  vi_node_bind_q(&nd, buf, vi_stepper_dims_q(st));
   vi_stepper_init_q(st, NULL, h, 0, q, p, &nd);
   vi_stepper_step_q(st, &nd);
   memcpy(out, nd.q, (size_t)sys->n * sizeof *out);
@@ -476,7 +478,8 @@ static void test_setup(vi_check_ctx *T) {
   st = NULL;
   if (lv && vi_stepper_alloc_d("vprk:tableau=gauss,s=2", lv, &st, err, sizeof err) == VI_OK) {
     double buf[6];
-    vi_node_d nd = {0, buf, buf + 2, buf + 4};
+    vi_node_d nd;
+    vi_node_bind_d(&nd, buf, vi_stepper_dims_d(st));
     rc = vi_stepper_init_d(st, NULL, 0.1, 0, lv->q0, lv->p0, &nd);
     CHECK(rc == VI_OK && vi_stepper_stats_d(st)->newton_iters == 0 && buf[2] == lv->p0[0] &&
               buf[3] == lv->p0[1],

@@ -191,7 +191,7 @@ typedef struct gal_state {
 
 /* Lay out the work arrays after the struct (st NULL only measures). */
 static size_t gal_layout(gal_state *st, char *base, int n, int m,
-                               int s, int z, int N) {
+                         int s, int z, int N) {
   gal_state dummy;
   gal_state *t = st ? st : &dummy;
   size_t off = 0;
@@ -212,13 +212,13 @@ static size_t gal_layout(gal_state *st, char *base, int n, int m,
   return off;
 }
 
-static size_t galerkin_state_size(const void *opts_, int n, int m) {
+static size_t galerkin_state_size(const void *opts_, const vi_dims *d) {
   const galerkin_opts *o = opts_;
   int lob = o->quadZ == VI_RULE_LOBATTO;
   int z = lob ? o->w + 1 : o->w - 1;
-  int N = o->s * n + (lob ? o->w : o->w - 1) * m;
+  int N = o->s * d->n + (lob ? o->w : o->w - 1) * d->m;
   size_t head = (sizeof(gal_state) + 15) / 16 * 16;
-  return head + gal_layout(NULL, NULL, n, m, o->s, z, N);
+  return head + gal_layout(NULL, NULL, d->n, d->m, o->s, z, N);
 }
 
 /* Unknown vector layout: q^1..q^s (s blocks of n), then Lambda_j for the
@@ -233,7 +233,7 @@ static VI_REAL cfac(const gal_state *st, int j) {
 
 /* q_d and qdot_d at a node (kit: vi_kit_eval). */
 static void eval_qd(const gal_state *st, const VI_REAL *x, const VI_REAL *l,
-                          const VI_REAL *dl, VI_REAL *Q, VI_REAL *V) {
+                    const VI_REAL *dl, VI_REAL *Q, VI_REAL *V) {
   vi_kit_eval(st->n, st->s, st->q0, x, l, dl, st->h, Q, V);
 }
 
@@ -247,7 +247,7 @@ static int node_lagr(gal_state *st, int jac) {
 
 /* Residual and Jacobian of one interval (see the file comment). */
 static int gal_resjac(void *ctx, const VI_REAL *x, VI_REAL *F,
-                            VI_REAL *J) {
+                      VI_REAL *J) {
   gal_state *st = ctx;
   const VI_X(vi_system) *sys = st->sys;
   const VI_X(vi_system_type) *ty = sys->type;
@@ -398,7 +398,7 @@ static int restart(void *ctx) {
 /* Solve the current interval from the prepared guess; on a recoverable
  * failure of an extrapolated guess retry once from the Taylor guess. */
 static int solve_interval(gal_state *st, VI_X(vi_stats) *stats,
-                                int extrapolated) {
+                          int extrapolated) {
   return vi_kit_solve(st->solver, st->x, extrapolated, restart, st, stats);
 }
 
@@ -512,12 +512,10 @@ static void advance(gal_state *st) {
   st->first = 0;
 }
 
-static int galerkin_init(void *state, const void *opts_,
-                               const VI_X(vi_system) *sys,
-                               const VI_X(vi_solver_opts) *solver, VI_REAL h,
-                               VI_REAL t0, const VI_REAL *q0,
-                               const VI_REAL *p0, VI_X(vi_node) *node0,
-                               VI_X(vi_stats) *stats) {
+static int galerkin_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
+                         const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
+                         const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
+                         VI_X(vi_stats) *stats, char *err, size_t errlen) {
   gal_state *st = state;
   const galerkin_opts *o = opts_;
   const int n = sys->n, m = sys->m;
@@ -580,7 +578,7 @@ static int galerkin_init(void *state, const void *opts_,
 }
 
 static int galerkin_step(void *state, VI_X(vi_node) *next,
-                               VI_X(vi_stats) *stats) {
+                         VI_X(vi_stats) *stats) {
   gal_state *st = state;
   guess_extrapolate(st);
   int rc = solve_interval(st, stats, 1);

@@ -26,7 +26,7 @@ static const int vi_kit_ctrl_values[] = {VI_CTRL_EQUIDISTANT, VI_CTRL_LOBATTO};
 /* Add the counts of one step's solve (as vi_solve reports them) to stats
  * (may be NULL). */
 static inline void vi_stats_add_solve(VI_X(vi_stats) *stats, long iters,
-                                            long fevals, long jevals) {
+                                      long fevals, long jevals) {
   if (stats == NULL) {
     return;
   }
@@ -54,9 +54,9 @@ static inline VI_REAL *vi_carve(char *base, size_t *off, size_t count) {
  * kvq = hb dl_nu l_mu / h; mLqq = -L_qq, Lvv = M, and Dq = L_vq =
  * D_q(M(q)v) (L_qv = Dq') or NULL for a constant mass matrix. */
 static inline void vi_lagr_block(VI_REAL *B, int ld, int n, VI_REAL kv,
-                                       VI_REAL km, VI_REAL kqv, VI_REAL kvq,
-                                       const VI_REAL *mLqq, const VI_REAL *Lvv,
-                                       const VI_REAL *Dq) {
+                                 VI_REAL km, VI_REAL kqv, VI_REAL kvq,
+                                 const VI_REAL *mLqq, const VI_REAL *Lvv,
+                                 const VI_REAL *Dq) {
   for (int a = 0; a < n; a++) {
     VI_REAL *row = B + (size_t)a * (size_t)ld;
     if (Dq == NULL) {
@@ -81,7 +81,7 @@ typedef struct vi_kit_work {
 } vi_kit_work;
 
 static inline void vi_kit_work_carve(vi_kit_work *w, char *base, size_t *off,
-                                           int n) {
+                                     int n) {
   const size_t nn = (size_t)n * (size_t)n;
   w->Q = vi_carve(base, off, (size_t)n);
   w->V = vi_carve(base, off, (size_t)n);
@@ -96,7 +96,7 @@ static inline void vi_kit_work_carve(vi_kit_work *w, char *base, size_t *off,
 /* Control value mu of a step's polynomial: q^0 is known, q^mu (mu >= 1) is
  * block mu - 1 of the unknowns x. */
 static inline const VI_REAL *vi_kit_q(int n, const VI_REAL *q0, const VI_REAL *x,
-                                            int mu) {
+                                      int mu) {
   return mu == 0 ? q0 : x + (size_t)(mu - 1) * (size_t)n;
 }
 
@@ -104,8 +104,8 @@ static inline const VI_REAL *vi_kit_q(int n, const VI_REAL *q0, const VI_REAL *x
  * be NULL, then V is not touched): Q = sum_mu l_mu q^mu, V = (1/h) sum_mu
  * dl_mu q^mu, mu = 0..deg (wenger2017 (11), man2020 (20)). */
 static inline void vi_kit_eval(int n, int deg, const VI_REAL *q0, const VI_REAL *x,
-                                     const VI_REAL *l, const VI_REAL *dl, VI_REAL h,
-                                     VI_REAL *Q, VI_REAL *V) {
+                               const VI_REAL *l, const VI_REAL *dl, VI_REAL h,
+                               VI_REAL *Q, VI_REAL *V) {
   for (int a = 0; a < n; a++) {
     Q[a] = 0;
     if (dl) {
@@ -134,9 +134,9 @@ static inline void vi_kit_eval(int n, int deg, const VI_REAL *q0, const VI_REAL 
  * of F (blocks of n; may be NULL) and their derivatives in q^mu, mu =
  * 1..deg, to J (row stride N; may be NULL). */
 static inline int vi_kit_lagr_node(const VI_X(vi_system) *sys, vi_kit_work *w,
-                                         int deg, int nrows, const VI_REAL *q0,
-                                         const VI_REAL *x, const VI_REAL *l, const VI_REAL *dl,
-                                         VI_REAL h, VI_REAL hb, VI_REAL *F, VI_REAL *J, int N) {
+                                   int deg, int nrows, const VI_REAL *q0,
+                                   const VI_REAL *x, const VI_REAL *l, const VI_REAL *dl,
+                                   VI_REAL h, VI_REAL hb, VI_REAL *F, VI_REAL *J, int N) {
   const int n = sys->n;
   vi_kit_eval(n, deg, q0, x, l, dl, h, w->Q, w->V);
   int rc = VI_X(vi_system_lagr)(sys, w->Q, w->V, w->dV, w->MV, J ? w->HV : NULL, w->Mq, w->Dq,
@@ -171,8 +171,8 @@ static inline int vi_kit_lagr_node(const VI_X(vi_system) *sys, vi_kit_work *w,
 /* The Taylor guess of a first step: q^mu = q0 + t v0 + t^2/2 a0 at t = d_mu
  * h, mu = 1..deg, into the first deg blocks of x. */
 static inline void vi_kit_taylor(int n, int deg, const VI_REAL *d, VI_REAL h,
-                                       const VI_REAL *q0, const VI_REAL *v, const VI_REAL *a,
-                                       VI_REAL *x) {
+                                 const VI_REAL *q0, const VI_REAL *v, const VI_REAL *a,
+                                 VI_REAL *x) {
   for (int mu = 1; mu <= deg; mu++) {
     VI_REAL t = d[mu] * h;
     VI_REAL *qm = x + (size_t)(mu - 1) * n;
@@ -186,7 +186,7 @@ static inline void vi_kit_taylor(int n, int deg, const VI_REAL *d, VI_REAL h,
  * q^nu = block nu - 1 of xp) extrapolated to the new control points, lX
  * holding the basis values there (row mu, deg + 1 values). */
 static inline void vi_kit_extrapolate(int n, int deg, const VI_REAL *lX,
-                                            const VI_REAL *qp0, const VI_REAL *xp, VI_REAL *x) {
+                                      const VI_REAL *qp0, const VI_REAL *xp, VI_REAL *x) {
   for (int mu = 1; mu <= deg; mu++) {
     const VI_REAL *l = lX + mu * (deg + 1);
     VI_REAL *qm = x + (size_t)(mu - 1) * n;
@@ -204,8 +204,8 @@ static inline void vi_kit_extrapolate(int n, int deg, const VI_REAL *lX,
  * when retry, rebuild the Taylor guess (restart(ctx)) and solve once more.
  * Both solves are counted in stats. */
 static inline int vi_kit_solve(VI_X(vi_solver) *solver, VI_REAL *x, int retry,
-                                     int (*restart)(void *ctx), void *ctx,
-                                     VI_X(vi_stats) *stats) {
+                               int (*restart)(void *ctx), void *ctx,
+                               VI_X(vi_stats) *stats) {
   long it = 0, fe = 0, je = 0;
   int rc = VI_X(vi_solve)(solver, x, &it, &fe, &je);
   if (rc > 0 && retry) {
@@ -225,9 +225,9 @@ static inline int vi_kit_solve(VI_X(vi_solver) *solver, VI_REAL *x, int retry,
  * the basis values lC; the basis at 1 + d_mu (lX) for the extrapolated
  * guess. Rows of deg + 1 values. */
 static inline int vi_kit_tables(int ctrl, int deg, VI_REAL *d, int ruleL, int nL,
-                                      VI_REAL *c, VI_REAL *b, VI_REAL *lL, VI_REAL *dlL,
-                                      int ruleC, int nC, VI_REAL *f, VI_REAL *e,
-                                      VI_REAL *lC, VI_REAL *lX) {
+                                VI_REAL *c, VI_REAL *b, VI_REAL *lL, VI_REAL *dlL,
+                                int ruleC, int nC, VI_REAL *f, VI_REAL *e,
+                                VI_REAL *lC, VI_REAL *lX) {
   int rc;
   if ((rc = VI_X(vi_ctrl_points)(ctrl, deg, d)) != VI_OK ||
       (rc = VI_X(vi_quad_rule)(ruleL, nL, c, b)) != VI_OK ||

@@ -118,15 +118,15 @@ static int man_unknowns_of(const man_opts *o, int n, int m) {
   return (o->m - 1) * n + o->m * m + n;
 }
 
-static size_t man_state_size(const void *opts_, int n, int m) {
+static size_t man_state_size(const void *opts_, const vi_dims *d) {
   const man_opts *o = opts_;
   size_t head = (sizeof(man_state) + 15) / 16 * 16;
-  return head + man_layout(NULL, NULL, n, m, man_unknowns_of(o, n, m));
+  return head + man_layout(NULL, NULL, d->n, d->m, man_unknowns_of(o, d->n, d->m));
 }
 
 /* q (and qdot when dl) at a node from the basis values l, dl (kit). */
 static void man_eval(const man_state *st, const VI_REAL *x, const VI_REAL *l,
-                           const VI_REAL *dl, VI_REAL *Q, VI_REAL *V) {
+                     const VI_REAL *dl, VI_REAL *Q, VI_REAL *V) {
   vi_kit_eval(st->n, st->deg, st->q0, x, l, dl, st->h, Q, V);
 }
 
@@ -401,9 +401,9 @@ static int man_solve(man_state *st, VI_X(vi_stats) *stats) {
 }
 
 static int man_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
-                          const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-                          const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
-                          VI_X(vi_stats) *stats) {
+                    const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
+                    const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
+                    VI_X(vi_stats) *stats, char *err, size_t errlen) {
   man_state *st = state;
   const man_opts *o = opts_;
   const int n = sys->n, m = sys->m;

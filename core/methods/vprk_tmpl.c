@@ -98,11 +98,10 @@ static size_t vprk_layout(vprk_state *st, char *base, int n, int s) {
   return off;
 }
 
-static size_t vprk_state_size(const void *opts_, int n, int m) {
+static size_t vprk_state_size(const void *opts_, const vi_dims *d) {
   const vprk_opts *o = opts_;
-  (void)m;
   size_t head = (sizeof(vprk_state) + 15) / 16 * 16;
-  return head + vprk_layout(NULL, NULL, n, o->s);
+  return head + vprk_layout(NULL, NULL, d->n, o->s);
 }
 
 /* The stages of x: Q_i = q + h sum_k a_ik V_k (4.4c), Dalpha(Q_j) and
@@ -243,9 +242,9 @@ static int vprk_solve(vprk_state *st, VI_X(vi_stats) *stats) {
 }
 
 static int vprk_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
-                           const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-                           const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
-                           VI_X(vi_stats) *stats) {
+                     const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
+                     const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
+                     VI_X(vi_stats) *stats, char *err, size_t errlen) {
   vprk_state *st = state;
   const vprk_opts *o = opts_;
   const int n = sys->n, s = o->s;
