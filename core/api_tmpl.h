@@ -599,6 +599,35 @@ void VI_X(vi_err_obs_init)(VI_X(vi_err_obs) *o, const VI_X(vi_system) *sys, cons
                            const VI_REAL *P, const VI_REAL *L, int energy, int n_extra);
 int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) *nd);
 
+/* ---- measures of a node (core/measure_tmpl.c, measures.h) ---------------- */
+
+/* Every measure of a node of sys run by st (NULL: the system alone, no
+ * extra block), in the order of run's columns: t, q1..q{nq}, p1..pn,
+ * lambda1..lambda{m}, mu1..mu{m_nh}, the extra block, energy, alpha_defect
+ * (degenerate) or g_norm, gv_norm (holonomic), phi_norm (nonholonomic),
+ * group_defect (a group in an embedding), the momentum maps by name. The
+ * count; out (cap entries) may be NULL. */
+int VI_X(vi_measures)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, vi_measure *out,
+                      int cap);
+/* A measure by its name (a column of vi_measures, or a block "q", "p",
+ * "lambda", "mu" or the extra block's name as its max norm); VI_EINVAL
+ * naming the valid ones. */
+int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st,
+                          const char *name, vi_measure *m, char *err, size_t errlen);
+/* Reals of scratch vi_measure_eval needs. */
+size_t VI_X(vi_measure_work)(const VI_X(vi_system) *sys);
+/* The values of nm measures at a node (n_extra: its extra block's reals)
+ * into out; a status when a callback fails. */
+int VI_X(vi_measure_eval)(const VI_X(vi_system) *sys, const vi_measure *m, int nm,
+                          const VI_X(vi_node) *nd, int n_extra, VI_REAL *work, VI_REAL *out);
+/* The errors of a node against a reference node, the max norms of the
+ * blocks in blocks (VI_ERR_Q, VI_ERR_P, VI_ERR_LAMBDA: every multiplier),
+ * folded into e[VI_Q], e[VI_P], e[VI_LAMBDA] as maxima (a NaN sticks): the
+ * one definition of the global error (wenger2017 §4.1) the order studies,
+ * the error observer and the sweeps use. */
+void VI_X(vi_node_errors)(const vi_dims *d, const VI_X(vi_node) *nd,
+                          const VI_X(vi_node) *ref, unsigned blocks, VI_REAL e[VI_NQUANT]);
+
 /* ---- reference solutions (core/reference_tmpl.c) ------------------------------ */
 
 /* What produced a reference and how accurate it is believed to be. */

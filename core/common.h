@@ -1,7 +1,8 @@
 /* common.h: the untemplated part of the vistudy API, one header per
  * subject: status codes (status.h), precisions (precision.h), the kinds of
  * numerical building blocks (numerics.h), system metadata (system_info.h),
- * option tables (options.h) and the typed drivers (drivers.h).
+ * option tables (options.h), the typed drivers (drivers.h) and the
+ * vocabulary of what is measured at a node (measures.h).
  *
  * Everything that depends on the working precision lives in the templated
  * headers (numerics_tmpl.h, api_tmpl.h), declared for both precisions by
@@ -16,5 +17,6 @@
 #include "system_info.h"
 #include "options.h"
 #include "drivers.h"
+#include "measures.h"
 
 #endif

@@ -16,7 +16,7 @@ extern "C" {
 /* The error an order study is about: the global errors of q, p, lambda
  * against a reference (wenger2017 §4.1), or the max relative energy error
  * max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)). */
-typedef enum vi_measure { VI_MEASURE_STATE = 0, VI_MEASURE_ENERGY = 1 } vi_measure;
+typedef enum vi_order_measure { VI_MEASURE_STATE = 0, VI_MEASURE_ENERGY = 1 } vi_order_measure;
 
 /* Options of the nonlinear solver of each step (vi_solver_opts in the
  * working precision). */
@@ -67,7 +67,7 @@ typedef struct vi_order_result {
   double energy_rms[VI_ORDER_MAXH];     /* its root mean square over the nodes:
                                            the robust energy measure */
   double energy_floor;                  /* energy errors <= 10 floor are plateau */
-  int measure;                          /* vi_measure of the study */
+  int measure;                          /* vi_order_measure of the study */
   double newton_per_step[VI_ORDER_MAXH];
   double seconds[VI_ORDER_MAXH];        /* by vi_order_config.clock; NaN untimed */
   int status[VI_ORDER_MAXH];            /* vi_status of each run */
@@ -126,7 +126,7 @@ typedef struct vi_order_config {
   long N[VI_ORDER_MAXH]; /* steps of each explicit run */
   vi_solver_config solver;
   const char *cache_dir; /* reference cache; NULL: none */
-  int measure;           /* vi_measure: what drives the automatic step sizes */
+  int measure;           /* vi_order_measure: what drives the automatic step sizes */
   int energy_only;       /* skip the reference: energy errors only (studies
                             whose measure is the energy, man2020 (46)-(49)) */
   int at_final;          /* q, p, lambda errors at the final node t = T only

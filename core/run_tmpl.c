@@ -42,144 +42,6 @@ static int format_wide(char *buf, size_t len, vi_wide x) {
   return VI_X(vi_format_real)(buf, len, (VI_REAL)x);
 }
 
-/* The columns of a system's trajectory rows: t, q, p, the multipliers
- * (lambda, then mu), the energy, the residuals of the constraints it has
- * (g and the hidden constraint with holonomic constraints, |A M^-1 p + a|
- * with nonholonomic ones, the defect |p - alpha(q)| for the degenerate
- * form) and the momentum maps. Returns the count; names NULL: count only. */
-static int columns(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, char *names,
-                   size_t len, const char **ptr) {
-  const vi_system_info *info = sys->type->info;
-  int k = 0;
-  size_t used = 0;
-#define COL(...)                                                              \
-  do {                                                                        \
-    if (names && used < len) {                                                \
-      ptr[k] = names + used;                                                  \
-      used += (size_t)snprintf(names + used, len - used, __VA_ARGS__) + 1;    \
-    }                                                                         \
-    k++;                                                                      \
-  } while (0)
-  COL("t");
-  for (int i = 1; i <= sys->nq; i++) {
-    COL("q%d", i);
-  }
-  for (int i = 1; i <= sys->n; i++) {
-    COL("p%d", i);
-  }
-  for (int i = 1; i <= sys->m; i++) {
-    COL("lambda%d", i);
-  }
-  for (int i = 1; i <= sys->m_nh; i++) {
-    COL("mu%d", i);
-  }
-  for (int i = 0; st != NULL && i < VI_X(vi_stepper_dims)(st)->n_extra; i++) {
-    char xn[32];
-    VI_X(vi_stepper_extra_name)(st, i, xn, sizeof xn);
-    COL("%s", xn);
-  }
-  COL("energy");
-  if (sys->type->degen) {
-    COL("alpha_defect");
-  } else if (!sys->type->lie && sys->m > 0) {
-    COL("g_norm");
-    COL("gv_norm");
-  }
-  if (sys->m_nh > 0) {
-    COL("phi_norm");
-  }
-  if (sys->type->space != NULL && sys->type->space->project != NULL) {
-    COL("group_defect");
-  }
-  for (int i = 0; VI_X(vi_type_has_momenta)(sys->type) && i < info->n_momenta; i++) {
-    COL("%s", info->momentum_names[i]);
-  }
-#undef COL
-  return k;
-}
-
-/* The values of one row (columns above) at a node; work holds nq + ml + 8
- * reals. */
-static int row_values(const VI_X(vi_system) *sys, int n_extra, const VI_X(vi_node) *nd,
-                      VI_REAL *work, vi_wide *out) {
-  const int n = sys->n, m = sys->m;
-  VI_REAL E = 0, res[3] = {0, 0, 0}, gdef = 0;
-  int nres = sys->type->degen ? 1 : sys->type->lie ? sys->m_nh > 0 : 0;
-  const int embedded = sys->type->space != NULL && sys->type->space->project != NULL;
-  int rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &E);
-  if (sys->type->lie) {
-    /* Lie form: no holonomic constraints; |A xi + a| when it has some; an
-     * embedded group element's distance from the group (a copy is
-     * projected). */
-    if (rc == 0 && sys->m_nh > 0) {
-      rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
-      res[0] = VI_X(vi_norm_inf)(sys->m_nh, work);
-    }
-    if (rc == 0 && embedded) {
-      /* A point that project refuses (e.g. det R <= 0) is a result to
-       * show, not a failure to write: its distance, or NaN. */
-      memcpy(work, nd->q, (size_t)sys->nq * sizeof *work);
-      gdef = (VI_REAL)NAN;
-      int prc = sys->type->space->project(sys->state, work, &gdef);
-      gdef = prc > 0 && !(gdef > 0) ? (VI_REAL)NAN : gdef;
-      rc = prc > 0 ? 0 : prc;
-    }
-  } else if (sys->type->degen) {
-    if (rc == 0) {
-      rc = VI_X(vi_system_defect)(sys, nd->q, nd->p, &res[0]);
-    }
-  } else {
-    /* Mechanical form: |g| and the hidden constraint with holonomic
-     * constraints, |A v + a| with nonholonomic ones (the columns above). */
-    if (rc == 0 && m > 0) {
-      rc = sys->type->holo->constraint(sys->state, nd->q, work);
-      res[nres++] = VI_X(vi_norm_inf)(m, work);
-      if (rc == 0) {
-        rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
-      }
-      res[nres++] = VI_X(vi_norm_inf)(m, work);
-    }
-    if (rc == 0 && sys->m_nh > 0) {
-      rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
-      res[nres++] = VI_X(vi_norm_inf)(sys->m_nh, work);
-    }
-  }
-  if (rc != 0) {
-    return rc;
-  }
-  int k = 0;
-  out[k++] = (vi_wide)nd->t;
-  for (int i = 0; i < sys->nq; i++) {
-    out[k++] = (vi_wide)nd->q[i];
-  }
-  for (int i = 0; i < n; i++) {
-    out[k++] = (vi_wide)nd->p[i];
-  }
-  for (int i = 0; i < sys->ml; i++) {
-    out[k++] = (vi_wide)nd->lambda[i];
-  }
-  for (int i = 0; i < n_extra; i++) {
-    out[k++] = (vi_wide)nd->extra[i];
-  }
-  out[k++] = (vi_wide)E;
-  for (int i = 0; i < nres; i++) {
-    out[k++] = (vi_wide)res[i];
-  }
-  if (embedded) {
-    out[k++] = (vi_wide)gdef;
-  }
-  if (VI_X(vi_type_has_momenta)(sys->type)) {
-    if ((rc = sys->type->obs->momenta(sys->state, nd->q, nd->p, work)) != 0) {
-      return rc;
-    }
-    for (int i = 0; i < sys->type->info->n_momenta; i++) {
-      out[k++] = (vi_wide)work[i];
-    }
-  }
-  return VI_OK;
-}
-
-
 static int steps_of(vi_wide Tw, vi_wide hw, long *N, double *ratio_out) {
   const VI_REAL T = (VI_REAL)Tw, h = (VI_REAL)hw;
   VI_REAL ratio = T / h;
@@ -204,11 +66,12 @@ struct traj {
   VI_REAL T, h;
   long N, every;
   int ncol;
+  vi_measure *cols; /* the columns: every measure of the node (measures.h) */
   const char **colptr;
-  char *colnames;
   vi_dims d;        /* the nodes' dimensions (the stepper's extra block) */
-  VI_REAL *buf;     /* a node (vi_node_size) and the rows' work */
+  VI_REAL *buf;     /* a node (vi_node_size), the measures' work, a row */
   VI_X(vi_node) nd; /* bound to buf */
+  VI_REAL *work, *vals;
   vi_wide *row;
 };
 
@@ -219,8 +82,8 @@ static void traj_free(vi_traj *tr) {
   }
   VI_X(vi_stepper_free)(t->st);
   VI_X(vi_system_free)(t->sys);
+  free(t->cols);
   free(t->colptr);
-  free(t->colnames);
   free(t->buf);
   free(t->row);
   free(t);
@@ -274,21 +137,25 @@ static int traj_open(const vi_traj_config *c, vi_traj **out, vi_traj_info *info,
     goto fail;
   }
   t->d = t->st ? *VI_X(vi_stepper_dims)(t->st) : VI_X(vi_system_dims)(t->sys);
-  const int n = t->d.n, nq = t->d.nq, m = t->d.ml;
-  const size_t nwork = (size_t)(nq + 8 + (m > n ? m : n)); /* row_values' work */
-  t->ncol = columns(t->sys, t->st, NULL, 0, NULL);
-  const size_t namelen = (size_t)t->ncol * 24;
-  t->colnames = malloc(namelen);
+  /* The columns: every measure of the node, by name (measures.h). */
+  t->ncol = VI_X(vi_measures)(t->sys, t->st, NULL, 0);
+  const size_t nwork = VI_X(vi_measure_work)(t->sys);
+  t->cols = calloc((size_t)t->ncol, sizeof *t->cols);
   t->colptr = calloc((size_t)t->ncol, sizeof *t->colptr);
-  t->buf = calloc(vi_node_size(&t->d) + nwork, sizeof *t->buf);
+  t->buf = calloc(vi_node_size(&t->d) + nwork + (size_t)t->ncol, sizeof *t->buf);
   t->row = calloc((size_t)t->ncol, sizeof *t->row);
-  if (!t->colnames || !t->colptr || !t->buf || !t->row) {
+  if (!t->cols || !t->colptr || !t->buf || !t->row) {
     snprintf(err, errlen, "out of memory");
     rc = VI_ENOMEM;
     goto fail;
   }
+  VI_X(vi_measures)(t->sys, t->st, t->cols, t->ncol);
+  for (int i = 0; i < t->ncol; i++) {
+    t->colptr[i] = t->cols[i].name;
+  }
   VI_X(vi_node_bind)(&t->nd, t->buf, &t->d);
-  columns(t->sys, t->st, t->colnames, namelen, t->colptr);
+  t->work = t->buf + vi_node_size(&t->d);
+  t->vals = t->work + nwork;
   memset(info, 0, sizeof *info);
   snprintf(info->system, sizeof info->system, "%s", t->sys->type->info->name);
   if (t->st) {
@@ -316,7 +183,10 @@ typedef struct traj_obs {
 
 static int traj_deliver(traj_obs *o, long k, const VI_X(vi_node) *nd) {
   struct traj *t = o->t;
-  int rc = row_values(t->sys, t->d.n_extra, nd, t->buf + vi_node_size(&t->d), t->row);
+  int rc = VI_X(vi_measure_eval)(t->sys, t->cols, t->ncol, nd, t->d.n_extra, t->work, t->vals);
+  for (int i = 0; rc == VI_OK && i < t->ncol; i++) {
+    t->row[i] = (vi_wide)t->vals[i];
+  }
   if (rc != VI_OK) {
     o->eval_rc = vi_callback_status(rc);
     o->res->eval_failed = 1;

@@ -1,0 +1,242 @@
+/* measure_tmpl.c: the measures of a node in the working precision
+ * (measures.h): which a system and a stepper have, by name, their values
+ * at a node, and the errors of a node against a reference node. One
+ * vocabulary for run's columns, the figure traces, the sweeps and the
+ * order studies. Compiled once per precision (prec.h). */
+#include "prec.h"
+#include "numerics_tmpl.h"
+#include "api_tmpl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int embedded(const VI_X(vi_system) *sys) {
+  return sys->type->space != NULL && sys->type->space->project != NULL;
+}
+
+/* Append measure (kind, index, reference, name) to out (cap entries) at
+ * *k; the count grows whether or not there is room. */
+static void put(vi_measure *out, int cap, int *k, int kind, int index, int ref,
+                const char *name) {
+  if (out && *k < cap) {
+    out[*k].kind = kind;
+    out[*k].index = index;
+    out[*k].reference = ref;
+    snprintf(out[*k].name, sizeof out[*k].name, "%s", name);
+  }
+  (*k)++;
+}
+
+static void put_block(vi_measure *out, int cap, int *k, int kind, int count, int ref,
+                      const char *base) {
+  for (int i = 0; i < count; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "%s%d", base, i + 1);
+    put(out, cap, k, kind, i, ref, name);
+  }
+}
+
+int VI_X(vi_measures)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, vi_measure *out,
+                      int cap) {
+  const vi_system_info *info = sys->type->info;
+  int k = 0;
+  put(out, cap, &k, VI_MK_T, 0, VI_MR_FREE, "t");
+  put_block(out, cap, &k, VI_MK_Q, sys->nq, VI_MR_FREE, "q");
+  put_block(out, cap, &k, VI_MK_P, sys->n, VI_MR_FREE, "p");
+  put_block(out, cap, &k, VI_MK_LAMBDA, sys->m, VI_MR_FREE, "lambda");
+  put_block(out, cap, &k, VI_MK_MU, sys->m_nh, VI_MR_FREE, "mu");
+  const int nx = st ? VI_X(vi_stepper_dims)(st)->n_extra : 0;
+  for (int i = 0; i < nx; i++) {
+    char name[32];
+    VI_X(vi_stepper_extra_name)(st, i, name, sizeof name);
+    put(out, cap, &k, VI_MK_EXTRA, i,
+        VI_X(vi_stepper_extra_ref)(st) == VI_EXTRA_ZERO ? VI_MR_ZERO : VI_MR_FREE, name);
+  }
+  put(out, cap, &k, VI_MK_ENERGY, 0,
+      VI_X(vi_type_energy_conserved)(sys->type) ? VI_MR_CONSTANT : VI_MR_FREE, "energy");
+  if (sys->type->degen) {
+    put(out, cap, &k, VI_MK_ALPHA_DEFECT, 0, VI_MR_ZERO, "alpha_defect");
+  } else if (!sys->type->lie && sys->m > 0) {
+    put(out, cap, &k, VI_MK_G_NORM, 0, VI_MR_ZERO, "g_norm");
+    put(out, cap, &k, VI_MK_GV_NORM, 0, VI_MR_ZERO, "gv_norm");
+  }
+  if (sys->m_nh > 0) {
+    put(out, cap, &k, VI_MK_PHI_NORM, 0, VI_MR_ZERO, "phi_norm");
+  }
+  if (embedded(sys)) {
+    put(out, cap, &k, VI_MK_GROUP_DEFECT, 0, VI_MR_ZERO, "group_defect");
+  }
+  for (int i = 0; VI_X(vi_type_has_momenta)(sys->type) && i < info->n_momenta; i++) {
+    put(out, cap, &k, VI_MK_MOMENTUM, i, VI_MR_CONSTANT, info->momentum_names[i]);
+  }
+  return k;
+}
+
+int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st,
+                          const char *name, vi_measure *m, char *err, size_t errlen) {
+  vi_measure all[256];
+  const int n = VI_X(vi_measures)(sys, st, all, 256);
+  for (int i = 0; name && i < n && i < 256; i++) {
+    if (strcmp(all[i].name, name) == 0) {
+      *m = all[i];
+      return VI_OK;
+    }
+  }
+  /* A whole block by its name: its max norm. */
+  char xname[32] = "";
+  if (st && VI_X(vi_stepper_dims)(st)->n_extra > 0) {
+    VI_X(vi_stepper_extra_name)(st, -1, xname, sizeof xname);
+  }
+  const struct {
+    const char *name;
+    int kind, count, ref;
+  } blocks[] = {
+      {"q", VI_MK_Q, sys->nq, VI_MR_FREE},
+      {"p", VI_MK_P, sys->n, VI_MR_FREE},
+      {"lambda", VI_MK_LAMBDA, sys->m, VI_MR_FREE},
+      {"mu", VI_MK_MU, sys->m_nh, VI_MR_FREE},
+      {xname, VI_MK_EXTRA, st ? VI_X(vi_stepper_dims)(st)->n_extra : 0,
+       st && VI_X(vi_stepper_extra_ref)(st) == VI_EXTRA_ZERO ? VI_MR_ZERO : VI_MR_FREE},
+  };
+  for (size_t b = 0; name && b < sizeof blocks / sizeof blocks[0]; b++) {
+    if (blocks[b].count > 0 && blocks[b].name[0] && strcmp(blocks[b].name, name) == 0) {
+      m->kind = blocks[b].kind;
+      m->index = -1;
+      m->reference = blocks[b].ref;
+      snprintf(m->name, sizeof m->name, "%s", name);
+      return VI_OK;
+    }
+  }
+  int k = snprintf(err, errlen, "%s has no measure '%s'; valid: ", sys->type->info->name,
+                   name ? name : "");
+  for (int i = 0; i < n && i < 256 && k > 0 && (size_t)k < errlen; i++) {
+    if (all[i].kind >= VI_MK_EXTRA) {
+      k += snprintf(err + k, errlen - (size_t)k, "%s%s", i ? ", " : "", all[i].name);
+    }
+  }
+  for (size_t b = 0; b < sizeof blocks / sizeof blocks[0] && k > 0 && (size_t)k < errlen; b++) {
+    if (blocks[b].count > 0 && blocks[b].name[0]) {
+      k += snprintf(err + k, errlen - (size_t)k, ", %s (max norm of the block)",
+                    blocks[b].name);
+    }
+  }
+  return VI_EINVAL;
+}
+
+/* The scratch of vi_measure_eval: one residual vector or configuration,
+ * then the momentum maps. */
+static size_t mom_offset(const VI_X(vi_system) *sys) {
+  return (size_t)(sys->nq > sys->ml ? sys->nq : sys->ml) + 1;
+}
+
+size_t VI_X(vi_measure_work)(const VI_X(vi_system) *sys) {
+  return mom_offset(sys) + (size_t)sys->type->info->n_momenta + 1;
+}
+
+/* The max norm of a block (NaN sticks). */
+static VI_REAL block_norm(int n, const VI_REAL *x) {
+  VI_REAL e = 0;
+  for (int i = 0; i < n; i++) {
+    VI_REAL d = vi_fabs(x[i]);
+    e = d > e || d != d ? d : e;
+  }
+  return e;
+}
+
+/* A node's own value (t, q, p, the multipliers, the extra block). */
+static VI_REAL node_value(const VI_X(vi_system) *sys, const vi_measure *m,
+                          const VI_X(vi_node) *nd, int n_extra) {
+  switch (m->kind) {
+  case VI_MK_T:
+    return nd->t;
+  case VI_MK_Q:
+    return m->index < 0 ? block_norm(sys->nq, nd->q) : nd->q[m->index];
+  case VI_MK_P:
+    return m->index < 0 ? block_norm(sys->n, nd->p) : nd->p[m->index];
+  case VI_MK_LAMBDA:
+    return m->index < 0 ? block_norm(sys->m, nd->lambda) : nd->lambda[m->index];
+  case VI_MK_MU:
+    return m->index < 0 ? block_norm(sys->m_nh, nd->lambda + sys->m)
+                        : nd->lambda[sys->m + m->index];
+  default: /* VI_MK_EXTRA */
+    return m->index < 0 ? block_norm(n_extra, nd->extra) : nd->extra[m->index];
+  }
+}
+
+/* The distance of a group element in an embedding from its group (a copy
+ * is projected). A point that project refuses (e.g. det R <= 0) is a
+ * result to show, not a failure: its distance, or NaN. */
+static int group_defect(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *work,
+                        VI_REAL *gdef) {
+  memcpy(work, q, (size_t)sys->nq * sizeof *work);
+  *gdef = (VI_REAL)NAN;
+  int prc = sys->type->space->project(sys->state, work, gdef);
+  *gdef = prc > 0 && !(*gdef > 0) ? (VI_REAL)NAN : *gdef;
+  return prc > 0 ? VI_OK : vi_callback_status(prc);
+}
+
+int VI_X(vi_measure_eval)(const VI_X(vi_system) *sys, const vi_measure *m, int nm,
+                          const VI_X(vi_node) *nd, int n_extra, VI_REAL *work, VI_REAL *out) {
+  /* The momentum maps are evaluated once for all their columns. */
+  int have_mom = 0;
+  VI_REAL *mom = work + mom_offset(sys);
+  for (int i = 0; i < nm; i++) {
+    int rc = VI_OK;
+    VI_REAL v = 0;
+    switch (m[i].kind) {
+    case VI_MK_ENERGY:
+      rc = VI_X(vi_system_energy)(sys, nd->q, nd->p, &v);
+      break;
+    case VI_MK_ALPHA_DEFECT:
+      rc = VI_X(vi_system_defect)(sys, nd->q, nd->p, &v);
+      break;
+    case VI_MK_G_NORM:
+      rc = vi_callback_status(sys->type->holo->constraint(sys->state, nd->q, work));
+      v = VI_X(vi_norm_inf)(sys->m, work);
+      break;
+    case VI_MK_GV_NORM:
+      rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
+      v = VI_X(vi_norm_inf)(sys->m, work);
+      break;
+    case VI_MK_PHI_NORM:
+      rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
+      v = VI_X(vi_norm_inf)(sys->m_nh, work);
+      break;
+    case VI_MK_GROUP_DEFECT:
+      rc = group_defect(sys, nd->q, work, &v);
+      break;
+    case VI_MK_MOMENTUM:
+      if (!have_mom) {
+        rc = vi_callback_status(sys->type->obs->momenta(sys->state, nd->q, nd->p, mom));
+        have_mom = rc == VI_OK;
+      }
+      v = mom[m[i].index];
+      break;
+    default:
+      v = node_value(sys, &m[i], nd, n_extra);
+      break;
+    }
+    if (rc != VI_OK) {
+      return rc;
+    }
+    out[i] = v;
+  }
+  return VI_OK;
+}
+
+void VI_X(vi_node_errors)(const vi_dims *d, const VI_X(vi_node) *nd,
+                          const VI_X(vi_node) *ref, unsigned blocks, VI_REAL e[VI_NQUANT]) {
+  const VI_REAL *val[VI_NQUANT] = {nd->q, nd->p, nd->lambda};
+  const VI_REAL *rv[VI_NQUANT] = {ref->q, ref->p, ref->lambda};
+  const int len[VI_NQUANT] = {blocks & VI_ERR_Q ? d->nq : 0, blocks & VI_ERR_P ? d->n : 0,
+                              blocks & VI_ERR_LAMBDA ? d->ml : 0};
+  for (int x = 0; x < VI_NQUANT; x++) {
+    for (int c = 0; c < len[x]; c++) {
+      VI_REAL dd = vi_fabs(val[x][c] - rv[x][c]);
+      if (!(dd <= e[x])) {
+        e[x] = dd; /* also catches NaN */
+      }
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/* measures.c: the documentation of the named functionals of a node
+ * (measures.h); their evaluation is core/measure_tmpl.c. */
+#include "measures.h"
+
+#include <stddef.h>
+
+const vi_measure_doc vi_measure_docs[] = {
+    {"energy", VI_MK_ENERGY, VI_MR_CONSTANT,
+     "total energy: 1/2 p'M(q)^-1 p + V(q) (mechanical), H(q) (degenerate), <mu, xi> - "
+     "l(g, xi) (Lie group); constant along the exact flow unless an affine nonholonomic "
+     "constraint does work"},
+    {"alpha_defect", VI_MK_ALPHA_DEFECT, VI_MR_ZERO,
+     "|p - alpha(q)|_inf, the discrete constraint defect of a degenerate Lagrangian "
+     "(tyranowski2014 §4)"},
+    {"g_norm", VI_MK_G_NORM, VI_MR_ZERO, "|g(q)|_inf, the holonomic constraints"},
+    {"gv_norm", VI_MK_GV_NORM, VI_MR_ZERO,
+     "|G(q) M^-1 p|_inf, the hidden (velocity) constraint of the holonomic ones"},
+    {"phi_norm", VI_MK_PHI_NORM, VI_MR_ZERO,
+     "|A(q) v + a(q)|_inf, the nonholonomic constraints"},
+    {"group_defect", VI_MK_GROUP_DEFECT, VI_MR_ZERO,
+     "the distance of a group element stored in an embedding from its group"},
+    {NULL, 0, 0, NULL}};
