@@ -411,6 +411,10 @@ typedef struct VI_X(vi_method_type) {
   const char *name;
   const char *summary;
   const char *cite;
+  /* 1 for a family of the tests only (tests/families/, VI_TEST_METHOD in
+   * methods.def): registered in the test configuration, left out of the
+   * generated reference pages (vistudy list methods --markdown). */
+  int test_only;
   /* The options as data (vi_opt, core/options.c): parsing of
    * "key=value,...", the canonical spec, list methods and the messages come
    * from this table; terminated by key == NULL. */

@@ -511,6 +511,7 @@ const VI_X(vi_method_type) VI_X(vi_method_nhmid) = {
                "gradient (holonomic constraints optional, the node constraint residual as "
                "its extra block)",
     .cite = "tests/families/nhmid_tmpl.c (the contract of issue 21)",
+    .test_only = 1,
     .options = nhmid_options,
     .needs = VI_NEED_MECH | VI_NEED_NH,
     .optional = VI_NEED_HOLO,
