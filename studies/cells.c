@@ -116,6 +116,41 @@ void vi_cells_close(vi_cells *cs) {
   cs->root = NULL;
 }
 
+int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
+                     const void *ctx, const char *id, int progress) {
+  char err[2 * VI_PATH_MAX + 256], key[256], label[160], why[512];
+  int rc = 0;
+  for (int k = 0; rc == 0 && k < n; k++) {
+    void *x = (char *)units + (size_t)k * u->size;
+    u->key(x, key, sizeof key);
+    json_t *stored = vi_cells_get(cs, key);
+    if (stored && u->restore(x, stored, why, sizeof why) != 0) {
+      fprintf(stderr,
+              "vistudy reproduce: %s: stored %s %s in %s is invalid (%s); recomputing "
+              "it\n",
+              id, u->noun, key, cs->path, why);
+    }
+    if (u->done(x)) {
+      continue;
+    }
+    u->label(x, label, sizeof label);
+    if (progress) {
+      fprintf(stderr, "\r%s: %s %d/%d (%s)        ", id, u->noun, k + 1, n, label);
+    }
+    if (u->measure(x, ctx, err, sizeof err) != 0) {
+      fprintf(stderr, "\nvistudy reproduce: %s %s %s: %s\n", id, u->noun, label, err);
+      rc = -1;
+    } else if (vi_cells_put(cs, key, u->stored(x), err, sizeof err) != 0) {
+      fprintf(stderr, "\nvistudy reproduce: %s: %s\n", id, err);
+      rc = -1;
+    }
+  }
+  if (progress) {
+    fputc('\n', stderr);
+  }
+  return rc;
+}
+
 static json_t *num_or_null(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
@@ -161,4 +196,67 @@ int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
   }
   snprintf(label, labellen, "%s", lab);
   return 0;
+}
+
+void vi_cell_fit_none(vi_cell_fit *c) {
+  memset(c, 0, sizeof *c);
+  c->order = c->residual = c->hmax = c->hmin = c->emax = c->emin = NAN;
+  snprintf(c->label, sizeof c->label, "-");
+}
+
+void vi_cell_fit_set(vi_cell_fit *c, const vi_order_result *r, const vi_fit *f,
+                     const double *err) {
+  const int ok = f->verdict == VI_VERDICT_OK;
+  vi_fit_label(f, c->label, sizeof c->label);
+  c->order = ok ? f->order : NAN;
+  c->residual = ok ? f->residual : NAN;
+  c->hmax = ok ? r->h[f->lo] : NAN;
+  c->hmin = ok ? r->h[f->hi] : NAN;
+  c->emax = ok ? err[f->lo] : NAN;
+  c->emin = ok ? err[f->hi] : NAN;
+  c->npoints = ok ? f->hi - f->lo + 1 : 0;
+  c->seconds = 0;
+  for (int i = 0; i < r->nh; i++) {
+    c->seconds += isfinite(r->seconds[i]) ? r->seconds[i] : 0;
+  }
+}
+
+json_t *vi_cell_fit_stored(json_t *own, const char *name, const vi_cell_fit *c) {
+  json_t *v = json_pack("{s:o, s:[o, o], s:[o, o], s:i, s:f}", name,
+                        vi_cells_fit_json(c->order, c->label, c->residual), "fit_h",
+                        num_or_null(c->hmax), num_or_null(c->hmin), "fit_err",
+                        num_or_null(c->emax), num_or_null(c->emin), "fit_points",
+                        c->npoints, "seconds", c->seconds);
+  if (!own || !v || json_object_update(own, v) != 0) {
+    json_decref(own);
+    own = NULL;
+  }
+  json_decref(v);
+  return own;
+}
+
+static double num_or_nan(json_t *v) {
+  return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int vi_cell_fit_restore(json_t *v, const char *name, int nown, vi_cell_fit *c, char *why,
+                        size_t whylen) {
+  json_t *fit, *h0, *h1, *e0, *e1;
+  json_error_t je;
+  if (json_unpack_ex(v, &je, 0, "{s:o, s:[oo!], s:[oo!], s:i, s:F}", name, &fit, "fit_h",
+                     &h0, &h1, "fit_err", &e0, &e1, "fit_points", &c->npoints, "seconds",
+                     &c->seconds) != 0) {
+    snprintf(why, whylen, "%s", je.text);
+    return -1;
+  }
+  if (json_object_size(v) != (size_t)(5 + nown)) {
+    snprintf(why, whylen, "%zu keys, expected %d", json_object_size(v), 5 + nown);
+    return -1;
+  }
+  c->hmax = num_or_nan(h0);
+  c->hmin = num_or_nan(h1);
+  c->emax = num_or_nan(e0);
+  c->emin = num_or_nan(e1);
+  return vi_cells_fit_read(fit, &c->order, c->label, sizeof c->label, &c->residual, why,
+                           whylen);
 }

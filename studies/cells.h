@@ -20,6 +20,7 @@
 #define VI_CELLS_H
 
 #include "outfile.h"
+#include "report.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -54,6 +55,28 @@ void vi_cells_finish(vi_cells *cs);
 
 void vi_cells_close(vi_cells *cs);
 
+/* What a resumable study measures: its units (the table runner's cells,
+ * the order validation's cases), size bytes each, and what the measuring
+ * loop does with one. noun names a unit in messages. */
+typedef struct vi_cells_unit {
+  const char *noun;
+  size_t size;
+  void (*key)(const void *u, char *buf, size_t len);   /* its key in the store */
+  void (*label)(const void *u, char *buf, size_t len); /* for progress and errors */
+  int (*restore)(void *u, json_t *v, char *why, size_t whylen); /* 0 or -1 */
+  int (*done)(const void *u);
+  int (*measure)(void *u, const void *ctx, char *err, size_t errlen); /* 0 or -1 */
+  json_t *(*stored)(const void *u); /* the measurement to store */
+} vi_cells_unit;
+
+/* The measuring loop of study id over units[0..n-1]: a unit the store
+ * holds is restored (an invalid one is recomputed, with a message); any
+ * other is measured (ctx passed on) and stored at once, with progress on
+ * stderr if asked. 0, or -1 after the first failed measurement or store
+ * write (reported on stderr). */
+int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
+                     const void *ctx, const char *id, int progress);
+
 /* A fitted order as a stored measurement: {"order": number or null,
  * "label": "4.01" | "d" | "plateau" | "-", "residual": number or null}. */
 json_t *vi_cells_fit_json(double order, const char *label, double residual);
@@ -63,5 +86,34 @@ json_t *vi_cells_fit_json(double order, const char *label, double residual);
  * in why. order and residual are NaN where null. */
 int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
                       double *residual, char *why, size_t whylen);
+
+/* A fitted order with the range it was fitted over, as a table study
+ * measures a cell: the order (NaN unless the fit is ok) and its label, the
+ * residual, the coarsest and finest h of the fit and the errors there (NaN
+ * unless ok), the points of the fit, and the CPU time of the study. */
+typedef struct vi_cell_fit {
+  char label[16];
+  double order, residual, hmax, hmin, emax, emin;
+  int npoints;
+  double seconds;
+} vi_cell_fit;
+
+/* Not measured yet: no order, label "-". */
+void vi_cell_fit_none(vi_cell_fit *c);
+
+/* The fit f of the errors err[0..r->nh-1] of the order study r. */
+void vi_cell_fit_set(vi_cell_fit *c, const vi_order_result *r, const vi_fit *f,
+                     const double *err);
+
+/* The measurement to store: the study's own keys own (the reference is
+ * stolen), then name {order, label, residual} (as vi_cells_fit_json),
+ * fit_h [hmax, hmin], fit_err [emax, emin], fit_points, seconds; NULL out
+ * of memory. */
+json_t *vi_cell_fit_stored(json_t *own, const char *name, const vi_cell_fit *c);
+
+/* Read those keys of v back; v holds exactly nown keys of the study's own
+ * beside them. 0, or -1 with the reason in why. */
+int vi_cell_fit_restore(json_t *v, const char *name, int nown, vi_cell_fit *c, char *why,
+                        size_t whylen);
 
 #endif

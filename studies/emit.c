@@ -15,6 +15,7 @@ void vi_rows_init(vi_rows *r, const vi_col *cols, int ncol) {
 void vi_rows_free(vi_rows *r) {
   for (long k = 0; r->v && k < (long)r->n * r->ncol; k++) {
     free(r->v[k].s);
+    json_decref(r->v[k].j);
   }
   free(r->v);
   r->v = NULL;
@@ -46,7 +47,7 @@ int vi_rows_col(const vi_rows *r, const char *name) {
 
 /* The cell of (row, name); an unknown name is a bug in the caller's
  * layout, found by the first test that writes it. */
-static vi_cellv *cell(vi_rows *r, int row, const char *name) {
+static vi_cellv *cell(const vi_rows *r, int row, const char *name) {
   int c = vi_rows_col(r, name);
   if (c < 0 || row < 0 || row >= r->n) {
     fprintf(stderr, "vi_rows: no column '%s' or row %d\n", name, row);
@@ -58,12 +59,21 @@ static vi_cellv *cell(vi_rows *r, int row, const char *name) {
 void vi_rows_real(vi_rows *r, int row, const char *name, double x) {
   vi_cellv *v = cell(r, row, name);
   v->x = x;
+  v->kind = VI_COL_REAL;
   v->set = 1;
 }
 
 void vi_rows_int(vi_rows *r, int row, const char *name, long i) {
   vi_cellv *v = cell(r, row, name);
   v->i = i;
+  v->kind = VI_COL_INT;
+  v->set = 1;
+}
+
+void vi_rows_bool(vi_rows *r, int row, const char *name, int b) {
+  vi_cellv *v = cell(r, row, name);
+  v->i = b != 0;
+  v->kind = VI_COL_BOOL;
   v->set = 1;
 }
 
@@ -71,16 +81,55 @@ int vi_rows_text(vi_rows *r, int row, const char *name, const char *s) {
   vi_cellv *v = cell(r, row, name);
   free(v->s);
   v->s = strdup(s ? s : "");
+  v->kind = VI_COL_TEXT;
   v->set = v->s != NULL;
   return v->s ? 0 : -1;
+}
+
+int vi_rows_json_value(vi_rows *r, int row, const char *name, json_t *j) {
+  vi_cellv *v = cell(r, row, name);
+  json_decref(v->j);
+  v->j = j;
+  v->kind = VI_COL_JSON;
+  v->set = j != NULL;
+  return j ? 0 : -1;
+}
+
+int vi_rows_real_or_text(vi_rows *r, int row, const char *name, double x, const char *s) {
+  if (isfinite(x)) {
+    vi_rows_real(r, row, name, x);
+    return 0;
+  }
+  return vi_rows_text(r, row, name, s);
+}
+
+const char *vi_rows_get_text(const vi_rows *r, int row, const char *name) {
+  const vi_cellv *v = cell(r, row, name);
+  return v->set && v->s ? v->s : "";
+}
+
+long vi_rows_get_int(const vi_rows *r, int row, const char *name) {
+  const vi_cellv *v = cell(r, row, name);
+  return v->set ? v->i : 0;
+}
+
+double vi_rows_get_real(const vi_rows *r, int row, const char *name) {
+  const vi_cellv *v = cell(r, row, name);
+  return v->set && v->kind == VI_COL_REAL ? v->x : NAN;
 }
 
 static const vi_cellv *at(const vi_rows *r, int row, int c) {
   return &r->v[(size_t)row * (size_t)r->ncol + (size_t)c];
 }
 
+/* What a cell holds: its column's type, or for VI_COL_ANY what was set. */
+static vi_col_type type_of(const vi_rows *r, const vi_cellv *v, int c) {
+  return r->cols[c].type == VI_COL_ANY ? v->kind : r->cols[c].type;
+}
+
 static int defined(const vi_rows *r, const vi_cellv *v, int c) {
-  return v->set && (r->cols[c].type != VI_COL_REAL || isfinite(v->x));
+  const vi_col_type t = type_of(r, v, c);
+  return v->set && (t != VI_COL_REAL || isfinite(v->x)) && (t != VI_COL_JSON || v->j);
 }
 
 json_t *vi_rows_json(const vi_rows *r, vi_rows_keep keep, void *ctx) {
@@ -91,11 +140,17 @@ json_t *vi_rows_json(const vi_rows *r, vi_rows_keep keep, void *ctx) {
     }
     json_t *o = json_object();
     for (int c = 0; c < r->ncol; c++) {
+      if (r->cols[c].flags & VI_COL_NOJSON) {
+        continue;
+      }
       const vi_cellv *v = at(r, i, c);
-      json_t *x = !defined(r, v, c)                 ? json_null()
-                  : r->cols[c].type == VI_COL_REAL ? json_real(v->x)
-                  : r->cols[c].type == VI_COL_INT  ? json_integer(v->i)
-                                                   : json_string(v->s);
+      const vi_col_type t = type_of(r, v, c);
+      json_t *x = !defined(r, v, c)  ? json_null()
+                  : t == VI_COL_REAL ? json_real(v->x)
+                  : t == VI_COL_INT  ? json_integer(v->i)
+                  : t == VI_COL_BOOL ? json_boolean(v->i)
+                  : t == VI_COL_JSON ? json_incref(v->j)
+                                     : json_string(v->s);
       json_object_set_new(o, r->cols[c].name, x);
     }
     json_array_append_new(a, o);
@@ -103,10 +158,27 @@ json_t *vi_rows_json(const vi_rows *r, vi_rows_keep keep, void *ctx) {
   return a;
 }
 
+FILE *vi_text_open(vi_text *t) {
+  t->buf = NULL;
+  t->len = 0;
+  t->f = open_memstream(&t->buf, &t->len);
+  return t->f;
+}
+
+char *vi_text_close(vi_text *t) {
+  /* open_memstream sets buf at the close */
+  if (!t->f || fclose(t->f) != 0) {
+    free(t->buf);
+    t->buf = NULL;
+  }
+  t->f = NULL;
+  return t->buf;
+}
+
 /* RFC 4180: a field with a comma, a quote or a line break is quoted, its
- * quotes doubled. */
-static void csv_text(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\r\n")) {
+ * quotes doubled; always quoted when asked. */
+static void csv_text(FILE *f, const char *s, int always) {
+  if (!always && !strpbrk(s, ",\"\r\n")) {
     fputs(s, f);
     return;
   }
@@ -120,43 +192,76 @@ static void csv_text(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+static int in_csv(const vi_col *c) {
+  return !(c->flags & VI_COL_NOCSV) && c->type != VI_COL_JSON;
+}
+
 char *vi_rows_csv(const vi_rows *r, vi_rows_keep keep, void *ctx) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
+  vi_text text;
+  FILE *f = vi_text_open(&text);
   if (!f) {
     return NULL;
   }
+  int first = 1;
   for (int c = 0; c < r->ncol; c++) {
-    fprintf(f, "%s%s", c ? "," : "", r->cols[c].name);
+    if (in_csv(&r->cols[c])) {
+      fprintf(f, "%s%s", first ? "" : ",",
+              r->cols[c].csv ? r->cols[c].csv : r->cols[c].name);
+      first = 0;
+    }
   }
   fputc('\n', f);
   for (int i = 0; i < r->n; i++) {
     if (keep && !keep(r, i, ctx)) {
       continue;
     }
+    first = 1;
     for (int c = 0; c < r->ncol; c++) {
+      const vi_col *col = &r->cols[c];
       const vi_cellv *v = at(r, i, c);
-      if (c) {
+      if (!in_csv(col)) {
+        continue;
+      }
+      if (!first) {
         fputc(',', f);
       }
+      first = 0;
       if (!defined(r, v, c)) {
         continue;
       }
-      if (r->cols[c].type == VI_COL_REAL) {
-        fprintf(f, "%.17g", v->x);
-      } else if (r->cols[c].type == VI_COL_INT) {
+      const vi_col_type t = type_of(r, v, c);
+      if (t == VI_COL_REAL) {
+        fprintf(f, col->csv_fmt ? col->csv_fmt : "%.17g", v->x);
+      } else if (t == VI_COL_INT || t == VI_COL_BOOL) {
         fprintf(f, "%ld", v->i);
-      } else {
-        csv_text(f, v->s);
+      } else if (t == VI_COL_TEXT) {
+        csv_text(f, v->s, col->flags & VI_COL_QUOTED);
       }
     }
     fputc('\n', f);
   }
-  if (fclose(f) != 0) {
-    free(buf);
-    return NULL;
+  return vi_text_close(&text);
+}
+
+/* A cell as the Markdown shows it, text unescaped. */
+static void cell_str(const vi_rows *r, int row, int c, char *buf, size_t len) {
+  const vi_cellv *v = at(r, row, c);
+  const vi_col_type t = type_of(r, v, c);
+  if (!defined(r, v, c) || t == VI_COL_JSON) {
+    snprintf(buf, len, "-");
+  } else if (t == VI_COL_REAL) {
+    snprintf(buf, len, r->cols[c].fmt ? r->cols[c].fmt : "%.4g", v->x);
+  } else if (t == VI_COL_INT || t == VI_COL_BOOL) {
+    snprintf(buf, len, "%ld", v->i);
+  } else {
+    snprintf(buf, len, "%s", v->s);
   }
+}
+
+const char *vi_rows_str(const vi_rows *r, int row, const char *name, char *buf,
+                        size_t len) {
+  (void)cell(r, row, name); /* aborts on an unknown column, as the setters */
+  cell_str(r, row, vi_rows_col(r, name), buf, len);
   return buf;
 }
 
@@ -165,8 +270,8 @@ void vi_rows_md(FILE *f, const vi_rows *r, const char *const *cols, vi_rows_keep
   int idx[64], n = 0;
   for (; n < 64 && cols[n]; n++) {
     idx[n] = vi_rows_col(r, cols[n]);
-    if (idx[n] < 0) {
-      fprintf(stderr, "vi_rows_md: no column '%s'\n", cols[n]);
+    if (idx[n] < 0 || r->cols[idx[n]].type == VI_COL_JSON) {
+      fprintf(stderr, "vi_rows_md: no column '%s' to show\n", cols[n]);
       abort();
     }
   }
@@ -184,22 +289,19 @@ void vi_rows_md(FILE *f, const vi_rows *r, const char *const *cols, vi_rows_keep
       continue;
     }
     for (int k = 0; k < n; k++) {
-      const vi_col *c = &r->cols[idx[k]];
       const vi_cellv *v = at(r, i, idx[k]);
       fputs("| ", f);
-      if (!defined(r, v, idx[k])) {
-        fputs("-", f);
-      } else if (c->type == VI_COL_REAL) {
-        fprintf(f, c->fmt ? c->fmt : "%.4g", v->x);
-      } else if (c->type == VI_COL_INT) {
-        fprintf(f, "%ld", v->i);
-      } else {
+      if (defined(r, v, idx[k]) && type_of(r, v, idx[k]) == VI_COL_TEXT) {
         for (const char *s = v->s; *s; s++) {
           if (*s == '|') {
             fputc('\\', f);
           }
           fputc(*s == '\n' ? ' ' : *s, f);
         }
+      } else {
+        char b[64];
+        cell_str(r, i, idx[k], b, sizeof b);
+        fputs(b, f);
       }
       fputc(' ', f);
     }

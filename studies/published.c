@@ -153,3 +153,15 @@ int vi_table_int(const vi_table *t, int row, int col, const char *path, int *out
   *out = (int)v;
   return 0;
 }
+
+int vi_table_text(const vi_table *t, int row, int col, const char *path, char *buf,
+                  size_t len, char *err, size_t errlen) {
+  const char *s = vi_table_at(t, row, col);
+  if (strlen(s) >= len) {
+    snprintf(err, errlen, "%s:%d: column %s: '%.40s' is too long", path, row + 2,
+             t->head[col], s);
+    return -1;
+  }
+  snprintf(buf, len, "%s", s);
+  return 0;
+}

@@ -33,4 +33,9 @@ const char *vi_table_at(const vi_table *t, int row, int col);
 int vi_table_int(const vi_table *t, int row, int col, const char *path, int *out,
                  char *err, size_t errlen);
 
+/* The field copied into buf (len bytes with its terminator); -1 with
+ * "path:line: column name: 'text' is too long" in err. */
+int vi_table_text(const vi_table *t, int row, int col, const char *path, char *buf,
+                  size_t len, char *err, size_t errlen);
+
 #endif

@@ -729,34 +729,34 @@ static const char *kind_name(int kind) {
 
 /* The row model of the runs. */
 static const vi_col run_cols[] = {
-    {"config", VI_COL_TEXT, "configuration", NULL},
-    {"kind", VI_COL_TEXT, NULL, NULL},
-    {"group", VI_COL_INT, NULL, NULL},
-    {"m", VI_COL_INT, NULL, NULL},
-    {"method", VI_COL_TEXT, NULL, NULL},
-    {"h", VI_COL_REAL, "h", "%.5g"},
-    {"tol", VI_COL_REAL, "rtol = atol", "%.2g"},
-    {"steps", VI_COL_INT, NULL, NULL},
-    {"error_q", VI_COL_REAL, "q error", "%.3e"},
-    {"error_q_T", VI_COL_REAL, "q error at T", "%.3e"},
-    {"error_p", VI_COL_REAL, "p error", "%.3e"},
-    {"error_lambda", VI_COL_REAL, "lambda error", "%.3e"},
-    {"error_energy", VI_COL_REAL, "energy error", "%.3e"},
-    {"g_drift", VI_COL_REAL, "max abs g", "%.1e"},
-    {"seconds", VI_COL_REAL, "time [s]", "%.3e"},
-    {"wall_seconds", VI_COL_REAL, "wall [s]", "%.3e"},
-    {"repetitions", VI_COL_INT, "reps", NULL},
-    {"res_evals", VI_COL_INT, "res. evals", NULL},
-    {"jac_evals", VI_COL_INT, "Jac. evals", NULL},
-    {"newton_iters", VI_COL_INT, "Newton it.", NULL},
-    {"newton_per_step", VI_COL_REAL, "Newton it./step", "%.2f"},
-    {"newton_max", VI_COL_INT, "max it.", NULL},
-    {"unknowns", VI_COL_INT, NULL, NULL},
-    {"lin_setups", VI_COL_INT, "lin. setups", NULL},
-    {"err_test_fails", VI_COL_INT, "error test fails", NULL},
-    {"conv_fails", VI_COL_INT, "conv. fails", NULL},
-    {"ok", VI_COL_INT, NULL, NULL},
-    {"status", VI_COL_TEXT, NULL, NULL},
+    {"config", .type = VI_COL_TEXT, .title = "configuration"},
+    {"kind", .type = VI_COL_TEXT},
+    {"group", .type = VI_COL_INT},
+    {"m", .type = VI_COL_INT},
+    {"method", .type = VI_COL_TEXT},
+    {"h", .type = VI_COL_REAL, .title = "h", .fmt = "%.5g"},
+    {"tol", .type = VI_COL_REAL, .title = "rtol = atol", .fmt = "%.2g"},
+    {"steps", .type = VI_COL_INT},
+    {"error_q", .type = VI_COL_REAL, .title = "q error", .fmt = "%.3e"},
+    {"error_q_T", .type = VI_COL_REAL, .title = "q error at T", .fmt = "%.3e"},
+    {"error_p", .type = VI_COL_REAL, .title = "p error", .fmt = "%.3e"},
+    {"error_lambda", .type = VI_COL_REAL, .title = "lambda error", .fmt = "%.3e"},
+    {"error_energy", .type = VI_COL_REAL, .title = "energy error", .fmt = "%.3e"},
+    {"g_drift", .type = VI_COL_REAL, .title = "max abs g", .fmt = "%.1e"},
+    {"seconds", .type = VI_COL_REAL, .title = "time [s]", .fmt = "%.3e"},
+    {"wall_seconds", .type = VI_COL_REAL, .title = "wall [s]", .fmt = "%.3e"},
+    {"repetitions", .type = VI_COL_INT, .title = "reps"},
+    {"res_evals", .type = VI_COL_INT, .title = "res. evals"},
+    {"jac_evals", .type = VI_COL_INT, .title = "Jac. evals"},
+    {"newton_iters", .type = VI_COL_INT, .title = "Newton it."},
+    {"newton_per_step", .type = VI_COL_REAL, .title = "Newton it./step", .fmt = "%.2f"},
+    {"newton_max", .type = VI_COL_INT, .title = "max it."},
+    {"unknowns", .type = VI_COL_INT},
+    {"lin_setups", .type = VI_COL_INT, .title = "lin. setups"},
+    {"err_test_fails", .type = VI_COL_INT, .title = "error test fails"},
+    {"conv_fails", .type = VI_COL_INT, .title = "conv. fails"},
+    {"ok", .type = VI_COL_INT},
+    {"status", .type = VI_COL_TEXT},
 };
 
 static int fill_rows(const vi_sweep *S, vi_rows *R) {
@@ -809,8 +809,7 @@ static int fill_rows(const vi_sweep *S, vi_rows *R) {
 
 static int keep_stepper(const vi_rows *R, int row, void *ctx) {
   (void)ctx;
-  const vi_cellv *v = &R->v[(size_t)row * (size_t)R->ncol + (size_t)vi_rows_col(R, "kind")];
-  return strcmp(v->s, "stepper") == 0;
+  return strcmp(vi_rows_get_text(R, row, "kind"), "stepper") == 0;
 }
 
 static int keep_baseline(const vi_rows *R, int row, void *ctx) {
@@ -839,6 +838,22 @@ static json_t *reference_json(const vi_sweep *S) {
     json_object_set_new(rj, "double_q_deviation", num(S->dref_dev));
   }
   return rj;
+}
+
+int vi_sweep_report_plot(vi_sweep_report *R, const char *suffix, vi_gp *g, int rows,
+                         int cols, int width, int height) {
+  if (R->nplots >= VI_SWEEP_MAXPLOTS) {
+    vi_gp_free(g);
+    return -1;
+  }
+  snprintf(R->plots[R->nplots].suffix, sizeof R->plots[R->nplots].suffix, "%s", suffix);
+  R->plots[R->nplots].body =
+      vi_gp_body(g, rows, cols); /* NULL: reported at the drawing */
+  R->plots[R->nplots].width = width;
+  R->plots[R->nplots].height = height;
+  R->nplots++;
+  vi_gp_free(g);
+  return 0;
 }
 
 int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
@@ -934,6 +949,7 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   if (sp->report(&S, &rep, err, sizeof err) != 0) {
     goto out;
   }
+  fprintf(rep.summary, " Pinned core %d; %.1f s.\n", S.tg.core, S.seconds);
   vi_claims_json(j, rep.claims, rep.nclaims);
   if (rep.nclaims > 0) {
     vi_claims_md(rep.md, rep.claims_heading ? rep.claims_heading : "Claims", rep.claims,

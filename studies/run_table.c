@@ -1,26 +1,244 @@
 /* run_table.c: the table runner (study.h): published rows -> cells ->
  * order studies -> verdicts, resumable through the cell store, written by
- * the rules of outfile.h. */
+ * the rules of outfile.h. Every output of a table study is written here
+ * from the paper's row model (emit.h): the paper declares its columns, its
+ * JSON keys, its Markdown text and arrangement, and the words of a
+ * mismatch; the runner builds the rows of the judged cells and writes the
+ * JSON, the CSV, the Markdown's mismatch list and the summary. */
 #include "cells.h"
 #include "report.h"
 #include "study.h"
+#include "timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+int vi_table_cells(const vi_table_spec *t, const char *path, void **cells, int *n,
+                   char *err, size_t errlen) {
+  enum { MAXCOL = 32 };
+  vi_table tab;
+  int col[MAXCOL], ncol = 0;
+  if (vi_table_read(path, &tab, err, errlen) != 0) {
+    return -1;
+  }
+  for (; t->columns[ncol]; ncol++) {
+    if (ncol == MAXCOL) {
+      snprintf(err, errlen, "a table study reads at most %d columns", MAXCOL);
+      vi_table_free(&tab);
+      return -1;
+    }
+    if ((col[ncol] = vi_table_col(&tab, t->columns[ncol], path, err, errlen)) < 0) {
+      vi_table_free(&tab);
+      return -1;
+    }
+  }
+  char *c = calloc((size_t)(tab.nrows > 0 ? tab.nrows : 1), t->cell_size);
+  int k = 0, rc = c ? 0 : -1;
+  if (!c) {
+    snprintf(err, errlen, "out of memory");
+  }
+  for (int r = 0; rc >= 0 && r < tab.nrows; r++) {
+    char *x = c + (size_t)k * t->cell_size;
+    rc = t->cell(t, x, &tab, r, col, path, err, errlen);
+    if (rc > 0) {
+      k++;
+    } else {
+      memset(x, 0, t->cell_size); /* a row left out leaves no trace */
+    }
+  }
+  vi_table_free(&tab);
+  if (rc < 0) {
+    free(c);
+    return -1;
+  }
+  *cells = c;
+  *n = k;
+  return 0;
+}
+
+vi_order_result *vi_table_order(vi_order_config *a, int precision,
+                                const reproduce_opts *o, char *err, size_t errlen) {
+  a->solver.kind = VI_SOLVER_NEWTON;
+  a->cache_dir = o->cache_dir;
+  a->clock = vi_cpu_clock;
+  vi_order_result *r = calloc(1, sizeof *r);
+  if (!r) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  if (vi_order_run(a, precision, r, err, errlen) != VI_OK) {
+    free(r);
+    return NULL;
+  }
+  return r;
+}
+
+int vi_table_distinct(const void *cells, int n, size_t size, size_t off, int *out,
+                      int max) {
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    int v;
+    memcpy(&v, (const char *)cells + (size_t)i * size + off, sizeof v);
+    int seen = 0;
+    for (int j = 0; j < k; j++) {
+      seen |= out[j] == v;
+    }
+    if (!seen && k < max) {
+      out[k++] = v;
+    }
+  }
+  return k;
+}
+
+const char *vi_table_caption(const vi_study *s) {
+  const vi_table_spec *t = s->spec;
+  return t->caption ? t->caption : s->title;
+}
+
+/* The verdicts broken down by the values of the text column by, in the
+ * order they first appear: {value: {"matched", "total"}}. */
+static json_t *breakdown(const vi_rows *R, const char *by) {
+  json_t *o = json_object();
+  for (int r = 0; o && r < R->n; r++) {
+    const char *v = vi_rows_get_text(R, r, by);
+    json_t *b = json_object_get(o, v);
+    if (!b) {
+      b = json_pack("{s:i, s:i}", "matched", 0, "total", 0);
+      json_object_set_new(o, v, b);
+    }
+    json_object_set_new(
+        b, "total", json_integer(json_integer_value(json_object_get(b, "total")) + 1));
+    json_object_set_new(b, "matched",
+                        json_integer(json_integer_value(json_object_get(b, "matched")) +
+                                     (vi_rows_get_int(R, r, "match") != 0)));
+  }
+  return o;
+}
+
+static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int total) {
+  const vi_table_spec *t = s->spec;
+  json_t *j = json_pack("{s:s}", "id", s->id);
+  json_t *head = t->head ? t->head(s) : json_object();
+  if (!j || !head || json_object_update(j, head) != 0 ||
+      json_object_set_new(j, "cells", vi_rows_json(R, NULL, NULL)) != 0 ||
+      json_object_set_new(j, "matched", json_integer(matched)) != 0 ||
+      json_object_set_new(j, "total", json_integer(total)) != 0) {
+    json_decref(head);
+    json_decref(j);
+    return NULL;
+  }
+  json_decref(head);
+  if (t->by) {
+    char key[64];
+    snprintf(key, sizeof key, "by_%s", t->by);
+    if (json_object_set_new(j, key, breakdown(R, t->by)) != 0) {
+      json_decref(j);
+      return NULL;
+    }
+  }
+  return j;
+}
+
+/* The mismatch lines of one form (md: the Markdown list; else standard
+ * output); the count. */
+static int mismatch_lines(const vi_table_spec *t, const vi_rows *R, int md, FILE *f) {
+  int k = 0;
+  for (int r = 0; r < R->n; r++) {
+    if (!vi_rows_get_int(R, r, "match")) {
+      fputs(md ? "- " : "  mismatch: ", f);
+      t->mismatch(f, R, r, md);
+      fputc('\n', f);
+      k++;
+    }
+  }
+  return k;
+}
+
+static char *table_md(const vi_study *s, const void *cells, int n, const vi_rows *R,
+                      int matched, int total) {
+  const vi_table_spec *t = s->spec;
+  vi_text text;
+  FILE *f = vi_text_open(&text);
+  if (f) {
+    t->md(f, s, cells, n, R, matched, total);
+    fputs("## Mismatches\n\n", f);
+    if (mismatch_lines(t, R, 1, f) == 0) {
+      fputs("None.\n", f);
+    }
+    if (t->regenerate) {
+      fprintf(f, "\nRegenerate with `vistudy reproduce %s`.\n", s->id);
+    }
+  }
+  return vi_text_close(&text);
+}
+
+int vi_table_render(const vi_study *s, const void *cells, int n, vi_table_out *out,
+                    char *err, size_t errlen) {
+  const vi_table_spec *t = s->spec;
+  const char *base = cells;
+  memset(out, 0, sizeof *out);
+  vi_rows R;
+  vi_rows_init(&R, t->cols, t->ncols);
+  int rc = 0;
+  for (int k = 0; rc == 0 && k < n; k++) {
+    const void *c = base + (size_t)k * t->cell_size;
+    if (t->done(c)) {
+      rc = t->rows(c, &R);
+    }
+  }
+  for (int r = 0; rc == 0 && r < R.n; r++) {
+    out->matched += vi_rows_get_int(&R, r, "match") != 0;
+  }
+  out->total = R.n;
+  vi_text lines;
+  FILE *f = rc == 0 ? vi_text_open(&lines) : NULL;
+  if (f) {
+    out->mismatches = mismatch_lines(t, &R, 0, f);
+  }
+  out->lines = f ? vi_text_close(&lines) : NULL;
+  if (rc == 0) {
+    out->json = table_json(s, &R, out->matched, out->total);
+    out->md = table_md(s, cells, n, &R, out->matched, out->total);
+    out->csv = vi_rows_csv(&R, NULL, NULL);
+  }
+  vi_rows_free(&R);
+  if (!out->json || !out->md || !out->csv || !out->lines) {
+    snprintf(err, errlen, "%s: out of memory writing the results", s->id);
+    return -1;
+  }
+  return 0;
+}
+
+void vi_table_out_free(vi_table_out *out) {
+  json_decref(out->json);
+  free(out->md);
+  free(out->csv);
+  free(out->lines);
+  memset(out, 0, sizeof *out);
+}
+
+/* The measuring loop's view of a table spec (cells.h). */
+typedef struct table_ctx {
+  const vi_table_spec *t;
+  const reproduce_opts *o;
+} table_ctx;
+
+static int table_measure(void *c, const void *ctx, char *err, size_t errlen) {
+  const table_ctx *x = ctx;
+  return x->t->measure(c, x->o, err, errlen);
+}
 
 int vi_run_table(const vi_study *s, const reproduce_opts *o) {
   const vi_table_spec *t = s->spec;
   char err[2 * VI_PATH_MAX + 256], path[VI_PATH_MAX + 64], note[VI_PATH_MAX + 256];
-  char key[256], label[128], why[512];
   snprintf(path, sizeof path, "%s/%s", o->published_dir, s->published);
   void *cells = NULL;
   int n = 0;
-  if (t->read(t, path, &cells, &n, err, sizeof err) != 0) {
+  if (vi_table_cells(t, path, &cells, &n, err, sizeof err) != 0) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     return VI_EXIT_FAIL;
   }
-  char *base = cells;
-#define CELL(k) ((void *)(base + (size_t)(k) * t->cell_size))
   /* A reduced run (--max-cells) keeps its store, so that a longer reduced
    * run resumes from it. */
   const int full = n;
@@ -37,39 +255,16 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
   if (note[0]) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
   }
-  int status = VI_EXIT_OK, matched = 0, total = 0;
-  for (int k = 0; k < n; k++) {
-    t->key(CELL(k), key, sizeof key);
-    json_t *stored = vi_cells_get(&store, key);
-    if (stored && t->restore(CELL(k), stored, why, sizeof why) != 0) {
-      fprintf(stderr, "vistudy reproduce: %s: stored cell %s in %s is invalid (%s); recomputing "
-              "it\n", s->id, key, store.path, why);
-    }
-    if (t->done(CELL(k))) {
-      continue;
-    }
-    t->label(CELL(k), label, sizeof label);
-    if (o->progress) {
-      fprintf(stderr, "\r%s: cell %d/%d (%s)        ", s->id, k + 1, n, label);
-    }
-    if (t->measure(CELL(k), o, err, sizeof err) != 0) {
-      fprintf(stderr, "\nvistudy reproduce: %s cell %s: %s\n", s->id, label, err);
-      status = VI_EXIT_FAIL;
-      break;
-    }
-    if (vi_cells_put(&store, key, t->stored(CELL(k)), err, sizeof err) != 0) {
-      fprintf(stderr, "\nvistudy reproduce: %s: %s\n", s->id, err);
-      status = VI_EXIT_FAIL;
-      break;
-    }
-  }
-  if (o->progress) {
-    fputc('\n', stderr);
-  }
-  json_t *j = t->json(s, cells, n, &matched, &total);
-  char *md = t->md(s, cells, n, matched, total);
-  char *csv = t->csv(cells, n);
-  int written = vi_study_write(o->results_dir, s->id, j, md, csv, err, sizeof err) == 0;
+  const vi_cells_unit unit = {"cell",     t->cell_size, t->key,        t->label,
+                              t->restore, t->done,      table_measure, t->stored};
+  const table_ctx ctx = {t, o};
+  int status = vi_cells_measure(&store, &unit, cells, n, &ctx, s->id, o->progress) == 0
+                   ? VI_EXIT_OK
+                   : VI_EXIT_FAIL;
+  vi_table_out out;
+  int written = vi_table_render(s, cells, n, &out, err, sizeof err) == 0 &&
+                vi_study_write(o->results_dir, s->id, out.json, out.md, out.csv, err,
+                               sizeof err) == 0;
   if (!written) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
@@ -78,19 +273,17 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
     vi_cells_finish(&store);
   }
   vi_cells_close(&store);
-  printf("%s: matched %d/%d cells%s\n", s->id, matched, total,
-         total < t->verdicts_per_cell * n ? " (incomplete: the study stopped early)" : "");
-  int mism = t->mismatches(cells, n, stdout);
+  printf("%s: matched %d/%d cells%s\n", s->id, out.matched, out.total,
+         out.total < t->verdicts_per_cell * n ? " (incomplete: the study stopped early)"
+                                              : "");
+  fputs(out.lines ? out.lines : "", stdout);
   if (written) {
     printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, s->id);
   }
-  json_decref(j);
-  free(md);
-  free(csv);
-  free(cells);
-#undef CELL
-  if (status == VI_EXIT_OK && o->strict && mism > 0) {
+  if (status == VI_EXIT_OK && o->strict && out.mismatches > 0) {
     status = VI_EXIT_FAIL;
   }
+  vi_table_out_free(&out);
+  free(cells);
   return status;
 }

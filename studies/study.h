@@ -7,6 +7,10 @@
 #ifndef VI_STUDY_H
 #define VI_STUDY_H
 
+#include "emit.h"
+#include "published.h"
+#include "vistudy.h"
+
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -41,19 +45,37 @@ struct vi_study {
  * cells; each is measured once (the cell store keeps the measurement, never
  * a verdict), judged against its published values on every run, written as
  * ID.{json,md,csv} and summarised as "matched N/M cells" with every
- * mismatch. The paper's file supplies the layout through these hooks; a
- * cell is cell_size bytes. */
+ * mismatch. A cell is cell_size bytes of the paper's own struct.
+ *
+ * What a paper declares: the published columns it reads and how a row
+ * becomes a cell; how a cell is keyed, measured, stored and restored; the
+ * columns of its verdicts (one row model, emit.h, for the JSON cells, the
+ * CSV and the Markdown's tables of rows) and how a judged cell fills them;
+ * the JSON keys that describe the study; its Markdown text and the paper's
+ * arrangement of the cells (a pivot); the words of a mismatch. The runner
+ * reads the published table and writes every output:
+ *   JSON      {"id", the paper's keys, "cells": the rows, "matched",
+ *             "total", and "by_<by>": {value: {"matched", "total"}}};
+ *   CSV       the rows (the CSV columns of the row model);
+ *   Markdown  the paper's part, then "## Mismatches" with one line per
+ *             mismatch (or "None."), then the regenerate line if asked;
+ *   stdout    "ID: matched N/M cells" and one line per mismatch. */
 typedef struct vi_table_spec vi_table_spec;
 struct vi_table_spec {
   const char *config;     /* what determines the cells besides the code (cells.h) */
   const char *caption;    /* the title of the results (NULL: the study's title) */
-  const char *subset;     /* which rows of the published file (the paper's
-                             file reads it; NULL: all) */
+  const char *subset;     /* which rows of the published file (the cell
+                             hook reads it; NULL: all) */
   size_t cell_size;
-  int verdicts_per_cell;  /* judged quantities per cell */
-  /* The cells of the published table at path (judging needs its values). */
-  int (*read)(const vi_table_spec *t, const char *path, void **cells, int *n, char *err,
-              size_t errlen);
+  int verdicts_per_cell;  /* judged quantities per cell: rows per judged cell */
+  /* The published table (judging needs its values): the columns a cell
+   * reads (NULL-terminated; a table without one is an error), and one row
+   * made a cell (zeroed before): 1, 0 when the row is not of this study
+   * (subset), or -1 with "path:line: reason" in err. col[i] is the index
+   * of columns[i]. */
+  const char *const *columns;
+  int (*cell)(const vi_table_spec *t, void *cell, const vi_table *tab, int row,
+              const int *col, const char *path, char *err, size_t errlen);
   /* The key of a cell in the store, and a short label for progress. */
   void (*key)(const void *cell, char *buf, size_t len);
   void (*label)(const void *cell, char *buf, size_t len);
@@ -64,15 +86,67 @@ struct vi_table_spec {
    * with the reason when it is not a valid measurement of this cell). */
   json_t *(*stored)(const void *cell);
   int (*restore)(void *cell, json_t *v, char *why, size_t whylen);
-  /* The layout: results as JSON (counting the verdicts), Markdown, CSV. */
-  json_t *(*json)(const vi_study *s, const void *cells, int n, int *matched, int *total);
-  char *(*md)(const vi_study *s, const void *cells, int n, int matched, int total);
-  char *(*csv)(const void *cells, int n);
-  /* Print one line per mismatch of the judged cells; the count. */
-  int (*mismatches)(const void *cells, int n, FILE *f);
+
+  /* The layout. The columns of a verdict's row; one named "match"
+   * (VI_COL_BOOL or VI_COL_INT) holds the verdict. */
+  const vi_col *cols;
+  int ncols;
+  /* Append the verdicts_per_cell rows of a judged cell; 0, or -1 out of
+   * memory. */
+  int (*rows)(const void *cell, vi_rows *R);
+  /* The JSON keys after "id", before "cells" (a new object; NULL: none). */
+  json_t *(*head)(const vi_study *s);
+  /* A text column whose values break the verdicts down in the JSON
+   * ("by_<by>"), or NULL. */
+  const char *by;
+  /* The Markdown before the mismatches: title, text, the paper's
+   * arrangement of the cells, tables of the rows (vi_rows_md). */
+  void (*md)(FILE *f, const vi_study *s, const void *cells, int n, const vi_rows *R,
+             int matched, int total);
+  /* The words of the mismatch in row R: on standard output (md = 0, after
+   * "  mismatch: ") or in the Markdown list (md = 1, after "- "); the
+   * runner ends the line. */
+  void (*mismatch)(FILE *f, const vi_rows *R, int row, int md);
+  int regenerate; /* the Markdown ends with "Regenerate with `vistudy reproduce ID`." */
 };
 
 int vi_run_table(const vi_study *s, const reproduce_opts *o);
+
+/* The cells of a table study from its published table at path (the spec's
+ * columns and cell hook): 0, or -1 with the reason in err. */
+int vi_table_cells(const vi_table_spec *t, const char *path, void **cells, int *n,
+                   char *err, size_t errlen);
+
+/* The order study of a cell as the table studies run it (and the order
+ * validation): the caller's system, method, T and measure in a, to which
+ * this adds the built-in Newton solver, the run's reference cache and the
+ * CPU clock (timing.h); precision VI_DOUBLE, VI_QUAD or VI_PRECISION_AUTO
+ * (vi_order_run). The result (free it), or NULL with the reason in err. */
+vi_order_result *vi_table_order(vi_order_config *a, int precision,
+                                const reproduce_opts *o, char *err, size_t errlen);
+
+/* The distinct values of an int member of the cells (at byte offset off
+ * in each cell of size bytes), in the order they first appear, at most
+ * max of them in out; their number. For the papers' arrangements. */
+int vi_table_distinct(const void *cells, int n, size_t size, size_t off, int *out,
+                      int max);
+
+/* The caption of a table study's results: its spec's, else its title. */
+const char *vi_table_caption(const vi_study *s);
+
+/* Everything the runner writes for the judged cells (done) among cells[0..n-1]. */
+typedef struct vi_table_out {
+  json_t *json;
+  char *md, *csv;
+  char *lines; /* the mismatch lines of standard output */
+  int matched, total, mismatches;
+} vi_table_out;
+
+/* 0, or -1 with the reason in err (out of memory); out is filled either
+ * way and freed by vi_table_out_free. */
+int vi_table_render(const vi_study *s, const void *cells, int n, vi_table_out *out,
+                    char *err, size_t errlen);
+void vi_table_out_free(vi_table_out *out);
 
 /* The specs of the papers are declared from the registry (specs.h). */
 

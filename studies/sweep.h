@@ -153,7 +153,8 @@ struct vi_sweep {
   double seconds;
 };
 
-/* What the spec's report hook adds to the runner's outputs. */
+/* What the spec's report hook adds to the runner's outputs. The runner
+ * ends the summary paragraph (the pinned core and the study's run time). */
 #define VI_SWEEP_MAXCLAIMS 32
 #define VI_SWEEP_MAXPLOTS 4
 struct vi_sweep_report {
@@ -171,6 +172,12 @@ struct vi_sweep_report {
   const char *claims_heading; /* NULL: "Claims" */
   const char *claims_whose;   /* "of the text" for a paper's claims; NULL: none */
 };
+
+/* A figure of the report: g's panels as rows x cols, drawn as ID + suffix
+ * at width x height pixels (g is freed). 0, or -1 when the report holds
+ * VI_SWEEP_MAXPLOTS already or out of memory. */
+int vi_sweep_report_plot(vi_sweep_report *R, const char *suffix, vi_gp *g, int rows,
+                         int cols, int width, int height);
 
 /* The runner of registry entries whose spec is a vi_sweep_spec. */
 int vi_run_sweep(const vi_study *s, const reproduce_opts *o);

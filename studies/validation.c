@@ -31,6 +31,7 @@
  * recomputed from the stored measurements on every run. */
 #include "specs.h"
 #include "cells.h"
+#include "emit.h"
 #include "report.h"
 #include "study.h"
 #include "timing.h"
@@ -356,8 +357,18 @@ static int make_cases(val_case *cs, int ncases, unsigned long seed) {
 
 /* ---- running and judging -------------------------------------------------- */
 
-static void case_key(const val_case *c, char *buf, size_t len) {
+static void case_key(const void *c_, char *buf, size_t len) {
+  const val_case *c = c_;
   snprintf(buf, len, "%d %s %s", c->id, c->system, c->method);
+}
+
+static void case_label(const void *c_, char *buf, size_t len) {
+  const val_case *c = c_;
+  snprintf(buf, len, "%s, %s", c->system, c->method);
+}
+
+static int case_done(const void *c) {
+  return ((const val_case *)c)->done;
 }
 
 static int run_case(val_case *c, const reproduce_opts *o, char *err, size_t errlen) {
@@ -365,27 +376,17 @@ static int run_case(val_case *c, const reproduce_opts *o, char *err, size_t errl
   for (int i = 0; i < c->nset; i++) {
     set[i] = c->set[i];
   }
-  vi_order_config a = {0};
-  a.system = c->system;
-  a.nset = c->nset;
-  a.set = set;
-  a.method = c->method;
-  a.T = VI_VAL_T;
-  a.solver.kind = VI_SOLVER_NEWTON;
-  a.cache_dir = o->cache_dir;
-  a.measure = c->energy ? VI_MEASURE_ENERGY : VI_MEASURE_STATE;
-  a.energy_only = c->energy;
-  a.clock = vi_cpu_clock;
-  vi_order_result *r = calloc(1, sizeof *r);
-  if (!r) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
+  vi_order_config a = {.system = c->system,
+                       .nset = c->nset,
+                       .set = set,
+                       .method = c->method,
+                       .T = VI_VAL_T,
+                       .measure = c->energy ? VI_MEASURE_ENERGY : VI_MEASURE_STATE,
+                       .energy_only = c->energy};
   double t0 = vi_cpu_clock();
-  int rc = vi_order_run(&a, VI_PRECISION_AUTO, r, err, errlen);
+  vi_order_result *r = vi_table_order(&a, VI_PRECISION_AUTO, o, err, errlen);
   c->seconds = vi_cpu_clock() - t0;
-  if (rc != VI_OK) {
-    free(r);
+  if (!r) {
     return -1;
   }
   vi_fit fits[VI_NQUANT];
@@ -427,7 +428,8 @@ static json_t *num(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *case_measurement(const val_case *c) {
+static json_t *case_measurement(const void *c_) {
+  const val_case *c = c_;
   json_t *j = json_object();
   json_object_set_new(j, "precision", json_string(c->precision));
   json_object_set_new(j, "seconds", num(c->seconds));
@@ -441,7 +443,8 @@ static json_t *case_measurement(const val_case *c) {
   return j;
 }
 
-static int case_restore(val_case *c, json_t *v, char *why, size_t whylen) {
+static int case_restore(void *c_, json_t *v, char *why, size_t whylen) {
+  val_case *c = c_;
   const char *prec = NULL;
   json_error_t je;
   json_t *q[VAL_NQ];
@@ -496,214 +499,280 @@ static void format_measured(const val_case *c, int x, char *buf, size_t len) {
 
 static const char *const val_verdicts[3] = {"right", "unresolved", "wrong"};
 
-static int run_validation(const vi_study *s, const reproduce_opts *o) {
-  const int ncases = o->quick ? VI_VAL_CASES_QUICK : VI_VAL_CASES;
-  val_case *cs = calloc((size_t)ncases, sizeof *cs);
-  if (!cs) {
-    fprintf(stderr, "vistudy reproduce: %s: out of memory\n", s->id);
-    return VI_EXIT_FAIL;
+/* ---- the outputs (the row model, emit.h) ------------------------------------- */
+
+/* One row per case (the JSON's cases), one per judged quantity (the CSV:
+ * specs and reasons quoted, as they hold commas), one per quantity with
+ * its counts (the Markdown's summary table). */
+static const vi_col val_case_cols[] = {
+    {"case", .type = VI_COL_INT},
+    {"system", .type = VI_COL_TEXT},
+    {"method", .type = VI_COL_TEXT},
+    {"set", .type = VI_COL_JSON}, /* the --set values */
+    {"precision", .type = VI_COL_TEXT},
+    {"seconds", .type = VI_COL_REAL},
+    {"command", .type = VI_COL_TEXT},
+    {"quantities", .type = VI_COL_JSON}, /* {q: {declared, measured, ...}, ...} */
+};
+
+static const vi_col val_quantity_cols[] = {
+    {"case", .type = VI_COL_INT},
+    {"system", .type = VI_COL_TEXT},
+    {"method", .type = VI_COL_TEXT, .flags = VI_COL_QUOTED},
+    {"quantity", .type = VI_COL_TEXT},
+    {"declared", .type = VI_COL_INT},
+    {"measured", .type = VI_COL_REAL, .csv_fmt = "%.4f"},
+    {"uncertainty", .type = VI_COL_REAL, .csv_fmt = "%.4f"},
+    {"verdict", .type = VI_COL_TEXT},
+    {"reason", .type = VI_COL_TEXT, .flags = VI_COL_QUOTED},
+    {"precision", .type = VI_COL_TEXT},
+    {"seconds", .type = VI_COL_REAL, .csv_fmt = "%.3f"},
+};
+
+static const vi_col val_count_cols[] = {
+    {"quantity", .type = VI_COL_TEXT},
+    {"right", .type = VI_COL_INT},
+    {"unresolved", .type = VI_COL_INT},
+    {"wrong", .type = VI_COL_INT},
+};
+
+/* The rows of the finished cases and the verdict counts (count[VAL_NQ] is
+ * every quantity together). */
+typedef struct val_out {
+  vi_rows cases, quantities, counts;
+  int count[VAL_NQ + 1][3];
+} val_out;
+
+/* A judged quantity x of case c (verdict v): its CSV row and its entry in
+ * the case's quantities. 0, or -1 out of memory. */
+static int quantity_row(val_out *V, const val_case *c, int x, int v, json_t *qs) {
+  const int r = vi_rows_add(&V->quantities);
+  vi_rows *Q = &V->quantities;
+  if (r < 0 || vi_rows_text(Q, r, "system", c->system) ||
+      vi_rows_text(Q, r, "method", c->method) ||
+      vi_rows_text(Q, r, "quantity", val_names[x]) ||
+      vi_rows_text(Q, r, "verdict", val_verdicts[v]) ||
+      vi_rows_text(Q, r, "reason", c->why[x]) ||
+      vi_rows_text(Q, r, "precision", c->precision)) {
+    return -1;
   }
-  const unsigned long seed = val_seed();
-  const int n = make_cases(cs, ncases, seed);
-  char err[2 * VI_PATH_MAX + 256], note[VI_PATH_MAX + 256], key[256], why[256];
-  char config[256];
-  snprintf(config, sizeof config, "seed %lu, %d cases, T = %g, --h auto, --precision auto, "
-           "tolerance %.1f", seed, n, VI_VAL_T, VI_VAL_TOL);
-  vi_cells store;
-  if (vi_cells_open(&store, o->results_dir, s->id, config, o->fresh, note, sizeof note, err,
-                    sizeof err) != 0) {
-    fprintf(stderr, "vistudy reproduce: %s\n", err);
-    free(cs);
-    return VI_EXIT_FAIL;
+  vi_rows_int(Q, r, "case", c->id);
+  vi_rows_int(Q, r, "declared", c->declared[x]);
+  /* The uncertainty of a fit without an order is not written. */
+  vi_rows_real(Q, r, "measured", c->order[x]);
+  vi_rows_real(Q, r, "uncertainty", isfinite(c->order[x]) ? c->unc[x] : NAN);
+  vi_rows_real(Q, r, "seconds", c->seconds);
+  return json_object_set_new(qs, val_names[x],
+                             json_pack("{s:i, s:o, s:o, s:s, s:s}", "declared",
+                                       c->declared[x], "measured", num(c->order[x]),
+                                       "uncertainty", num(c->unc[x]), "verdict",
+                                       val_verdicts[v], "reason", c->why[x]));
+}
+
+static int case_row(val_out *V, const val_case *c) {
+  char cmd[2048];
+  case_command(c, cmd, sizeof cmd);
+  json_t *sets = json_array(), *qs = json_object();
+  for (int i = 0; sets && i < c->nset; i++) {
+    json_array_append_new(sets, json_string(c->set[i]));
   }
-  if (note[0]) {
-    fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
-  }
-  int status = VI_EXIT_OK;
-  double total = 0;
-  for (int k = 0; k < n; k++) {
-    case_key(&cs[k], key, sizeof key);
-    json_t *v = vi_cells_get(&store, key);
-    if (v && case_restore(&cs[k], v, why, sizeof why) != 0) {
-      fprintf(stderr, "vistudy reproduce: %s: stored case %s is invalid (%s); recomputing it\n",
-              s->id, key, why);
-      cs[k].done = 0;
-    }
-    if (!cs[k].done) {
-      if (o->progress) {
-        fprintf(stderr, "\r%s: case %d/%d (%s, %s)          ", s->id, k + 1, n, cs[k].system,
-                cs[k].method);
-      }
-      if (run_case(&cs[k], o, err, sizeof err) != 0) {
-        /* A case the study cannot run is a finding, not a crash: kept
-         * with its reason (every declared quantity unresolved). */
-        for (int x = 0; x < VAL_NQ; x++) {
-          cs[k].verdict[x] = VI_VERDICT_UNRESOLVED;
-          snprintf(cs[k].why[x], sizeof cs[k].why[x], "study failed: %.40s", err);
-        }
-        snprintf(cs[k].precision, sizeof cs[k].precision, "-");
-        cs[k].done = 1;
-      }
-      if (vi_cells_put(&store, key, case_measurement(&cs[k]), err, sizeof err) != 0) {
-        fprintf(stderr, "\nvistudy reproduce: %s: %s\n", s->id, err);
-        status = VI_EXIT_FAIL;
-        break;
-      }
-    }
-    total += cs[k].seconds;
-  }
-  if (o->progress) {
-    fputc('\n', stderr);
-  }
-  /* The verdicts and the outputs. */
-  int count[VAL_NQ][3] = {{0}}, all[3] = {0};
-  json_t *j = json_object(), *arr = json_array();
-  json_object_set_new(j, "id", json_string(s->id));
-  json_object_set_new(j, "title", json_string(s->title));
-  json_object_set_new(j, "config", json_string(config));
-  json_object_set_new(j, "quick", json_boolean(o->quick));
-  size_t cap = 1 << 20, mlen = 0, clen = 0;
-  char *md = malloc(cap), *csv = malloc(cap), cmd[2048], meas[96];
-#define MD(...) mlen += (size_t)snprintf(md + mlen, mlen < cap ? cap - mlen : 0, __VA_ARGS__)
-#define CSV(...) clen += (size_t)snprintf(csv + clen, clen < cap ? cap - clen : 0, __VA_ARGS__)
-  if (!md || !csv) {
-    free(md);
-    free(csv);
-    free(cs);
-    json_decref(j);
-    json_decref(arr);
-    vi_cells_close(&store);
-    return VI_EXIT_FAIL;
-  }
-  CSV("case,system,method,quantity,declared,measured,uncertainty,verdict,reason,precision,"
-      "seconds\n");
-  for (int k = 0; k < n; k++) {
-    const val_case *c = &cs[k];
-    if (!c->done) {
+  for (int x = 0; qs && x < VAL_NQ; x++) {
+    const int v = judge(c, x);
+    if (v < 0) {
       continue;
     }
-    json_t *cj = json_object();
-    json_object_set_new(cj, "case", json_integer(c->id));
-    json_object_set_new(cj, "system", json_string(c->system));
-    json_object_set_new(cj, "method", json_string(c->method));
-    json_t *sets = json_array();
-    for (int i = 0; i < c->nset; i++) {
-      json_array_append_new(sets, json_string(c->set[i]));
+    V->count[x][v]++;
+    V->count[VAL_NQ][v]++;
+    if (quantity_row(V, c, x, v, qs) != 0) {
+      json_decref(qs);
+      qs = NULL;
     }
-    json_object_set_new(cj, "set", sets);
-    json_object_set_new(cj, "precision", json_string(c->precision));
-    json_object_set_new(cj, "seconds", num(c->seconds));
-    case_command(c, cmd, sizeof cmd);
-    json_object_set_new(cj, "command", json_string(cmd));
-    json_t *qs = json_object();
+  }
+  vi_rows *C = &V->cases;
+  const int r = vi_rows_add(C);
+  if (r < 0) {
+    json_decref(sets);
+    json_decref(qs);
+    return -1;
+  }
+  /* The row owns the two values from here, set or not. */
+  const int bad =
+      vi_rows_json_value(C, r, "set", sets) | vi_rows_json_value(C, r, "quantities", qs);
+  if (bad || vi_rows_text(C, r, "system", c->system) ||
+      vi_rows_text(C, r, "method", c->method) ||
+      vi_rows_text(C, r, "precision", c->precision) ||
+      vi_rows_text(C, r, "command", cmd)) {
+    return -1;
+  }
+  vi_rows_int(C, r, "case", c->id);
+  vi_rows_real(C, r, "seconds", c->seconds);
+  return 0;
+}
+
+static int val_rows(val_out *V, const val_case *cs, int n) {
+  memset(V, 0, sizeof *V);
+  vi_rows_init(&V->cases, val_case_cols,
+               (int)(sizeof val_case_cols / sizeof val_case_cols[0]));
+  vi_rows_init(&V->quantities, val_quantity_cols,
+               (int)(sizeof val_quantity_cols / sizeof val_quantity_cols[0]));
+  vi_rows_init(&V->counts, val_count_cols,
+               (int)(sizeof val_count_cols / sizeof val_count_cols[0]));
+  for (int k = 0; k < n; k++) {
+    if (cs[k].done && case_row(V, &cs[k]) != 0) {
+      return -1;
+    }
+  }
+  for (int x = 0; x <= VAL_NQ; x++) {
+    const int r = vi_rows_add(&V->counts);
+    if (r < 0 ||
+        vi_rows_text(&V->counts, r, "quantity", x < VAL_NQ ? val_names[x] : "all")) {
+      return -1;
+    }
+    for (int v = 0; v < 3; v++) {
+      vi_rows_int(&V->counts, r, val_verdicts[v], V->count[x][v]);
+    }
+  }
+  return 0;
+}
+
+static void val_out_free(val_out *V) {
+  vi_rows_free(&V->cases);
+  vi_rows_free(&V->quantities);
+  vi_rows_free(&V->counts);
+}
+
+static json_t *val_json(const vi_study *s, const reproduce_opts *o, const char *config,
+                        const val_out *V, double total) {
+  json_t *sum = json_object();
+  for (int x = 0; sum && x <= VAL_NQ; x++) {
+    json_object_set_new(sum, x < VAL_NQ ? val_names[x] : "all",
+                        json_pack("{s:i, s:i, s:i}", "right", V->count[x][0],
+                                  "unresolved", V->count[x][1], "wrong", V->count[x][2]));
+  }
+  return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o}", "id", s->id, "title", s->title,
+                   "config", config, "quick", o->quick, "cases",
+                   vi_rows_json(&V->cases, NULL, NULL), "summary", sum, "seconds",
+                   num(total));
+}
+
+/* Not the counts' "all" row: the Markdown's table is per quantity. */
+static int keep_quantity(const vi_rows *R, int row, void *ctx) {
+  return row < VAL_NQ;
+}
+
+/* The list of the cases judged v (wrong or unresolved). */
+static void md_list(FILE *f, const val_case *cs, int n, int v) {
+  char cmd[2048], meas[96];
+  int any = 0;
+  for (int k = 0; k < n; k++) {
     for (int x = 0; x < VAL_NQ; x++) {
-      int v = judge(c, x);
-      if (v < 0) {
+      if (judge(&cs[k], x) != v) {
         continue;
       }
-      count[x][v]++;
-      all[v]++;
-      json_object_set_new(qs, val_names[x],
-                          json_pack("{s:i, s:o, s:o, s:s, s:s}", "declared", c->declared[x],
-                                    "measured", num(c->order[x]), "uncertainty",
-                                    num(c->unc[x]), "verdict", val_verdicts[v], "reason",
-                                    c->why[x]));
-      char mo[32] = "", mu[32] = "";
-      if (isfinite(c->order[x])) {
-        snprintf(mo, sizeof mo, "%.4f", c->order[x]);
-        snprintf(mu, sizeof mu, "%.4f", c->unc[x]);
-      }
-      /* Specs contain commas: quoted (no quotes occur in specs or reasons). */
-      CSV("%d,%s,\"%s\",%s,%d,%s,%s,%s,\"%s\",%s,%.3f\n", c->id, c->system, c->method,
-          val_names[x], c->declared[x], mo, mu, val_verdicts[v], c->why[x], c->precision,
-          c->seconds);
-    }
-    json_object_set_new(cj, "quantities", qs);
-    json_array_append_new(arr, cj);
-  }
-  json_object_set_new(j, "cases", arr);
-  json_t *sum = json_object();
-  for (int x = 0; x < VAL_NQ; x++) {
-    json_object_set_new(sum, val_names[x],
-                        json_pack("{s:i, s:i, s:i}", "right", count[x][0], "unresolved",
-                                  count[x][1], "wrong", count[x][2]));
-  }
-  json_object_set_new(sum, "all", json_pack("{s:i, s:i, s:i}", "right", all[0], "unresolved",
-                                            all[1], "wrong", all[2]));
-  json_object_set_new(j, "summary", sum);
-  json_object_set_new(j, "seconds", num(total));
-  const int judged = all[0] + all[1] + all[2];
-  MD("# %s\n\n%s\n\n", s->id, s->title);
-  MD("Seeded random cases (seed %lu): every registered system a method family can integrate, "
-     "with random physical parameters and random consistent initial data (the draws: "
-     "`studies/validation.c`, README \"Orders\"), and a configuration of the family whose "
-     "orders it declares; each run as `vistudy order --h auto` with automatic precision, "
-     "T = %g. A quantity is **right** when its fit is ok and within %.1f of the declared "
-     "order, **wrong** when an ok fit is further from it, **unresolved** when the study "
-     "gives no ok fit.\n\n",
-     seed, VI_VAL_T, VI_VAL_TOL);
-  MD("%d cases, %d judged quantities: **%d right, %d unresolved (%.1f%%), %d wrong**; %.0f s "
-     "of CPU time.\n\n| quantity | right | unresolved | wrong |\n|---|---|---|---|\n",
-     n, judged, all[0], all[1], judged ? 100.0 * all[1] / judged : 0.0, all[2], total);
-  for (int x = 0; x < VAL_NQ; x++) {
-    MD("| %s | %d | %d | %d |\n", val_names[x], count[x][0], count[x][1], count[x][2]);
-  }
-  MD("\n## Wrong\n\n");
-  int nw = 0, nu = 0;
-  for (int k = 0; k < n; k++) {
-    for (int x = 0; x < VAL_NQ; x++) {
-      if (judge(&cs[k], x) == 2) {
-        case_command(&cs[k], cmd, sizeof cmd);
+      case_command(&cs[k], cmd, sizeof cmd);
+      if (v == 2) {
         format_measured(&cs[k], x, meas, sizeof meas);
-        MD("- case %d, %s: measured %s, declared %d: `%s`\n", cs[k].id, val_names[x], meas,
-           cs[k].declared[x], cmd);
-        nw++;
+        fprintf(f, "- case %d, %s: measured %s, declared %d: `%s`\n", cs[k].id,
+                val_names[x], meas, cs[k].declared[x], cmd);
+      } else {
+        fprintf(f, "- case %d, %s (%s): %s: `%s`\n", cs[k].id, val_names[x],
+                cs[k].precision, cs[k].why[x], cmd);
       }
+      any = 1;
     }
   }
-  MD(nw ? "\n" : "None.\n\n");
-  MD("## Unresolved\n\n");
-  for (int k = 0; k < n; k++) {
-    for (int x = 0; x < VAL_NQ; x++) {
-      if (judge(&cs[k], x) == 1) {
-        case_command(&cs[k], cmd, sizeof cmd);
-        MD("- case %d, %s (%s): %s: `%s`\n", cs[k].id, val_names[x], cs[k].precision,
-           cs[k].why[x], cmd);
-        nu++;
-      }
-    }
-  }
-  MD(nu ? "\n" : "None.\n\n");
-  MD("## Cases\n\n| case | system | method | precision | q | p | lambda | energy | CPU s |\n"
-     "|---|---|---|---|---|---|---|---|---|\n");
+  fputs(any ? "\n" : "None.\n\n", f);
+}
+
+/* The study's arrangement of the cases: one row per case, one column per
+ * quantity ("measured (declared)"), blank where nothing is declared. */
+static void md_cases(FILE *f, const val_case *cs, int n) {
+  fprintf(
+      f,
+      "## Cases\n\n| case | system | method | precision | q | p | lambda | energy | CPU s "
+      "|\n|---|---|---|---|---|---|---|---|---|\n");
   for (int k = 0; k < n; k++) {
     const val_case *c = &cs[k];
-    MD("| %d | %s | `%s` | %s |", c->id, c->system, c->method, c->precision);
+    fprintf(f, "| %d | %s | `%s` | %s |", c->id, c->system, c->method, c->precision);
     for (int x = 0; x < VAL_NQ; x++) {
-      int v = judge(c, x);
+      const int v = judge(c, x);
       if (v < 0) {
-        MD(" |");
+        fprintf(f, " |");
         continue;
       }
+      char meas[96], decl[16];
       format_measured(c, x, meas, sizeof meas);
-      char decl[16];
       snprintf(decl, sizeof decl, c->declared[x] == VI_ORDER_NONE ? "d" : "%d", c->declared[x]);
-      MD(" %s (%s)%s |", v == 1 ? "unresolved" : v == 0 && c->declared[x] == VI_ORDER_NONE ? "d" : meas,
-         decl, v == 2 ? " **wrong**" : "");
+      fprintf(f, " %s (%s)%s |",
+              v == 1                                      ? "unresolved"
+              : v == 0 && c->declared[x] == VI_ORDER_NONE ? "d"
+                                                          : meas,
+              decl, v == 2 ? " **wrong**" : "");
     }
-    MD(" %.2f |\n", c->seconds);
+    fprintf(f, " %.2f |\n", c->seconds);
   }
-#undef MD
-#undef CSV
-  int written = vi_study_write(o->results_dir, s->id, j, md, csv, err, sizeof err) == 0;
-  if (!written) {
-    fprintf(stderr, "vistudy reproduce: %s\n", err);
-    status = VI_EXIT_FAIL;
+}
+
+static char *val_md(const vi_study *s, const val_case *cs, int n, unsigned long seed,
+                    const val_out *V, double total) {
+  vi_text text;
+  FILE *f = vi_text_open(&text);
+  if (!f) {
+    return NULL;
   }
-  if (status == VI_EXIT_OK) {
-    vi_cells_finish(&store);
+  const int *all = V->count[VAL_NQ];
+  const int judged = all[0] + all[1] + all[2];
+  fprintf(f, "# %s\n\n%s\n\n", s->id, s->title);
+  fprintf(
+      f,
+      "Seeded random cases (seed %lu): every registered system a method family can "
+      "integrate, with random physical parameters and random consistent initial data (the "
+      "draws: `studies/validation.c`, README \"Orders\"), and a configuration of the family "
+      "whose orders it declares; each run as `vistudy order --h auto` with automatic "
+      "precision, T = %g. A quantity is **right** when its fit is ok and within %.1f of "
+      "the declared order, **wrong** when an ok fit is further from it, **unresolved** "
+      "when the study gives no ok fit.\n\n",
+      seed, VI_VAL_T, VI_VAL_TOL);
+  fprintf(
+      f,
+      "%d cases, %d judged quantities: **%d right, %d unresolved (%.1f%%), %d wrong**; %.0f "
+      "s of CPU time.\n\n",
+      n, judged, all[0], all[1], judged ? 100.0 * all[1] / judged : 0.0, all[2], total);
+  static const char *const counts[] = {"quantity", "right", "unresolved", "wrong", NULL};
+  vi_rows_md(f, &V->counts, counts, keep_quantity, NULL);
+  fprintf(f, "## Wrong\n\n");
+  md_list(f, cs, n, 2);
+  fprintf(f, "## Unresolved\n\n");
+  md_list(f, cs, n, 1);
+  md_cases(f, cs, n);
+  return vi_text_close(&text);
+}
+
+/* A case measured for the measuring loop (cells.h): a case the study
+ * cannot run is a finding, not a crash: kept with its reason (every
+ * declared quantity unresolved). */
+static int case_measure(void *c_, const void *ctx, char *err, size_t errlen) {
+  val_case *c = c_;
+  if (run_case(c, ctx, err, errlen) != 0) {
+    for (int x = 0; x < VAL_NQ; x++) {
+      c->verdict[x] = VI_VERDICT_UNRESOLVED;
+      snprintf(c->why[x], sizeof c->why[x], "study failed: %.40s", err);
+    }
+    snprintf(c->precision, sizeof c->precision, "-");
+    c->done = 1;
   }
-  vi_cells_close(&store);
+  return 0;
+}
+
+static const vi_cells_unit val_unit = {"case",       sizeof(val_case), case_key,
+                                       case_label,   case_restore,     case_done,
+                                       case_measure, case_measurement};
+
+/* The summary on standard output: the counts and every wrong quantity. */
+static void val_print(const vi_study *s, const val_case *cs, int n, const int *all,
+                      double total) {
+  const int judged = all[0] + all[1] + all[2];
+  char cmd[2048], meas[96];
   printf("%s: %d cases, %d quantities: %d right, %d unresolved (%.1f%%), %d wrong; %.0f s\n",
          s->id, n, judged, all[0], all[1], judged ? 100.0 * all[1] / judged : 0.0, all[2],
          total);
@@ -717,14 +786,72 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
       }
     }
   }
+}
+
+static int run_validation(const vi_study *s, const reproduce_opts *o) {
+  const int ncases = o->quick ? VI_VAL_CASES_QUICK : VI_VAL_CASES;
+  val_case *cs = calloc((size_t)ncases, sizeof *cs);
+  if (!cs) {
+    fprintf(stderr, "vistudy reproduce: %s: out of memory\n", s->id);
+    return VI_EXIT_FAIL;
+  }
+  const unsigned long seed = val_seed();
+  const int n = make_cases(cs, ncases, seed);
+  char err[2 * VI_PATH_MAX + 256] = "", note[VI_PATH_MAX + 256], config[256];
+  snprintf(config, sizeof config,
+           "seed %lu, %d cases, T = %g, --h auto, --precision auto, "
+           "tolerance %.1f",
+           seed, n, VI_VAL_T, VI_VAL_TOL);
+  vi_cells store;
+  if (vi_cells_open(&store, o->results_dir, s->id, config, o->fresh, note, sizeof note,
+                    err, sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    free(cs);
+    return VI_EXIT_FAIL;
+  }
+  if (note[0]) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
+  }
+  int status = vi_cells_measure(&store, &val_unit, cs, n, o, s->id, o->progress) == 0
+                   ? VI_EXIT_OK
+                   : VI_EXIT_FAIL;
+  double total = 0;
+  for (int k = 0; k < n; k++) {
+    total += cs[k].seconds;
+  }
+  val_out V;
+  json_t *j = NULL;
+  char *md = NULL, *csv = NULL;
+  if (val_rows(&V, cs, n) == 0) {
+    j = val_json(s, o, config, &V, total);
+    md = val_md(s, cs, n, seed, &V, total);
+    csv = vi_rows_csv(&V.quantities, NULL, NULL);
+  }
+  if (!j || !md || !csv) {
+    snprintf(err, sizeof err, "%s: out of memory writing the results", s->id);
+  }
+  const int written =
+      j && md && csv &&
+      vi_study_write(o->results_dir, s->id, j, md, csv, err, sizeof err) == 0;
+  if (!written) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    status = VI_EXIT_FAIL;
+  }
+  if (status == VI_EXIT_OK) {
+    vi_cells_finish(&store);
+  }
+  vi_cells_close(&store);
+  val_print(s, cs, n, V.count[VAL_NQ], total);
   if (written) {
     printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, s->id);
   }
+  const int wrong = V.count[VAL_NQ][2];
+  val_out_free(&V);
   json_decref(j);
   free(md);
   free(csv);
   free(cs);
-  if (status == VI_EXIT_OK && o->strict && all[2] > 0) {
+  if (status == VI_EXIT_OK && o->strict && wrong > 0) {
     status = VI_EXIT_FAIL;
   }
   return status;

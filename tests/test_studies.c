@@ -3,8 +3,9 @@
  * gnuplot builder (plot.h) and the sweep core (sweep.h): its error
  * measurement on nodes shared with the reference (N dividing the reference
  * grid and N a multiple of it), its stopping rules and its interpolation
- * along a curve; a table layout larger than any fixed buffer (the
- * wenger2017 writers once overflowed a 1 MiB buffer). */
+ * along a curve; the table runner's writing from a paper's row model, and
+ * a table larger than any fixed buffer (the wenger2017 writers once
+ * overflowed a 1 MiB buffer). */
 #include "check.h"
 
 #include "cells.h"
@@ -23,9 +24,9 @@
 #define CHECK(...) VI_CHECK(T, __VA_ARGS__)
 
 static const vi_col cols[] = {
-    {"name", VI_COL_TEXT, "the name", NULL},
-    {"x", VI_COL_REAL, NULL, "%.2f"},
-    {"k", VI_COL_INT, NULL, NULL},
+    {"name", .type = VI_COL_TEXT, .title = "the name"},
+    {"x", .type = VI_COL_REAL, .fmt = "%.2f"},
+    {"k", .type = VI_COL_INT},
 };
 
 static int keep_odd(const vi_rows *r, int row, void *ctx) {
@@ -73,6 +74,166 @@ static void test_rows(vi_check_ctx *T) {
   CHECK(strstr(md, "plain") == NULL, "md keeps only the selected rows");
   free(md);
   vi_rows_free(&R);
+}
+
+/* The column options of the row model: a CSV header of its own, columns
+ * left out of the JSON or the CSV, a JSON-only value, a cell that is a
+ * number or a text as set, booleans, CSV formats and forced quoting. */
+static const vi_col ext_cols[] = {
+    {"a", .type = VI_COL_INT},
+    {"any", .type = VI_COL_ANY},
+    {"label", .type = VI_COL_TEXT, .csv = "any_label", .flags = VI_COL_NOJSON},
+    {"ok", .type = VI_COL_BOOL},
+    {"pair", .type = VI_COL_JSON},
+    {"x", .type = VI_COL_REAL, .fmt = "%.1f", .csv_fmt = "%.3f"},
+    {"hidden", .type = VI_COL_TEXT, .flags = VI_COL_NOCSV},
+    {"q", .type = VI_COL_TEXT, .flags = VI_COL_QUOTED},
+};
+
+static void test_rows_columns(vi_check_ctx *T) {
+  vi_rows R;
+  vi_rows_init(&R, ext_cols, (int)(sizeof ext_cols / sizeof ext_cols[0]));
+  int r0 = vi_rows_add(&R), r1 = vi_rows_add(&R);
+  vi_rows_int(&R, r0, "a", 1);
+  vi_rows_real_or_text(&R, r0, "any", 2.5, "2.50");
+  vi_rows_text(&R, r0, "label", "2.50");
+  vi_rows_bool(&R, r0, "ok", 7);
+  vi_rows_json_value(&R, r0, "pair", json_pack("[i, i]", 1, 2));
+  vi_rows_real(&R, r0, "x", 0.12345);
+  vi_rows_text(&R, r0, "hidden", "h");
+  vi_rows_text(&R, r0, "q", "plain");
+  vi_rows_int(&R, r1, "a", 2);
+  vi_rows_real_or_text(&R, r1, "any", NAN, "d");
+  vi_rows_text(&R, r1, "label", "d");
+  vi_rows_bool(&R, r1, "ok", 0);
+  vi_rows_real(&R, r1, "x", NAN);
+  vi_rows_text(&R, r1, "q", "");
+
+  char *csv = vi_rows_csv(&R, NULL, NULL);
+  CHECK(csv && strcmp(csv, "a,any,any_label,ok,x,q\n1,2.5,2.50,1,0.123,\"plain\"\n"
+                           "2,d,d,0,,\"\"\n") == 0,
+        "csv: own header, left-out columns, format, quoting: [%s]", csv);
+  free(csv);
+
+  json_t *j = vi_rows_json(&R, NULL, NULL);
+  char *js = json_dumps(j, JSON_COMPACT);
+  CHECK(js && strcmp(
+                  js,
+                  "[{\"a\":1,\"any\":2.5,\"ok\":true,\"pair\":[1,2],\"x\":0.12345,"
+                  "\"hidden\":\"h\",\"q\":\"plain\"},{\"a\":2,\"any\":\"d\",\"ok\":false,"
+                  "\"pair\":null,\"x\":null,\"hidden\":null,\"q\":\"\"}]") == 0,
+        "json: mixed cells, booleans, JSON values, no NOJSON column: %s", js);
+  free(js);
+  json_decref(j);
+
+  char *md = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&md, &len);
+  static const char *const show[] = {"a", "any", "ok", "x", "hidden", NULL};
+  vi_rows_md(f, &R, show, NULL, NULL);
+  fclose(f);
+  CHECK(md && strstr(md, "| 1 | 2.5 | 1 | 0.1 | h |\n| 2 | d | 0 | - | - |\n") != NULL,
+        "md of mixed and boolean cells: [%s]", md);
+  free(md);
+
+  char b[32];
+  CHECK(strcmp(vi_rows_get_text(&R, r1, "any"), "d") == 0 &&
+            vi_rows_get_int(&R, r0, "ok") == 1 && isnan(vi_rows_get_real(&R, r1, "x")) &&
+            vi_rows_get_real(&R, r0, "x") == 0.12345 &&
+            strcmp(vi_rows_get_text(&R, r1, "hidden"), "") == 0 &&
+            strcmp(vi_rows_str(&R, r0, "x", b, sizeof b), "0.1") == 0 &&
+            strcmp(vi_rows_str(&R, r1, "hidden", b, sizeof b), "-") == 0,
+        "cells read back");
+  vi_rows_free(&R);
+}
+
+/* The table runner's writing (study.h) on a spec of four cells, one not
+ * run and one a mismatch: the JSON's keys and breakdown, the CSV, the
+ * Markdown's mismatch list and regenerate line, the lines of stdout. */
+typedef struct tcell {
+  int k, pub, meas, done;
+  const char *grp;
+} tcell;
+
+static const vi_col tcols[] = {
+    {"k", .type = VI_COL_INT},         {"grp", .type = VI_COL_TEXT},
+    {"published", .type = VI_COL_INT}, {"measured", .type = VI_COL_INT},
+    {"match", .type = VI_COL_BOOL},
+};
+
+static int t_done(const void *c) {
+  return ((const tcell *)c)->done;
+}
+
+static int t_rows(const void *c_, vi_rows *R) {
+  const tcell *c = c_;
+  int r = vi_rows_add(R);
+  if (r < 0 || vi_rows_text(R, r, "grp", c->grp) != 0) {
+    return -1;
+  }
+  vi_rows_int(R, r, "k", c->k);
+  vi_rows_int(R, r, "published", c->pub);
+  vi_rows_int(R, r, "measured", c->meas);
+  vi_rows_bool(R, r, "match", c->pub == c->meas);
+  return 0;
+}
+
+static json_t *t_head(const vi_study *s) {
+  return json_pack("{s:s}", "what", vi_table_caption(s));
+}
+
+static void t_md(FILE *f, const vi_study *s, const void *cells, int n, const vi_rows *R,
+                 int matched, int total) {
+  fprintf(f, "# %s: %d/%d of %d\n\n", s->id, matched, total, n);
+}
+
+static void t_mismatch(FILE *f, const vi_rows *R, int r, int md) {
+  fprintf(f, "k=%ld%s", vi_rows_get_int(R, r, "k"), md ? "" : "!");
+}
+
+static void test_table_render(vi_check_ctx *T) {
+  const vi_table_spec spec = {.cell_size = sizeof(tcell),
+                              .verdicts_per_cell = 1,
+                              .done = t_done,
+                              .cols = tcols,
+                              .ncols = (int)(sizeof tcols / sizeof tcols[0]),
+                              .rows = t_rows,
+                              .head = t_head,
+                              .by = "grp",
+                              .md = t_md,
+                              .mismatch = t_mismatch,
+                              .regenerate = 1};
+  const vi_study st = {"test-table", "a test table", vi_run_table, &spec, "", NULL, 1};
+  const tcell cells[4] = {
+      {0, 2, 2, 1, "a"}, {1, 4, 3, 1, "b"}, {2, 2, 2, 0, "a"}, {3, 6, 6, 1, "a"}};
+  vi_table_out out;
+  char err[128] = "";
+  CHECK(vi_table_render(&st, cells, 4, &out, err, sizeof err) == 0, "rendered: %s", err);
+  CHECK(out.matched == 2 && out.total == 3 && out.mismatches == 1, "verdicts %d/%d, %d",
+        out.matched, out.total, out.mismatches);
+  char *js = json_dumps(out.json, JSON_COMPACT);
+  CHECK(js &&
+            strcmp(
+                js,
+                "{\"id\":\"test-table\",\"what\":\"a test table\",\"cells\":["
+                "{\"k\":0,\"grp\":\"a\",\"published\":2,\"measured\":2,\"match\":true},"
+                "{\"k\":1,\"grp\":\"b\",\"published\":4,\"measured\":3,\"match\":false},"
+                "{\"k\":3,\"grp\":\"a\",\"published\":6,\"measured\":6,\"match\":true}],"
+                "\"matched\":2,\"total\":3,\"by_grp\":{\"a\":{\"matched\":2,\"total\":2},"
+                "\"b\":{\"matched\":0,\"total\":1}}}") == 0,
+        "json: %s", js);
+  free(js);
+  CHECK(out.csv &&
+            strcmp(out.csv, "k,grp,published,measured,match\n0,a,2,2,1\n1,b,4,3,0\n"
+                            "3,a,6,6,1\n") == 0,
+        "csv: [%s]", out.csv);
+  CHECK(out.md &&
+            strcmp(out.md, "# test-table: 2/3 of 4\n\n## Mismatches\n\n- k=1\n\n"
+                           "Regenerate with `vistudy reproduce test-table`.\n") == 0,
+        "md: [%s]", out.md);
+  CHECK(out.lines && strcmp(out.lines, "  mismatch: k=1!\n") == 0, "stdout: [%s]",
+        out.lines);
+  vi_table_out_free(&out);
 }
 
 static void test_claims(vi_check_ctx *T) {
@@ -257,7 +418,7 @@ static void test_table_size(vi_check_ctx *T) {
   void *cells = NULL;
   int n = 0;
   char err[256] = "";
-  CHECK(spec->read(spec, path, &cells, &n, err, sizeof err) == 0 && n == ROWS,
+  CHECK(vi_table_cells(spec, path, &cells, &n, err, sizeof err) == 0 && n == ROWS,
         "read %d rows: %s", n, err);
   unlink(path);
   if (n != ROWS) {
@@ -278,27 +439,33 @@ static void test_table_size(vi_check_ctx *T) {
     json_decref(v);
   }
   CHECK(restored == n, "every cell restored (%d of %d)", restored, n);
-  char *md = spec->md(&st, cells, n, 3 * n, 3 * n);
+  vi_table_out out;
+  CHECK(vi_table_render(&st, cells, n, &out, err, sizeof err) == 0, "rendered: %s", err);
+  const char *md = out.md;
   CHECK(md != NULL && strlen(md) > (1u << 20), "markdown of %zu bytes", md ? strlen(md) : 0);
   const char *tail = "## Mismatches\n\nNone.\n";
   CHECK(md != NULL && strlen(md) > strlen(tail) &&
             strcmp(md + strlen(md) - strlen(tail), tail) == 0,
         "markdown complete (ends with its mismatches section)");
-  free(md);
-  char *csv = spec->csv(cells, n);
+  const char *csv = out.csv;
   int lines = 0;
   for (const char *c = csv; c && *c; c++) {
     lines += *c == '\n';
   }
   CHECK(csv != NULL && strlen(csv) > (1u << 19) && lines == 1 + 3 * n,
         "csv of %zu bytes, %d lines (want %d)", csv ? strlen(csv) : 0, lines, 1 + 3 * n);
-  free(csv);
+  CHECK(out.matched == 3 * n && out.total == 3 * n && out.mismatches == 0 &&
+            json_array_size(json_object_get(out.json, "cells")) == (size_t)(3 * n),
+        "json of every verdict: %d/%d matched", out.matched, out.total);
+  vi_table_out_free(&out);
   free(cells);
 }
 
 int main(void) {
   vi_check_ctx ctx = {0, 0};
   test_rows(&ctx);
+  test_rows_columns(&ctx);
+  test_table_render(&ctx);
   test_claims(&ctx);
   test_gp(&ctx);
   test_sweep(&ctx);

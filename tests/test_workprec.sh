@@ -5,8 +5,10 @@
 # every point (the sweep runner's row model) with method, h or tol, error,
 # time, evaluations and Newton iterations, all finite; errors fall as h decreases and as the tolerance
 # tightens; `speedup` and `speedup_evals` hold "1e-6", "1e-8", "1e-10" as a
-# number or null, with a reason for every null; the claims record is
-# consistent. Never a timing threshold.
+# number or null, with a reason for every null, and their details the best
+# configuration of each family; the SUNDIALS build is stated (`ida`); the
+# claims record is consistent. Data only: never the Markdown's sentences,
+# never a timing threshold.
 # Usage: test_workprec.sh PATH/TO/vistudy
 set -u
 V="$1"
@@ -26,8 +28,6 @@ done
 for ext in svg png gp; do
   [ -s "$tmp/r/quick/$id-evals.$ext" ] || { echo "FAIL: $id-evals.$ext missing"; fails=$((fails + 1)); }
 done
-grep -q "speedup" "$tmp/r/quick/$id.md" || { echo "FAIL: no speedup table in $id.md"; fails=$((fails + 1)); }
-grep -q "unoptimi" "$tmp/r/quick/$id.md" || { echo "FAIL: the SUNDIALS build is not stated"; fails=$((fails + 1)); }
 grep -q "$id" "$tmp/out" || { echo "FAIL: no summary on stdout"; fails=$((fails + 1)); }
 python3 - "$tmp/r/quick/$id.json" "$tmp/r/quick/$id.csv" <<'PY' || fails=$((fails + 1))
 import csv, json, math, sys
@@ -121,6 +121,29 @@ for key in ("speedup", "speedup_evals"):
                 bad.append(f"{key}[{lev}] is null without a reason")
         elif not (isinstance(v, float) and math.isfinite(v) and v > 0):
             bad.append(f"{key}[{lev}] = {v!r}")
+
+# The speedup tables' data: per level, the best of each family and their costs.
+for key, unit in (("speedup_detail", "seconds"), ("speedup_evals_detail", "evals")):
+    det = j.get(key, {})
+    for lev in ("1e-6", "1e-8", "1e-10"):
+        d = det.get(lev)
+        if not isinstance(d, dict):
+            bad.append(f"{key}: no '{lev}'")
+            continue
+        for k in ("value", "best", "best_method", "ida", "galerkin_" + unit, "ida_" + unit,
+                  "reason"):
+            need(d, k, f"{key}[{lev}]")
+        if d.get("value") is not None and not (isinstance(d.get("best"), str) and
+                                               isinstance(d.get("ida"), str)):
+            bad.append(f"{key}[{lev}]: a speedup without its two configurations")
+
+# The SUNDIALS build is stated (its version and the note on its optimisation).
+ida = j.get("ida", {})
+for k in ("version", "tolerances", "build_note"):
+    if not (isinstance(ida.get(k), str) and ida[k]):
+        bad.append(f"ida: no {k}")
+if not (isinstance(ida.get("h_out"), float) and ida["h_out"] > 0):
+    bad.append(f"ida: h_out {ida.get('h_out')!r}")
 
 cl = j.get("claims", [])
 if j.get("claims_total") != len(cl) or j.get("claims_held") != sum(1 for c in cl if c.get("holds")):

@@ -24,6 +24,7 @@
  * verdict from the stored measurement and the published table as it is. */
 #include "specs.h"
 #include "cells.h"
+#include "emit.h"
 #include "figure.h"
 #include "published.h"
 #include "report.h"
@@ -32,6 +33,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,124 +46,79 @@ typedef struct man_cell {
   char alg[8];
   int m;
   int published;
-  char measured[16]; /* "6.01", "d", "plateau", "unresolved", "-" */
-  char measured_max[16]; /* the same for the maximum (46)-(47) */
-  double order;      /* NaN unless fitted */
-  double residual, hmin, hmax, emin, emax;
-  int npoints;
+  vi_cell_fit fit;       /* of the rms energy error */
+  char measured_max[16]; /* the label of the maximum's fit (46)-(47) */
   int match;
-  double seconds;
   int done;
 } man_cell;
 
-/* Rows of the published CSV whose source_table is `table` (read by column
- * name, studies/published.h; an unknown rule name is an error with the
- * line). Table 1's rows name the construction, not an algorithm: it is
- * EGG. */
-static int read_cells(const vi_table_spec *spec, const char *path, void **out_, int *n,
-                      char *err, size_t errlen) {
-  man_cell **out = (man_cell **)out_;
-  const char *table = spec->subset;
-  static const char *const names[] = {"control_points", "quad_unconstrained",
-                                      "quad_constrained", "m", "order_energy", "source_table"};
-  vi_table t;
-  int col[6];
-  if (vi_table_read(path, &t, err, errlen) != 0) {
+/* A row of the published CSV, when its source_table is this study's
+ * (read by column name, studies/published.h; an unknown rule name is an
+ * error with the line). Table 1's rows name the construction, not an
+ * algorithm: it is EGG. */
+static const char *const man_columns[] = {"control_points",
+                                          "quad_unconstrained",
+                                          "quad_constrained",
+                                          "m",
+                                          "order_energy",
+                                          "source_table",
+                                          NULL};
+
+static int man_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, int r,
+                         const int *col, const char *path, char *err, size_t errlen) {
+  man_cell *c = c_;
+  if (strcmp(vi_table_at(tab, r, col[5]), t->subset) != 0) {
+    return 0;
+  }
+  const char *ctrl = vi_table_at(tab, r, col[0]), *qu = vi_table_at(tab, r, col[1]),
+             *qc = vi_table_at(tab, r, col[2]);
+  int okc = strcmp(ctrl, "equidistant") == 0 || strcmp(ctrl, "lobatto") == 0;
+  int oku = strcmp(qu, "gauss") == 0 || strcmp(qu, "lobatto") == 0;
+  int okq = strcmp(qc, "gauss") == 0 || strcmp(qc, "lobatto") == 0;
+  if (!okc || !oku || !okq) {
+    snprintf(
+        err, errlen,
+        "%s:%d: control_points, quad_unconstrained, quad_constrained must "
+        "be equidistant|lobatto, gauss|lobatto, gauss|lobatto: '%.20s', '%.20s', '%.20s'",
+        path, r + 2, ctrl, qu, qc);
     return -1;
   }
-  for (int i = 0; i < 6; i++) {
-    if ((col[i] = vi_table_col(&t, names[i], path, err, errlen)) < 0) {
-      vi_table_free(&t);
-      return -1;
-    }
-  }
-  man_cell *c = calloc((size_t)(t.nrows > 0 ? t.nrows : 1), sizeof *c);
-  int k = 0, rc = c ? 0 : -1;
-  if (!c) {
-    snprintf(err, errlen, "out of memory");
-  }
-  for (int r = 0; rc == 0 && r < t.nrows; r++) {
-    if (strcmp(vi_table_at(&t, r, col[5]), table) != 0) {
-      continue;
-    }
-    const char *ctrl = vi_table_at(&t, r, col[0]), *qu = vi_table_at(&t, r, col[1]),
-               *qc = vi_table_at(&t, r, col[2]);
-    int okc = strcmp(ctrl, "equidistant") == 0 || strcmp(ctrl, "lobatto") == 0;
-    int oku = strcmp(qu, "gauss") == 0 || strcmp(qu, "lobatto") == 0;
-    int okq = strcmp(qc, "gauss") == 0 || strcmp(qc, "lobatto") == 0;
-    if (!okc || !oku || !okq) {
-      snprintf(err, errlen, "%s:%d: control_points, quad_unconstrained, quad_constrained must "
-               "be equidistant|lobatto, gauss|lobatto, gauss|lobatto: '%.20s', '%.20s', '%.20s'",
-               path, r + 2, ctrl, qu, qc);
-      rc = -1;
-      break;
-    }
-    snprintf(c[k].alg, sizeof c[k].alg, "%c%c%c", ctrl[0] == 'e' ? 'E' : 'L',
-             qu[0] == 'g' ? 'G' : 'L', qc[0] == 'g' ? 'G' : 'L');
-    rc = vi_table_int(&t, r, col[3], path, &c[k].m, err, errlen);
-    if (rc == 0) {
-      rc = vi_table_int(&t, r, col[4], path, &c[k].published, err, errlen);
-    }
-    c[k].order = NAN;
-    snprintf(c[k].measured, sizeof c[k].measured, "-");
-    snprintf(c[k].measured_max, sizeof c[k].measured_max, "-");
-    k++;
-  }
-  vi_table_free(&t);
-  if (rc != 0) {
-    free(c);
+  snprintf(c->alg, sizeof c->alg, "%c%c%c", ctrl[0] == 'e' ? 'E' : 'L',
+           qu[0] == 'g' ? 'G' : 'L', qc[0] == 'g' ? 'G' : 'L');
+  if (vi_table_int(tab, r, col[3], path, &c->m, err, errlen) != 0 ||
+      vi_table_int(tab, r, col[4], path, &c->published, err, errlen) != 0) {
     return -1;
   }
-  *out = c;
-  *n = k;
-  return 0;
+  vi_cell_fit_none(&c->fit);
+  snprintf(c->measured_max, sizeof c->measured_max, "-");
+  return 1;
 }
 
 /* The match rule (issue 4): the fitted order rounded to the nearest even
  * integer equals the published one; recomputed on every run, never stored. */
 static void judge(man_cell *c) {
-  c->match = isfinite(c->order) && 2 * (int)lround(c->order / 2) == c->published;
+  c->match = isfinite(c->fit.order) && 2 * (int)lround(c->fit.order / 2) == c->published;
 }
 
 static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen) {
   man_cell *c = c_;
   char method[64];
   snprintf(method, sizeof method, "man2020:alg=%s,m=%d", c->alg, c->m);
-  vi_order_config a = {0};
-  a.system = MAN_SYSTEM;
-  a.method = method;
-  a.T = MAN_T;
-  a.solver.kind = VI_SOLVER_NEWTON;
-  a.cache_dir = o->cache_dir;
-  a.clock = vi_cpu_clock;
-  a.measure = VI_MEASURE_ENERGY;
-  a.energy_only = 1;
-  vi_order_result *r = calloc(1, sizeof *r);
+  vi_order_config a = {.system = MAN_SYSTEM,
+                       .method = method,
+                       .T = MAN_T,
+                       .measure = VI_MEASURE_ENERGY,
+                       .energy_only = 1};
+  vi_order_result *r = vi_table_order(&a, VI_QUAD, o, err, errlen);
   if (!r) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  if (vi_order_study_q(&a, r, err, errlen) != VI_OK) {
-    free(r);
     return -1;
   }
   /* The order of the energy error from its mean square over the nodes
    * (README "Orders": the maximum jitters with the phase of the nodes);
    * the maximum's fit is kept beside it. */
   vi_fit f = vi_order_energy_rms_fit(r), fm = vi_order_energy_fit(r);
-  vi_fit_label(&f, c->measured, sizeof c->measured);
+  vi_cell_fit_set(&c->fit, r, &f, r->energy_rms);
   vi_fit_label(&fm, c->measured_max, sizeof c->measured_max);
-  c->order = f.verdict == VI_VERDICT_OK ? f.order : NAN;
-  c->residual = f.verdict == VI_VERDICT_OK ? f.residual : NAN;
-  c->hmax = f.verdict == VI_VERDICT_OK ? r->h[f.lo] : NAN;
-  c->hmin = f.verdict == VI_VERDICT_OK ? r->h[f.hi] : NAN;
-  c->emax = f.verdict == VI_VERDICT_OK ? r->energy_rms[f.lo] : NAN;
-  c->emin = f.verdict == VI_VERDICT_OK ? r->energy_rms[f.hi] : NAN;
-  c->npoints = f.verdict == VI_VERDICT_OK ? f.hi - f.lo + 1 : 0;
-  c->seconds = 0;
-  for (int i = 0; i < r->nh; i++) {
-    c->seconds += r->seconds[i];
-  }
   judge(c);
   c->done = 1;
   free(r);
@@ -172,74 +129,21 @@ static json_t *num(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *cells_json(const vi_study *st, const void *c_, int n, int *matched, int *total) {
-  const char *id = st->id;
-  const man_cell *c = c_;
-  json_t *j = json_object(), *arr = json_array();
-  *matched = *total = 0;
-  json_object_set_new(j, "id", json_string(id));
-  json_object_set_new(j, "system", json_string(MAN_SYSTEM));
-  json_object_set_new(j, "params", json_string("defaults of vistudy list systems "
-                                               "(man2020 (50)-(52): m1 = m2 = l = g = 1)"));
-  json_object_set_new(j, "T", json_real(MAN_T));
-  json_object_set_new(j, "measure", json_string("energy: max_k |H_k - H_0| / |H_0|, man2020 "
-                                                "(46)-(47)"));
-  json_object_set_new(j, "precision", json_string("quad"));
-  for (int k = 0; k < n; k++) {
-    if (!c[k].done) {
-      continue;
-    }
-    json_t *x = json_object();
-    char method[64];
-    snprintf(method, sizeof method, "man2020:alg=%s,m=%d", c[k].alg, c[k].m);
-    json_object_set_new(x, "algorithm", json_string(c[k].alg));
-    json_object_set_new(x, "m", json_integer(c[k].m));
-    json_object_set_new(x, "method", json_string(method));
-    json_object_set_new(x, "quantity", json_string("energy"));
-    json_object_set_new(x, "precision", json_string("quad"));
-    json_object_set_new(x, "published", json_integer(c[k].published));
-    json_object_set_new(x, "measured", isfinite(c[k].order) ? json_real(c[k].order)
-                                                            : json_string(c[k].measured));
-    json_object_set_new(x, "measured_max", json_string(c[k].measured_max));
-    json_object_set_new(x, "match", json_boolean(c[k].match));
-    json_object_set_new(x, "fit_h", json_pack("[o, o]", num(c[k].hmax), num(c[k].hmin)));
-    json_object_set_new(x, "fit_err", json_pack("[o, o]", num(c[k].emax), num(c[k].emin)));
-    json_object_set_new(x, "fit_points", json_integer(c[k].npoints));
-    json_object_set_new(x, "fit_residual", num(c[k].residual));
-    json_object_set_new(x, "seconds", json_real(c[k].seconds));
-    json_array_append_new(arr, x);
-    *matched += c[k].match;
-    (*total)++;
-  }
-  json_object_set_new(j, "cells", arr);
-  json_object_set_new(j, "matched", json_integer(*matched));
-  json_object_set_new(j, "total", json_integer(*total));
-  return j;
-}
-
-/* The measurement of a finished cell as the cell store keeps it. */
+/* The measurement of a finished cell as the cell store keeps it: the
+ * fit as "energy" and the maximum's label as "energy_max". */
 static json_t *cell_measurement(const void *c_) {
   const man_cell *c = c_;
-  return json_pack("{s:o, s:s, s:[o, o], s:[o, o], s:i, s:f}", "energy",
-                   vi_cells_fit_json(c->order, c->measured, c->residual), "energy_max",
-                   c->measured_max, "fit_h", num(c->hmax), num(c->hmin), "fit_err",
-                   num(c->emax), num(c->emin), "fit_points", c->npoints, "seconds", c->seconds);
-}
-
-static double num_or_nan(json_t *v) {
-  return json_is_number(v) ? json_number_value(v) : NAN;
+  return vi_cell_fit_stored(json_pack("{s:s}", "energy_max", c->measured_max), "energy",
+                            &c->fit);
 }
 
 /* Restore a cell from the store; -1 with the reason in why when the stored
  * value is not a valid measurement. */
 static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
   man_cell *c = c_;
-  json_t *fit, *h0, *h1, *e0, *e1;
   const char *mx = NULL;
   json_error_t je;
-  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:o, s:s, s:[oo], s:[oo], s:i, s:F}", "energy",
-                     &fit, "energy_max", &mx, "fit_h", &h0, &h1, "fit_err", &e0, &e1,
-                     "fit_points", &c->npoints, "seconds", &c->seconds) != 0) {
+  if (json_unpack_ex(v, &je, 0, "{s:s}", "energy_max", &mx) != 0) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
@@ -248,63 +152,119 @@ static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
     return -1;
   }
   snprintf(c->measured_max, sizeof c->measured_max, "%s", mx);
-  if (vi_cells_fit_read(fit, &c->order, c->measured, sizeof c->measured, &c->residual, why,
-                        whylen) != 0) {
+  if (vi_cell_fit_restore(v, "energy", 1, &c->fit, why, whylen) != 0) {
     return -1;
   }
-  c->hmax = num_or_nan(h0);
-  c->hmin = num_or_nan(h1);
-  c->emax = num_or_nan(e0);
-  c->emin = num_or_nan(e1);
   judge(c);
   c->done = 1;
   return 0;
 }
 
+/* ---- the layout (study.h): one row per cell ----------------------------- */
+
+/* The JSON keeps the fitted order as a number and the fit's range as
+ * pairs; the CSV the order's label and the range apart; the Markdown's
+ * table of fits the ranges as text. */
+static const vi_col man_cols[] = {
+    {"algorithm", .type = VI_COL_TEXT},
+    {"m", .type = VI_COL_INT},
+    {"method", .type = VI_COL_TEXT, .flags = VI_COL_NOCSV},
+    {"quantity", .type = VI_COL_TEXT},
+    {"precision", .type = VI_COL_TEXT},
+    {"published", .type = VI_COL_INT},
+    /* the fitted order, else its label (the CSV has the label) */
+    {"measured", .type = VI_COL_ANY, .flags = VI_COL_NOCSV},
+    {"measured_label", .type = VI_COL_TEXT, .title = "order", .csv = "measured",
+     .flags = VI_COL_NOJSON},
+    {"measured_max", .type = VI_COL_TEXT, .title = "max", .flags = VI_COL_NOCSV},
+    {"match", .type = VI_COL_BOOL},
+    {"fit_h", .type = VI_COL_JSON},   /* [h_max, h_min] */
+    {"fit_err", .type = VI_COL_JSON}, /* the rms errors there */
+    {"h_max", .type = VI_COL_REAL, .csv_fmt = "%.6g", .flags = VI_COL_NOJSON},
+    {"h_min", .type = VI_COL_REAL, .csv_fmt = "%.6g", .flags = VI_COL_NOJSON},
+    {"h_range", .type = VI_COL_TEXT, .title = "h range",
+     .flags = VI_COL_NOJSON | VI_COL_NOCSV},
+    {"err_range", .type = VI_COL_TEXT, .title = "energy errors (rms)",
+     .flags = VI_COL_NOJSON | VI_COL_NOCSV},
+    {"fit_points", .type = VI_COL_INT, .title = "points"},
+    {"fit_residual", .type = VI_COL_REAL, .title = "rms residual (log10)", .fmt = "%.3f",
+     .csv_fmt = "%.4f"},
+    {"seconds", .type = VI_COL_REAL, .title = "run time [s]", .fmt = "%.1f",
+     .flags = VI_COL_NOCSV},
+};
+
+static int man_rows(const void *c_, vi_rows *R) {
+  const man_cell *c = c_;
+  const vi_cell_fit *f = &c->fit;
+  char method[64], hr[64], er[64];
+  snprintf(method, sizeof method, "man2020:alg=%s,m=%d", c->alg, c->m);
+  snprintf(hr, sizeof hr, "%.4g .. %.4g", f->hmax, f->hmin);
+  snprintf(er, sizeof er, "%.2e .. %.2e", f->emax, f->emin);
+  const int r = vi_rows_add(R);
+  if (r < 0 || vi_rows_text(R, r, "algorithm", c->alg) ||
+      vi_rows_text(R, r, "method", method) || vi_rows_text(R, r, "quantity", "energy") ||
+      vi_rows_text(R, r, "precision", "quad") ||
+      vi_rows_text(R, r, "measured_label", f->label) ||
+      vi_rows_text(R, r, "measured_max", c->measured_max) ||
+      vi_rows_text(R, r, "h_range", hr) || vi_rows_text(R, r, "err_range", er) ||
+      vi_rows_json_value(R, r, "fit_h",
+                         json_pack("[o, o]", num(f->hmax), num(f->hmin))) ||
+      vi_rows_json_value(R, r, "fit_err",
+                         json_pack("[o, o]", num(f->emax), num(f->emin))) ||
+      vi_rows_real_or_text(R, r, "measured", f->order, f->label)) {
+    return -1;
+  }
+  vi_rows_int(R, r, "m", c->m);
+  vi_rows_int(R, r, "published", c->published);
+  vi_rows_bool(R, r, "match", c->match);
+  vi_rows_real(R, r, "h_max", f->hmax);
+  vi_rows_real(R, r, "h_min", f->hmin);
+  vi_rows_int(R, r, "fit_points", f->npoints);
+  vi_rows_real(R, r, "fit_residual", f->residual);
+  vi_rows_real(R, r, "seconds", f->seconds);
+  return 0;
+}
+
+static json_t *man_head(const vi_study *st) {
+  return json_pack(
+      "{s:s, s:s, s:f, s:s, s:s}", "system", MAN_SYSTEM, "params",
+      "defaults of vistudy list systems (man2020 (50)-(52): m1 = m2 = l = g = 1)", "T",
+      (double)MAN_T, "measure", "energy: max_k |H_k - H_0| / |H_0|, man2020 (46)-(47)",
+      "precision", "quad");
+}
+
 /* Markdown: the paper's layout (one row per algorithm, one column per m),
  * each entry "measured (published)", a mismatch in bold; then the fits. */
-static char *cells_md(const vi_study *st, const void *c_, int n, int matched, int total) {
+static void man_md(FILE *f, const vi_study *st, const void *c_, int n, const vi_rows *R,
+                   int matched, int total) {
   const man_cell *c = c_;
-  size_t cap = 1 << 16, len = 0;
-  char *t = malloc(cap);
-  if (!t) {
-    return NULL;
-  }
-#define MD(...) len += (size_t)snprintf(t + len, len < cap ? cap - len : 0, __VA_ARGS__)
-  MD("# %s\n\n%s\n\nSystem `%s` (man2020 (50)-(52), default parameters), T = %s (the paper: "
-     "400 s), quad precision, built-in Newton (rtol = 100 eps); measure: the relative "
-     "Hamiltonian error |H_k - H_0| / |H_0| (46), its order fitted from its root mean "
-     "square over the nodes (README \"Orders\": the maximum (47) the paper fits jitters "
-     "with the phase of the nodes; its own fit is in the column `max`); no reference "
-     "needed; step sizes chosen automatically (`vistudy order --measure energy --precision "
-     "quad`); order: an ok verdict over the four finest settled errors. Each entry: "
-     "measured (published); a mismatch in **bold**. Matched %d/%d.\n\n",
-     st->id, ((const vi_table_spec *)st->spec)->caption, MAN_SYSTEM, MAN_T_TEXT, matched,
-     total);
-  MD("| algorithm |");
-  int ms[16], nm = 0;
-  for (int k = 0; k < n; k++) {
-    int seen = 0;
-    for (int i = 0; i < nm; i++) {
-      seen |= ms[i] == c[k].m;
-    }
-    if (!seen && nm < 16) {
-      ms[nm++] = c[k].m;
-    }
-  }
+  fprintf(
+      f,
+      "# %s\n\n%s\n\nSystem `%s` (man2020 (50)-(52), default parameters), T = %s (the "
+      "paper: 400 s), quad precision, built-in Newton (rtol = 100 eps); measure: the "
+      "relative Hamiltonian error |H_k - H_0| / |H_0| (46), its order fitted from its root "
+      "mean square over the nodes (README \"Orders\": the maximum (47) the paper fits "
+      "jitters with the phase of the nodes; its own fit is in the column `max`); no "
+      "reference needed; step sizes chosen automatically (`vistudy order --measure energy "
+      "--precision quad`); order: an ok verdict over the four finest settled errors. Each "
+      "entry: measured (published); a mismatch in **bold**. Matched %d/%d.\n\n",
+      st->id, vi_table_caption(st), MAN_SYSTEM, MAN_T_TEXT, matched, total);
+  fprintf(f, "| algorithm |");
+  int ms[16];
+  const int nm = vi_table_distinct(c, n, sizeof *c, offsetof(man_cell, m), ms, 16);
   for (int i = 0; i < nm; i++) {
-    MD(" m = %d |", ms[i]);
+    fprintf(f, " m = %d |", ms[i]);
   }
-  MD("\n|---|");
+  fprintf(f, "\n|---|");
   for (int i = 0; i < nm; i++) {
-    MD("---|");
+    fprintf(f, "---|");
   }
-  MD("\n");
+  fprintf(f, "\n");
   for (int k = 0; k < n; k++) {
     if (k > 0 && strcmp(c[k].alg, c[k - 1].alg) == 0) {
       continue;
     }
-    MD("| %s |", c[k].alg);
+    fprintf(f, "| %s |", c[k].alg);
     for (int i = 0; i < nm; i++) {
       const man_cell *x = NULL;
       for (int q = 0; q < n; q++) {
@@ -313,58 +273,28 @@ static char *cells_md(const vi_study *st, const void *c_, int n, int matched, in
         }
       }
       if (!x || !x->done) {
-        MD(" - |");
-      } else if (x->match) {
-        MD(" %s (%d) |", x->measured, x->published);
+        fprintf(f, " - |");
       } else {
-        MD(" **%s (%d)** |", x->measured, x->published);
+        fprintf(f, x->match ? " %s (%d) |" : " **%s (%d)** |", x->fit.label,
+                x->published);
       }
     }
-    MD("\n");
+    fprintf(f, "\n");
   }
-  MD("\n## Fits\n\n| algorithm | m | order | max | h range | energy errors (rms) | points | "
-     "rms residual (log10) | run time [s] |\n|---|---|---|---|---|---|---|---|---|\n");
-  for (int k = 0; k < n; k++) {
-    if (c[k].done) {
-      MD("| %s | %d | %s | %s | %.4g .. %.4g | %.2e .. %.2e | %d | %.3f | %.1f |\n", c[k].alg,
-         c[k].m, c[k].measured, c[k].measured_max, c[k].hmax, c[k].hmin, c[k].emax, c[k].emin,
-         c[k].npoints, c[k].residual, c[k].seconds);
-    }
-  }
-  MD("\n## Mismatches\n\n");
-  int any = 0;
-  for (int k = 0; k < n; k++) {
-    if (c[k].done && !c[k].match) {
-      MD("- %s m = %d: measured %s, published %d\n", c[k].alg, c[k].m, c[k].measured,
-         c[k].published);
-      any = 1;
-    }
-  }
-  if (!any) {
-    MD("None.\n");
-  }
-#undef MD
-  return t;
+  static const char *const fits[] = {
+      "algorithm", "m",          "measured_label", "measured_max", "h_range",
+      "err_range", "fit_points", "fit_residual",   "seconds",      NULL};
+  fprintf(f, "\n## Fits\n\n");
+  vi_rows_md(f, R, fits, NULL, NULL);
 }
 
-static char *cells_csv(const void *c_, int n) {
-  const man_cell *c = c_;
-  size_t cap = 1 << 14, len = 0;
-  char *t = malloc(cap);
-  if (!t) {
-    return NULL;
-  }
-  len += (size_t)snprintf(t, cap,
-                          "algorithm,m,quantity,precision,published,measured,match,h_max,h_min,"
-                          "fit_points,fit_residual\n");
-  for (int k = 0; k < n && len < cap; k++) {
-    if (c[k].done) {
-      len += (size_t)snprintf(t + len, cap - len, "%s,%d,energy,quad,%d,%s,%d,%.6g,%.6g,%d,%.4f\n",
-                              c[k].alg, c[k].m, c[k].published, c[k].measured, c[k].match,
-                              c[k].hmax, c[k].hmin, c[k].npoints, c[k].residual);
-    }
-  }
-  return t;
+static void man_mismatch(FILE *f, const vi_rows *R, int r, int md) {
+  fprintf(f,
+          md ? "%s m = %ld: measured %s, published %ld"
+             : "%s m=%ld energy: measured %s, "
+               "published %ld",
+          vi_rows_get_text(R, r, "algorithm"), vi_rows_get_int(R, r, "m"),
+          vi_rows_get_text(R, r, "measured_label"), vi_rows_get_int(R, r, "published"));
 }
 
 static void cell_key(const void *c_, char *buf, size_t len) {
@@ -381,31 +311,19 @@ static int cell_done(const void *c) {
   return ((const man_cell *)c)->done;
 }
 
-static int cells_mismatches(const void *c_, int n, FILE *f) {
-  const man_cell *c = c_;
-  int mism = 0;
-  for (int k = 0; k < n; k++) {
-    if (c[k].done && !c[k].match) {
-      fprintf(f, "  mismatch: %s m=%d energy: measured %s, published %d\n", c[k].alg, c[k].m,
-              c[k].measured, c[k].published);
-      mism++;
-    }
-  }
-  return mism;
-}
-
 /* What determines the cells besides the code (cells.h). */
 #define MAN_CONFIG                                                                       \
   MAN_SYSTEM " defaults; T = " MAN_T_TEXT "; quad; --measure energy, --h auto; energy error " \
              "rms_k |H_k - H_0| / |H_0| (the maximum beside it)"
 
-#define MAN_TABLE_SPEC(caption_, subset_)                                                   \
-  {                                                                                       \
-    .config = MAN_CONFIG, .caption = caption_, .subset = subset_,                         \
-    .cell_size = sizeof(man_cell), .verdicts_per_cell = 1, .read = read_cells,            \
-    .key = cell_key, .label = cell_label, .done = cell_done, .measure = run_cell,         \
-    .stored = cell_measurement, .restore = cell_restore, .json = cells_json,               \
-    .md = cells_md, .csv = cells_csv, .mismatches = cells_mismatches                      \
+#define MAN_TABLE_SPEC(caption_, subset_)                                                \
+  {                                                                                      \
+    .config = MAN_CONFIG, .caption = caption_, .subset = subset_,                        \
+    .cell_size = sizeof(man_cell), .verdicts_per_cell = 1, .columns = man_columns,       \
+    .cell = man_read_cell, .key = cell_key, .label = cell_label, .done = cell_done,      \
+    .measure = run_cell, .stored = cell_measurement, .restore = cell_restore,            \
+    .cols = man_cols, .ncols = (int)(sizeof man_cols / sizeof man_cols[0]),              \
+    .rows = man_rows, .head = man_head, .md = man_md, .mismatch = man_mismatch           \
   }
 
 const vi_table_spec vi_man2020_table1 = MAN_TABLE_SPEC(

@@ -383,133 +383,120 @@ static void me_judge(const vi_sweep *S, me_claims *C) {
 
 /* ---- JSON: the per-m details of the claims --------------------------------------- */
 
-static json_t *me_claims_json(const vi_sweep *S, const me_claims *C) {
+/* Claim 1 per m and measure: the ratios err(LLL) / err(LGG). */
+static json_t *me_claim1_per_m(const me_claims *C) {
+  json_t *per = json_array();
+  for (int k = 0; k < C->nm; k++) {
+    for (int x = ME_Q; x <= ME_E; x++) {
+      const me_acc *a = &C->acc[C->ms[k]][x];
+      json_array_append_new(
+          per, json_pack("{s:i, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:s}", "m", C->ms[k],
+                         "measure", x == ME_Q ? "q" : "energy", "compared_h", a->n,
+                         "lgg_better", a->wins, "ratio_geomean", me_num(a->ratio),
+                         "ratio_min", me_num(a->n ? a->rmin : NAN), "ratio_max",
+                         me_num(a->n ? a->rmax : NAN), "ratio_h0.05", me_num(a->at_tab),
+                         "verdict", a->verdict));
+    }
+  }
+  return per;
+}
+
+/* Claim 2 per m: the unknowns (measured, our formula, the paper's) and the
+ * time per step. */
+static json_t *me_claim2_per_m(const vi_sweep *S, const me_claims *C) {
   const int d = S->n, c = S->m;
-  json_t *arr = json_array();
-  /* 1: accuracy at equal m and h. */
-  json_t *c1 = json_object();
-  json_object_set_new(c1, "claim", json_string("LGG more accurate than LLL at equal m and h"));
-  json_object_set_new(c1, "source", json_string("man2020 §4.2 (Fig. 3, energy error), §4.3"));
-  json_object_set_new(c1, "rule",
-                      json_string("at every h where both ran and both errors are above "
-                                  "the floor (q 1e-12, energy 1e-13): err(LGG) < err(LLL); "
-                                  "ratio = err(LLL) / err(LGG), > 1 means LGG more accurate; "
-                                  "holds when both measures hold or mostly hold at every m"));
-  json_object_set_new(c1, "verdict_q", json_string(C->overall_q1));
-  json_object_set_new(c1, "verdict_energy", json_string(C->overall_e1));
-  json_object_set_new(c1, "holds", json_boolean(C->holds1));
+  json_t *per = json_array();
+  for (int k = 0; k < C->nm; k++) {
+    const int m = C->ms[k];
+    json_array_append_new(
+        per,
+        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:s}", "m", m,
+                  "unknowns_lgg", S->curves[vi_sweep_find(S, ME_LGG, m)].unknowns,
+                  "unknowns_lobatto", S->curves[vi_sweep_find(S, ME_LOB, m)].unknowns,
+                  "formula_lgg", me_formula(ME_LGG, m, d, c), "formula_lobatto",
+                  me_formula(ME_LOB, m, d, c), "paper_lgg", me_paper(ME_LGG, m, d, c),
+                  "paper_prk", me_paper(ME_LOB, m, d, c), "time_per_step_ratio",
+                  me_num(C->tstep[m]), "time_per_step_ratio_vs_lll",
+                  me_num(C->tstep_lll[m]), "verdict", C->v2[m]));
+  }
+  return per;
+}
+
+/* Claim 3 per m, measure and level; and the cheapest m of each method. */
+static json_t *me_claim3_per_m(const me_claims *C) {
   json_t *per = json_array();
   for (int k = 0; k < C->nm; k++) {
     const int m = C->ms[k];
     for (int x = ME_Q; x <= ME_E; x++) {
-      const me_acc *a = &C->acc[m][x];
-      json_t *r = json_object();
-      json_object_set_new(r, "m", json_integer(m));
-      json_object_set_new(r, "measure", json_string(x == ME_Q ? "q" : "energy"));
-      json_object_set_new(r, "compared_h", json_integer(a->n));
-      json_object_set_new(r, "lgg_better", json_integer(a->wins));
-      json_object_set_new(r, "ratio_geomean", me_num(a->ratio));
-      json_object_set_new(r, "ratio_min", me_num(a->n ? a->rmin : NAN));
-      json_object_set_new(r, "ratio_max", me_num(a->n ? a->rmax : NAN));
-      json_object_set_new(r, "ratio_h0.05", me_num(a->at_tab));
-      json_object_set_new(r, "verdict", json_string(a->verdict));
-      json_array_append_new(per, r);
-    }
-  }
-  json_object_set_new(c1, "per_m", per);
-  json_array_append_new(arr, c1);
-  /* 2: cost per step. */
-  json_t *c2 = json_object();
-  json_object_set_new(c2, "claim",
-                      json_string("LGG cheaper per step than the Lobatto IIIA-IIIB at equal m"));
-  json_object_set_new(c2, "source", json_string("man2020 §4.2: md + mc against 2md + (m-2)c"));
-  json_object_set_new(
-      c2, "rule",
-      json_string("time per step at h = 0.05: ratio t(LGG) / t(Lobatto IIIA-IIIB) < 0.9 "
-                  "holds, > 1.1 does not hold, else a tie; unknowns as measured; holds when "
-                  "LGG has fewer unknowns and the time per step holds at every m"));
-  json_object_set_new(c2, "verdict_time", json_string(C->overall_2));
-  json_object_set_new(
-      c2, "verdict_unknowns",
-      json_string(C->fewer_unknowns
-                      ? "holds: LGG has fewer unknowns per step at every m"
-                      : "does not hold: measured m(d + c) for LGG against md + (m-1)c for "
-                        "our Lobatto IIIA-IIIB (one unknown more); by the paper's count "
-                        "2md + (m-2)c it would hold"));
-  json_object_set_new(c2, "holds", json_boolean(C->holds2));
-  per = json_array();
-  for (int k = 0; k < C->nm; k++) {
-    const int m = C->ms[k];
-    const vi_sweep_curve *g = &S->curves[vi_sweep_find(S, ME_LGG, m)];
-    const vi_sweep_curve *b = &S->curves[vi_sweep_find(S, ME_LOB, m)];
-    json_t *r = json_object();
-    json_object_set_new(r, "m", json_integer(m));
-    json_object_set_new(r, "unknowns_lgg", json_integer(g->unknowns));
-    json_object_set_new(r, "unknowns_lobatto", json_integer(b->unknowns));
-    json_object_set_new(r, "formula_lgg", json_integer(me_formula(ME_LGG, m, d, c)));
-    json_object_set_new(r, "formula_lobatto", json_integer(me_formula(ME_LOB, m, d, c)));
-    json_object_set_new(r, "paper_lgg", json_integer(me_paper(ME_LGG, m, d, c)));
-    json_object_set_new(r, "paper_prk", json_integer(me_paper(ME_LOB, m, d, c)));
-    json_object_set_new(r, "time_per_step_ratio", me_num(C->tstep[m]));
-    json_object_set_new(r, "time_per_step_ratio_vs_lll", me_num(C->tstep_lll[m]));
-    json_object_set_new(r, "verdict", json_string(C->v2[m]));
-    json_array_append_new(per, r);
-  }
-  json_object_set_new(c2, "per_m", per);
-  json_array_append_new(arr, c2);
-  /* 3: time to a given error. */
-  json_t *c3 = json_object();
-  json_object_set_new(c3, "claim", json_string("LGG reaches a given error in less time"));
-  json_object_set_new(c3, "source", json_string("man2020 §4.2: higher precision while taking "
-                                                "less computational time"));
-  json_object_set_new(
-      c3, "rule",
-      json_string("time interpolated (log-log) along each work-precision curve at the "
-                  "error level; ratio t(LGG) / t(Lobatto IIIA-IIIB) at equal m, < 0.9 holds, "
-                  "> 1.1 does not hold, else a tie; also the cheapest m of each; holds when "
-                  "it holds at every (m, level) pair of both measures that the curves "
-                  "bracket"));
-  json_object_set_new(c3, "verdict_q", json_string(C->overall_3q));
-  json_object_set_new(c3, "verdict_energy", json_string(C->overall_3e));
-  json_object_set_new(c3, "holds", json_boolean(C->holds3));
-  per = json_array();
-  for (int k = 0; k < C->nm; k++) {
-    const int m = C->ms[k];
-    for (int x = ME_Q; x <= ME_E; x++) {
       for (int l = 0; l < ME_NLEV; l++) {
-        json_t *r = json_object();
-        json_object_set_new(r, "m", json_integer(m));
-        json_object_set_new(r, "measure", json_string(x == ME_Q ? "q" : "energy"));
-        json_object_set_new(r, "level", json_real(me_level(x, l)));
-        json_object_set_new(r, "time_ratio", me_num(C->teq[m][x][l]));
-        json_object_set_new(r, "verdict", json_string(C->v3[m][x][l]));
-        json_array_append_new(per, r);
+        json_array_append_new(per, json_pack("{s:i, s:s, s:f, s:o, s:s}", "m", m,
+                                             "measure", x == ME_Q ? "q" : "energy",
+                                             "level", me_level(x, l), "time_ratio",
+                                             me_num(C->teq[m][x][l]), "verdict",
+                                             C->v3[m][x][l]));
       }
     }
   }
-  json_object_set_new(c3, "per_m", per);
+  return per;
+}
+
+static json_t *me_claim3_best(const me_claims *C) {
   json_t *best = json_array();
   for (int x = ME_Q; x <= ME_E; x++) {
     for (int l = 0; l < ME_NLEV; l++) {
-      json_t *r = json_object();
-      json_object_set_new(r, "measure", json_string(x == ME_Q ? "q" : "energy"));
-      json_object_set_new(r, "level", json_real(me_level(x, l)));
+      json_t *r = json_pack("{s:s, s:f}", "measure", x == ME_Q ? "q" : "energy", "level",
+                            me_level(x, l));
       for (int meth = 0; meth < ME_NMETH; meth++) {
-        json_t *b = json_object();
-        json_object_set_new(b, "m", C->bestm[meth][x][l] >= 0
-                                        ? json_integer(C->bestm[meth][x][l])
-                                        : json_null());
-        json_object_set_new(b, "seconds", me_num(C->bestt[meth][x][l]));
-        json_object_set_new(r, me_names[meth], b);
+        const int bm = C->bestm[meth][x][l];
+        json_object_set_new(r, me_names[meth],
+                            json_pack("{s:o, s:o}", "m",
+                                      bm >= 0 ? json_integer(bm) : json_null(), "seconds",
+                                      me_num(C->bestt[meth][x][l])));
       }
       json_object_set_new(r, "time_ratio_lgg_lobatto", me_num(C->best_ratio[x][l]));
       json_object_set_new(r, "verdict", json_string(me_time_verdict(C->best_ratio[x][l])));
       json_array_append_new(best, r);
     }
   }
-  json_object_set_new(c3, "best_over_m", best);
-  json_array_append_new(arr, c3);
-  return arr;
+  return best;
+}
+
+/* The per-m details of the three claims. */
+static json_t *me_claims_json(const vi_sweep *S, const me_claims *C) {
+  json_t *c1 = json_pack(
+      "{s:s, s:s, s:s, s:s, s:s, s:b, s:o}", "claim",
+      "LGG more accurate than LLL at equal m and h", "source",
+      "man2020 §4.2 (Fig. 3, energy error), §4.3", "rule",
+      "at every h where both ran and both errors are above the floor (q 1e-12, energy 1e-13): "
+      "err(LGG) < err(LLL); ratio = err(LLL) / err(LGG), > 1 means LGG more accurate; holds "
+      "when both measures hold or mostly hold at every m",
+      "verdict_q", C->overall_q1, "verdict_energy", C->overall_e1, "holds", C->holds1,
+      "per_m", me_claim1_per_m(C));
+  json_t *c2 = json_pack(
+      "{s:s, s:s, s:s, s:s, s:s, s:b, s:o}", "claim",
+      "LGG cheaper per step than the Lobatto IIIA-IIIB at equal m", "source",
+      "man2020 §4.2: md + mc against 2md + (m-2)c", "rule",
+      "time per step at h = 0.05: ratio t(LGG) / t(Lobatto IIIA-IIIB) < 0.9 holds, > 1.1 does "
+      "not hold, else a tie; unknowns as measured; holds when LGG has fewer unknowns and the "
+      "time per step holds at every m",
+      "verdict_time", C->overall_2, "verdict_unknowns",
+      C->fewer_unknowns
+          ? "holds: LGG has fewer unknowns per step at every m"
+          : "does not hold: measured m(d + c) for LGG against md + (m-1)c for our "
+            "Lobatto IIIA-IIIB (one unknown more); by the paper's count "
+            "2md + (m-2)c it would hold",
+      "holds", C->holds2, "per_m", me_claim2_per_m(S, C));
+  json_t *c3 = json_pack(
+      "{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o}", "claim",
+      "LGG reaches a given error in less time", "source",
+      "man2020 §4.2: higher precision while taking less computational time", "rule",
+      "time interpolated (log-log) along each work-precision curve at the error level; ratio "
+      "t(LGG) / t(Lobatto IIIA-IIIB) at equal m, < 0.9 holds, > 1.1 does not hold, else a tie; "
+      "also the cheapest m of each; holds when it holds at every (m, level) pair of both "
+      "measures that the curves bracket",
+      "verdict_q", C->overall_3q, "verdict_energy", C->overall_3e, "holds", C->holds3,
+      "per_m", me_claim3_per_m(C), "best_over_m", me_claim3_best(C));
+  return json_pack("[o, o, o]", c1, c2, c3);
 }
 
 /* ---- Markdown ------------------------------------------------------------------ */
@@ -817,23 +804,17 @@ static int me_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
                       me_dash);
   vi_sweep_plot_panel(S, g, "run time vs max relative energy error (man2020 (46)-(47))",
                       VI_SW_ENERGY, VI_COST_CPU, me_color, me_dash);
-  R->plots[0].suffix[0] = 0;
-  R->plots[0].body = vi_gp_body(g, 1, 2);
-  R->plots[0].width = 1500;
-  R->plots[0].height = 800;
-  R->nplots = 1;
-  vi_gp_free(g);
+  vi_sweep_report_plot(R, "", g, 1, 2, 1500, 800);
 
-  fprintf(R->summary,
-          "%s: triple pendulum, T = %g, m = %d..%d, %d runs. Claims: (1) LGG more accurate "
-          "than LLL at equal m, h: q error %s, energy error %s; (2) LGG cheaper per step "
-          "than the Lobatto IIIA-IIIB: unknowns %s (%d against %d at m = %d), time per "
-          "step %s; (3) LGG reaches an error in less time: q %s, energy %s. Pinned core "
-          "%d; %.1f s.\n",
-          S->id, S->T, m0, m1, S->npts, C.overall_q1, C.overall_e1,
-          C.fewer_unknowns ? "holds" : "does NOT hold", S->curves[cg0].unknowns,
-          S->curves[cb0].unknowns, m0, C.overall_2, C.overall_3q, C.overall_3e, S->tg.core,
-          S->seconds);
+  fprintf(
+      R->summary,
+      "%s: triple pendulum, T = %g, m = %d..%d, %d runs. Claims: (1) LGG more accurate "
+      "than LLL at equal m, h: q error %s, energy error %s; (2) LGG cheaper per step "
+      "than the Lobatto IIIA-IIIB: unknowns %s (%d against %d at m = %d), time per "
+      "step %s; (3) LGG reaches an error in less time: q %s, energy %s.",
+      S->id, S->T, m0, m1, S->npts, C.overall_q1, C.overall_e1,
+      C.fewer_unknowns ? "holds" : "does NOT hold", S->curves[cg0].unknowns,
+      S->curves[cb0].unknowns, m0, C.overall_2, C.overall_3q, C.overall_3e);
   return 0;
 }
 

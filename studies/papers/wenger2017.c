@@ -26,15 +26,21 @@
  * table as it is now. */
 #include "specs.h"
 #include "cells.h"
+#include "emit.h"
 #include "figure.h"
 #include "published.h"
 #include "report.h"
 #include "study.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The system and interval of every cell (choices stated in the outputs). */
+#define WG_SYSTEM "planar-pendulum"
+#define WG_T 1.0
 
 /* One row of a published table and what we measured for it. */
 typedef struct cell {
@@ -52,67 +58,27 @@ typedef struct cell {
   int done;
 } cell;
 
+/* A row of a published wenger2017 table (read by column name, studies/
+ * published.h: a short row, bad number or over-long text is an error with
+ * the line). */
+static const char *const wg_columns[] = {
+    "s",       "r",       "ordL",         "w",     "z", "ordZ", "quadL", "quadZ",
+    "order_q", "order_p", "order_lambda", "basis", NULL};
 
-/* The rows of a published wenger2017 table (studies/published.h: by
- * column name; a missing column, short row, bad number or over-long text
- * is an error with the line). */
-static int read_table(const vi_table_spec *spec, const char *path, void **out_, int *n,
-                      char *err, size_t errlen) {
-  (void)spec;
-  cell **out = (cell **)out_;
-  static const char *const names[] = {"s",     "quadL", "r",       "ordL",    "w",
-                                      "quadZ", "z",     "ordZ",    "order_q", "order_p",
-                                      "order_lambda", "basis"};
-  enum { NC = 12 };
-  vi_table t;
-  int col[NC];
-  if (vi_table_read(path, &t, err, errlen) != 0) {
-    return -1;
-  }
-  for (int i = 0; i < NC; i++) {
-    if ((col[i] = vi_table_col(&t, names[i], path, err, errlen)) < 0) {
-      vi_table_free(&t);
+static int wg_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, int row,
+                        const int *col, const char *path, char *err, size_t errlen) {
+  cell *x = c_;
+  int *ints[6] = {&x->s, &x->r, &x->ordL, &x->w, &x->z, &x->ordZ};
+  char *strs[6] = {x->quadL, x->quadZ, x->pub[0], x->pub[1], x->pub[2], x->basis};
+  const size_t lens[6] = {sizeof x->quadL,  sizeof x->quadZ,  sizeof x->pub[0],
+                          sizeof x->pub[1], sizeof x->pub[2], sizeof x->basis};
+  for (int i = 0; i < 6; i++) {
+    if (vi_table_int(tab, row, col[i], path, ints[i], err, errlen) != 0 ||
+        vi_table_text(tab, row, col[6 + i], path, strs[i], lens[i], err, errlen) != 0) {
       return -1;
     }
   }
-  cell *c = calloc((size_t)(t.nrows > 0 ? t.nrows : 1), sizeof *c);
-  int rc = c ? 0 : -1;
-  if (!c) {
-    snprintf(err, errlen, "out of memory");
-  }
-  for (int k = 0; rc == 0 && k < t.nrows; k++) {
-    cell *x = &c[k];
-    int *ints[6] = {&x->s, &x->r, &x->ordL, &x->w, &x->z, &x->ordZ};
-    const int icol[6] = {col[0], col[2], col[3], col[4], col[6], col[7]};
-    for (int i = 0; rc == 0 && i < 6; i++) {
-      rc = vi_table_int(&t, k, icol[i], path, ints[i], err, errlen);
-    }
-    char *strs[6] = {x->quadL, x->quadZ, x->pub[0], x->pub[1], x->pub[2], x->basis};
-    const size_t lens[6] = {sizeof x->quadL, sizeof x->quadZ, sizeof x->pub[0],
-                            sizeof x->pub[1], sizeof x->pub[2], sizeof x->basis};
-    const int scol[6] = {col[1], col[5], col[8], col[9], col[10], col[11]};
-    for (int i = 0; rc == 0 && i < 6; i++) {
-      const char *v = vi_table_at(&t, k, scol[i]);
-      if (strlen(v) >= lens[i]) {
-        static const char *const sname[6] = {"quadL",   "quadZ",        "order_q",
-                                             "order_p", "order_lambda", "basis"};
-        snprintf(err, errlen, "%s:%d: column %s: '%.40s' is too long", path, k + 2, sname[i],
-                 v);
-        rc = -1;
-      } else {
-        snprintf(strs[i], lens[i], "%s", v);
-      }
-    }
-  }
-  const int rows = t.nrows;
-  vi_table_free(&t);
-  if (rc != 0) {
-    free(c);
-    return -1;
-  }
-  *out = c;
-  *n = rows;
-  return 0;
+  return 1;
 }
 
 /* Rounded to the nearest even integer, as the match rule asks. */
@@ -148,26 +114,16 @@ static void cell_spec(const void *c_, char *spec, size_t len) {
 
 static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen) {
   cell *c = c_;
-  vi_order_config a = {0};
-  a.system = "planar-pendulum";
-  a.T = 1;
-  a.solver.kind = VI_SOLVER_NEWTON;
-  a.cache_dir = o->cache_dir;
-  a.clock = vi_cpu_clock;
   char spec[256], pspec[300];
   cell_spec(c, spec, sizeof spec);
   snprintf(pspec, sizeof pspec, "%s,project=p,lambda=recompute", spec);
-  int quad = wants_quad(c);
+  const int quad = wants_quad(c);
   snprintf(c->precision, sizeof c->precision, "%s", quad ? "quad" : "double");
-  vi_order_result *res = calloc(1, sizeof *res);
-  if (!res) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
+  /* Plain, then with the projection (§4.1): only the labels of the second. */
   for (int pass = 0; pass < 2; pass++) {
-    a.method = pass ? pspec : spec;
-    if (vi_api_of(quad ? VI_QUAD : VI_DOUBLE)->order(&a, res, err, errlen) != VI_OK) {
-      free(res);
+    vi_order_config a = {.system = WG_SYSTEM, .T = WG_T, .method = pass ? pspec : spec};
+    vi_order_result *res = vi_table_order(&a, quad ? VI_QUAD : VI_DOUBLE, o, err, errlen);
+    if (!res) {
       return -1;
     }
     vi_fit fits[VI_NQUANT];
@@ -186,42 +142,11 @@ static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen)
       c->hmax = res->h[0];
       c->hmin = res->h[res->nh - 1];
     }
+    free(res);
   }
-  free(res);
   judge(c);
   c->done = 1;
   return 0;
-}
-
-static json_t *cell_rows_json(const cell *c) {
-  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
-  json_t *arr = json_array();
-  for (int x = 0; x < VI_NQUANT; x++) {
-    json_t *j = json_object();
-    json_object_set_new(j, "s", json_integer(c->s));
-    json_object_set_new(j, "w", json_integer(c->w));
-    json_object_set_new(j, "quadL", json_string(c->quadL));
-    json_object_set_new(j, "r", json_integer(c->r));
-    json_object_set_new(j, "ordL", json_integer(c->ordL));
-    json_object_set_new(j, "quadZ", json_string(c->quadZ));
-    json_object_set_new(j, "ordZ", json_integer(c->ordZ));
-    json_object_set_new(j, "quantity", json_string(qn[x]));
-    json_object_set_new(j, "published",
-                        strcmp(c->pub[x], "d") == 0 ? json_string("d")
-                                                    : json_integer(atoi(c->pub[x])));
-    json_object_set_new(j, "measured",
-                        isfinite(c->order[x]) ? json_real(c->order[x]) : json_string(c->meas[x]));
-    json_object_set_new(j, "measured_label", json_string(c->meas[x]));
-    json_object_set_new(j, "match", json_boolean(c->match[x]));
-    json_object_set_new(j, "basis", json_string(c->basis));
-    json_object_set_new(j, "precision", json_string(c->precision));
-    json_object_set_new(j, "method", json_string(c->method));
-    json_object_set_new(j, "fit_residual",
-                        isfinite(c->residual[x]) ? json_real(c->residual[x]) : json_null());
-    json_object_set_new(j, "projected", json_string(c->proj[x]));
-    json_array_append_new(arr, j);
-  }
-  return arr;
 }
 
 /* The measurement of a finished cell as the cell store keeps it: no
@@ -279,201 +204,187 @@ static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
   return 0;
 }
 
-/* The caption of the results: the study's title. */
-static const char *table_caption(const vi_study *t) {
-  const vi_table_spec *spec = t->spec;
-  return spec->caption ? spec->caption : t->title;
+/* ---- the layout (study.h): one row per quantity of a cell ------------------ */
+
+static const char *const wg_quantity[VI_NQUANT] = {"q", "p", "lambda"};
+
+/* The JSON keeps the fitted order as a number (its label beside it), the
+ * CSV the label; the CSV leaves out the method and the fit's residual. */
+static const vi_col wg_cols[] = {
+    {"s", .type = VI_COL_INT},
+    {"w", .type = VI_COL_INT},
+    {"quadL", .type = VI_COL_TEXT},
+    {"r", .type = VI_COL_INT},
+    {"ordL", .type = VI_COL_INT},
+    {"quadZ", .type = VI_COL_TEXT},
+    {"ordZ", .type = VI_COL_INT},
+    {"quantity", .type = VI_COL_TEXT},
+    {"published", .type = VI_COL_ANY}, /* the order, or "d" */
+    /* the fitted order, else its label (the CSV has the label) */
+    {"measured", .type = VI_COL_ANY, .flags = VI_COL_NOCSV},
+    {"measured_label", .type = VI_COL_TEXT, .csv = "measured"},
+    {"match", .type = VI_COL_BOOL},
+    {"basis", .type = VI_COL_TEXT},
+    {"precision", .type = VI_COL_TEXT},
+    {"method", .type = VI_COL_TEXT, .flags = VI_COL_NOCSV},
+    {"fit_residual", .type = VI_COL_REAL, .flags = VI_COL_NOCSV},
+    {"projected", .type = VI_COL_TEXT},
+};
+
+static int wg_rows(const void *c_, vi_rows *R) {
+  const cell *c = c_;
+  for (int x = 0; x < VI_NQUANT; x++) {
+    const int r = vi_rows_add(R);
+    if (r < 0 || vi_rows_text(R, r, "quadL", c->quadL) ||
+        vi_rows_text(R, r, "quadZ", c->quadZ) ||
+        vi_rows_text(R, r, "quantity", wg_quantity[x]) ||
+        vi_rows_text(R, r, "measured_label", c->meas[x]) ||
+        vi_rows_text(R, r, "basis", c->basis) ||
+        vi_rows_text(R, r, "precision", c->precision) ||
+        vi_rows_text(R, r, "method", c->method) ||
+        vi_rows_text(R, r, "projected", c->proj[x]) ||
+        vi_rows_real_or_text(R, r, "measured", c->order[x], c->meas[x])) {
+      return -1;
+    }
+    vi_rows_int(R, r, "s", c->s);
+    vi_rows_int(R, r, "w", c->w);
+    vi_rows_int(R, r, "r", c->r);
+    vi_rows_int(R, r, "ordL", c->ordL);
+    vi_rows_int(R, r, "ordZ", c->ordZ);
+    if (strcmp(c->pub[x], "d") == 0) {
+      if (vi_rows_text(R, r, "published", "d") != 0) {
+        return -1;
+      }
+    } else {
+      vi_rows_int(R, r, "published", atoi(c->pub[x]));
+    }
+    vi_rows_bool(R, r, "match", c->match[x]);
+    vi_rows_real(R, r, "fit_residual", c->residual[x]);
+  }
+  return 0;
 }
 
-static json_t *table_json(const vi_study *t, const void *cells_, int n, int *matched,
-                          int *total) {
-  const cell *cells = cells_;
-  json_t *j = json_object();
-  json_object_set_new(j, "id", json_string(t->id));
-  json_object_set_new(j, "title", json_string(table_caption(t)));
-  json_object_set_new(j, "system", json_string("planar-pendulum"));
-  json_t *params = json_object();
-  json_object_set_new(params, "m", json_real(1));
-  json_object_set_new(params, "l", json_real(1));
-  json_object_set_new(params, "gravity", json_real(9.81));
-  json_object_set_new(params, "phi0", json_real(0.9));
-  json_object_set_new(params, "omega0", json_real(0));
-  json_object_set_new(params, "T", json_real(1));
-  json_object_set_new(j, "params", params);
-  json_object_set_new(j, "choices",
-                      json_string("planar pendulum (default parameters; the paper does not "
-                                  "name the system of its tables): the only system of §4 with "
-                                  "an exact solution. T = 1, h = 1/N chosen automatically "
-                                  "(vistudy order --h auto, README \"Orders\"); quad "
-                                  "precision where min(ordL, ordZ, 2s) >= 8. lambda is measured "
-                                  "over the nodes k >= 1 (the paper's e_g takes k = 0..N; its "
-                                  "start value lambda_0 is one-sided, and on this pendulum, "
-                                  "released at rest, both give the same orders). An order is "
-                                  "printed only for an ok verdict, else 'unresolved', 'd' or "
-                                  "'plateau'."));
-  json_t *arr = json_array();
-  json_t *bases = json_object();
-  *matched = *total = 0;
-  for (int k = 0; k < n; k++) {
-    if (!cells[k].done) {
-      continue;
-    }
-    json_t *rows = cell_rows_json(&cells[k]);
-    json_array_extend(arr, rows); /* copies the references: release ours */
-    json_decref(rows);
-    for (int x = 0; x < VI_NQUANT; x++) {
-      (*total)++;
-      *matched += cells[k].match[x];
-      json_t *b = json_object_get(bases, cells[k].basis);
-      if (!b) {
-        b = json_object();
-        json_object_set_new(b, "matched", json_integer(0));
-        json_object_set_new(b, "total", json_integer(0));
-        json_object_set_new(bases, cells[k].basis, b);
-      }
-      json_object_set_new(b, "total",
-                          json_integer(json_integer_value(json_object_get(b, "total")) + 1));
-      json_object_set_new(b, "matched",
-                          json_integer(json_integer_value(json_object_get(b, "matched")) +
-                                       cells[k].match[x]));
+/* The system's parameters: its defaults, read from the system (the paper
+ * names none), and T; text "m = 1, l = 1, ..." of the defaults in text
+ * (NULL: none). NULL when the system cannot be made. */
+static json_t *wg_params(char *text, size_t len) {
+  char err[256];
+  const vi_system_type_d *t = vi_system_find_d(WG_SYSTEM, err, sizeof err);
+  vi_system_d *sys = NULL;
+  if (!t || vi_system_alloc_d(t, 0, NULL, &sys, err, sizeof err) != VI_OK) {
+    return NULL;
+  }
+  json_t *p = vi_params_json(sys);
+  vi_system_free_d(sys);
+  const char *key;
+  json_t *v;
+  size_t off = 0;
+  json_object_foreach(p, key, v) {
+    if (text && off < len) {
+      off += (size_t)snprintf(text + off, len - off, "%s%s = %g", off ? ", " : "", key,
+                              json_number_value(v));
     }
   }
-  json_object_set_new(j, "cells", arr);
-  json_object_set_new(j, "matched", json_integer(*matched));
-  json_object_set_new(j, "total", json_integer(*total));
-  json_object_set_new(j, "by_basis", bases);
-  return j;
+  json_object_set_new(p, "T", json_real(WG_T));
+  return p;
+}
+
+static json_t *wg_head(const vi_study *s) {
+  return json_pack(
+      "{s:s, s:s, s:o, s:s}", "title", vi_table_caption(s), "system", WG_SYSTEM, "params",
+      wg_params(NULL, 0), "choices",
+      "planar pendulum (default parameters; the paper does not name the system of its "
+      "tables): the only system of §4 with an exact solution. T = 1, h = 1/N chosen "
+      "automatically (vistudy order --h auto, README \"Orders\"); quad precision where "
+      "min(ordL, ordZ, 2s) >= 8. lambda is measured over the nodes k >= 1 (the paper's e_g "
+      "takes k = 0..N; its start value lambda_0 is one-sided, and on this pendulum, released "
+      "at rest, both give the same orders). An order is printed only for an ok verdict, else "
+      "'unresolved', 'd' or 'plateau'.");
 }
 
 /* Markdown in the paper's layout: one block per w, rows q, p, lambda,
  * columns (s, ordL); each entry "measured (published)", mismatches bold. */
-static char *table_md(const vi_study *t, const void *cells_, int n, int matched, int total) {
+static void wg_md(FILE *f, const vi_study *st, const void *cells_, int n,
+                  const vi_rows *R, int matched, int total) {
   const cell *cells = cells_;
-  /* A growing buffer: the text has no size limit (a fixed 1 MiB buffer
-   * overflowed on a large published table). */
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) {
-    return NULL;
-  }
-#define OUT(...) fprintf(f, __VA_ARGS__)
-  OUT("# %s\n\n%s\n\n", t->id, table_caption(t));
-  OUT("System: planar pendulum (m = 1, l = 1, gravity = 9.81, phi0 = 0.9, omega0 = 0), "
-      "T = 1, exact reference; orders are least-squares slopes over the asymptotic range "
-      "of h = 1/N chosen automatically, each with an ok verdict (README \"Orders\"; see "
-      "the JSON for each fit). lambda is measured over the nodes k >= 1: the paper's error "
-      "takes k = 0..N, but the start value lambda_0 is one-sided, of lower order for odd s "
-      "when the system starts moving; this pendulum is released at rest, where both give "
-      "the same orders. The paper does not say which system or interval produced its "
-      "tables.\n\n");
-  OUT("Matched **%d/%d** cells (rule: measured order rounded to the nearest even integer "
+  char params[256] = "";
+  json_decref(wg_params(params, sizeof params));
+  fprintf(f, "# %s\n\n%s\n\n", st->id, vi_table_caption(st));
+  fprintf(
+      f,
+      "System: planar pendulum (%s), T = %g, exact reference; orders are least-squares "
+      "slopes over the asymptotic range of h = 1/N chosen automatically, each with an ok "
+      "verdict (README \"Orders\"; see the JSON for each fit). lambda is measured over the "
+      "nodes k >= 1: the paper's error takes k = 0..N, but the start value lambda_0 is "
+      "one-sided, of lower order for odd s when the system starts moving; this pendulum "
+      "is released at rest, where both give the same orders. The paper does not say "
+      "which system or interval produced its tables.\n\n",
+      params, WG_T);
+  fprintf(
+      f,
+      "Matched **%d/%d** cells (rule: measured order rounded to the nearest even integer "
       "equals the published one, or both 'd').\n\n",
       matched, total);
-  OUT("Each entry: measured (published); **bold** marks a mismatch. Column `proj p / "
-      "lambda`: the orders with `project=p,lambda=recompute` (§4.1 claim: both reach q's "
-      "order).\n\n");
-  int ws[16], nw = 0;
-  for (int k = 0; k < n; k++) {
-    int seen = 0;
-    for (int i = 0; i < nw; i++) {
-      seen |= ws[i] == cells[k].w;
-    }
-    if (!seen && nw < 16) {
-      ws[nw++] = cells[k].w;
-    }
-  }
-  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
+  fprintf(f,
+          "Each entry: measured (published); **bold** marks a mismatch. Column `proj p / "
+          "lambda`: the orders with `project=p,lambda=recompute` (§4.1 claim: both reach "
+          "q's order).\n\n");
+  int ws[16];
+  const int nw = vi_table_distinct(cells, n, sizeof *cells, offsetof(cell, w), ws, 16);
   for (int wi = 0; wi < nw; wi++) {
-    int w = ws[wi];
-    OUT("## w = %d, ordZ = %d (Lobatto, z = %d)\n\n| |", w, 2 * w, w + 1);
+    const int w = ws[wi];
+    fprintf(f, "## w = %d, ordZ = %d (Lobatto, z = %d)\n\n| |", w, 2 * w, w + 1);
     for (int k = 0; k < n; k++) {
       if (cells[k].w == w) {
-        OUT(" s=%d ordL=%d |", cells[k].s, cells[k].ordL);
+        fprintf(f, " s=%d ordL=%d |", cells[k].s, cells[k].ordL);
       }
     }
-    OUT("\n|---|");
+    fprintf(f, "\n|---|");
     for (int k = 0; k < n; k++) {
       if (cells[k].w == w) {
-        OUT("---|");
+        fprintf(f, "---|");
       }
     }
-    OUT("\n");
+    fprintf(f, "\n");
     for (int x = 0; x < VI_NQUANT + 1; x++) {
-      OUT("| %s |", x < VI_NQUANT ? qn[x] : "proj p / lambda");
+      fprintf(f, "| %s |", x < VI_NQUANT ? wg_quantity[x] : "proj p / lambda");
       for (int k = 0; k < n; k++) {
         const cell *c = &cells[k];
         if (c->w != w) {
           continue;
         }
         if (!c->done) {
-          OUT(" (not run) |");
+          fprintf(f, " (not run) |");
         } else if (x == VI_NQUANT) {
-          OUT(" %s / %s |", c->proj[VI_P], c->proj[VI_LAMBDA]);
-        } else if (c->match[x]) {
-          OUT(" %s (%s) |", c->meas[x], c->pub[x]);
+          fprintf(f, " %s / %s |", c->proj[VI_P], c->proj[VI_LAMBDA]);
         } else {
-          OUT(" **%s (%s)** |", c->meas[x], c->pub[x]);
+          fprintf(f, c->match[x] ? " %s (%s) |" : " **%s (%s)** |", c->meas[x],
+                  c->pub[x]);
         }
       }
-      OUT("\n");
+      fprintf(f, "\n");
     }
-    OUT("\n");
+    fprintf(f, "\n");
   }
-  OUT("## Mismatches\n\n");
-  int any = 0;
-  for (int k = 0; k < n; k++) {
-    for (int x = 0; x < VI_NQUANT; x++) {
-      const cell *c = &cells[k];
-      if (c->done && !c->match[x]) {
-        OUT("- s=%d w=%d %s r=%d (ordL %d): %s measured %s, published %s (basis: %s, %s)\n",
-            c->s, c->w, c->quadL, c->r, c->ordL, qn[x], c->meas[x], c->pub[x], c->basis,
-            c->precision);
-        any = 1;
-      }
-    }
-  }
-  if (!any) {
-    OUT("None.\n");
-  }
-#undef OUT
-  if (fclose(f) != 0) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
 }
 
-static char *table_csv(const void *cells_, int n) {
-  const cell *cells = cells_;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (!f) {
-    return NULL;
+static void wg_mismatch(FILE *f, const vi_rows *R, int r, int md) {
+  char pub[16];
+  const char *q = vi_rows_get_text(R, r, "quantity");
+  fprintf(f, "s=%ld w=%ld %s r=%ld (ordL %ld)%s%s%s measured %s, published %s",
+          vi_rows_get_int(R, r, "s"), vi_rows_get_int(R, r, "w"),
+          vi_rows_get_text(R, r, "quadL"), vi_rows_get_int(R, r, "r"),
+          vi_rows_get_int(R, r, "ordL"), md ? ": " : " ", q, md ? "" : ":",
+          vi_rows_get_text(R, r, "measured_label"),
+          vi_rows_str(R, r, "published", pub, sizeof pub));
+  if (md) {
+    fprintf(f, " (basis: %s, %s)", vi_rows_get_text(R, r, "basis"),
+            vi_rows_get_text(R, r, "precision"));
+  } else {
+    fprintf(f, " [%s]", vi_rows_get_text(R, r, "basis"));
   }
-  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
-  fprintf(f, "s,w,quadL,r,ordL,quadZ,ordZ,quantity,published,measured,match,"
-             "basis,precision,projected\n");
-  for (int k = 0; k < n; k++) {
-    const cell *c = &cells[k];
-    if (!c->done) {
-      continue;
-    }
-    for (int x = 0; x < VI_NQUANT; x++) {
-      fprintf(f, "%d,%d,%s,%d,%d,%s,%d,%s,%s,%s,%d,%s,%s,%s\n", c->s, c->w, c->quadL, c->r,
-              c->ordL, c->quadZ, c->ordZ, qn[x], c->pub[x], c->meas[x], c->match[x], c->basis,
-              c->precision, c->proj[x]);
-    }
-  }
-  if (fclose(f) != 0) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
 }
 
-/* What determines a table's cells besides the code (cells.h). */
 static void cell_label(const void *c_, char *buf, size_t len) {
   const cell *c = c_;
   snprintf(buf, len, "s=%d w=%d %s r=%d", c->s, c->w, c->quadL, c->r);
@@ -483,39 +394,27 @@ static int cell_done(const void *c) {
   return ((const cell *)c)->done;
 }
 
-static int table_mismatches(const void *cells_, int n, FILE *f) {
-  const cell *cells = cells_;
-  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
-  int mism = 0;
-  for (int k = 0; k < n; k++) {
-    for (int x = 0; x < VI_NQUANT; x++) {
-      const cell *c = &cells[k];
-      if (c->done && !c->match[x]) {
-        fprintf(f, "  mismatch: s=%d w=%d %s r=%d (ordL %d) %s: measured %s, published %s [%s]\n",
-                c->s, c->w, c->quadL, c->r, c->ordL, qn[x], c->meas[x], c->pub[x], c->basis);
-        mism++;
-      }
-    }
-  }
-  return mism;
-}
-
 const vi_table_spec vi_wenger2017_table = {
-    .config = "planar-pendulum defaults; T = 1; --h auto; quad where min(ordL, ordZ, 2s) >= 8; "
-              "each cell plain and with project=p,lambda=recompute",
+    .config =
+        "planar-pendulum defaults; T = 1; --h auto; quad where min(ordL, ordZ, 2s) >= 8; "
+        "each cell plain and with project=p,lambda=recompute",
     .cell_size = sizeof(cell),
     .verdicts_per_cell = VI_NQUANT,
-    .read = read_table,
+    .columns = wg_columns,
+    .cell = wg_read_cell,
     .key = cell_spec,
     .label = cell_label,
     .done = cell_done,
     .measure = run_cell,
     .stored = cell_measurement,
     .restore = cell_restore,
-    .json = table_json,
-    .md = table_md,
-    .csv = table_csv,
-    .mismatches = table_mismatches,
+    .cols = wg_cols,
+    .ncols = (int)(sizeof wg_cols / sizeof wg_cols[0]),
+    .rows = wg_rows,
+    .head = wg_head,
+    .by = "basis",
+    .md = wg_md,
+    .mismatch = wg_mismatch,
 };
 
 /* ---- the figures of §4.2 (figure.h) ------------------------------------- */

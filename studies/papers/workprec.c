@@ -278,13 +278,8 @@ static int wp_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
     vi_gp *g = vi_gp_new(title);
     vi_sweep_plot_panel(S, g, NULL, VI_SW_Q, k ? VI_COST_EVALS : VI_COST_CPU, wp_color,
                         wp_dash);
-    snprintf(R->plots[k].suffix, sizeof R->plots[k].suffix, "%s", k ? "-evals" : "");
-    R->plots[k].body = vi_gp_body(g, 1, 1);
-    R->plots[k].width = 1000;
-    R->plots[k].height = 680;
-    vi_gp_free(g);
+    vi_sweep_report_plot(R, k ? "-evals" : "", g, 1, 1, 1000, 680);
   }
-  R->nplots = 2;
 
   int ngal = 0;
   for (int c = 0; c < S->ncurves; c++) {
@@ -311,7 +306,6 @@ static int wp_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
       fprintf(R->summary, "; evaluations: n/a (%s).", se[l].reason);
     }
   }
-  fprintf(R->summary, " Pinned core %d; %.1f s.\n", S->tg.core, S->seconds);
   return 0;
 }
 
