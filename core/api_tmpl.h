@@ -689,6 +689,10 @@ int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *s
 int VI_X(vi_order_study)(const vi_order_config *c, vi_order_result *r, char *err,
                          size_t errlen);
 
+/* A trace (drivers.h, vi_trace_config): one run reduced to windows of a
+ * measure (core/trace_tmpl.c). */
+int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size_t errlen);
+
 /* This precision's table of entry points for untemplated code. */
 extern const vi_api VI_X(vi_api);
 

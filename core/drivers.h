@@ -192,6 +192,71 @@ typedef int (*vi_row_sink)(void *ctx, long k, int ncol, const vi_wide *values);
 /* A prepared trajectory (opaque; one precision). */
 typedef struct vi_traj vi_traj;
 
+/* A typed trace (vi_api.trace): one run of a method, N steps of h from the
+ * system's initial data, reduced to windows of a measure (measures.h), so
+ * that a long run keeps its peaks in a few thousand rows. A first integral
+ * (VI_MR_CONSTANT: the energy, a momentum map) is followed as its change
+ * d_k = I_k - I_0 (over |I_0| when relative, unless |I_0| <=
+ * VI_ENERGY_ABS_BELOW), anything else as its value d_k = I_k (a residual:
+ * phi_norm, a method's extra block). Every `per` nodes the window's row
+ * goes to window: t, min d, max d over the window, then the window maximum
+ * of each measure in also (their values); every node with t <= zoom goes
+ * to every: t, d, d, the values of also. */
+#define VI_TRACE_MAXALSO 2
+typedef struct vi_trace_config {
+  const char *system;
+  int nset;
+  const char *const *set;
+  const char *method;   /* NAME[:key=value,...] */
+  double h;             /* the step (the rows' t = k h in double) */
+  long N;
+  const char *measure;  /* by name (vi_measure_find) */
+  int relative;
+  int nalso;
+  const char *also[VI_TRACE_MAXALSO];
+  long per;             /* nodes per window; 0: no window rows */
+  double zoom;          /* > 0: the every-node rows up to t = zoom */
+  /* > 0: the run stops where |d| exceeds it (result broke), and a
+   * recoverable failure of the method after node 0 ends it too (its
+   * status in the result, the window in progress delivered): both are an
+   * event of the run, not a failure of the trace. */
+  double breakdown;
+  vi_solver_config solver;
+  int (*window)(void *ctx, const double *row, int ncol); /* VI_OK to go on */
+  int (*every)(void *ctx, const double *row, int ncol);
+  void *ctx;
+} vi_trace_config;
+
+/* What a trace measured, computed in the working precision: I_0, max |d|,
+ * its maxima over the first and the last tenth of the steps. */
+typedef struct vi_trace_result {
+  char method[256]; /* canonical spec */
+  double I0, amax, first, last;
+  long last_node;   /* the last node observed (-1: init failed) */
+  int broke;        /* stopped where |d| exceeded the breakdown threshold */
+  int status;       /* VI_OK, or the method's recoverable failure that ended
+                       a run with a breakdown threshold */
+} vi_trace_result;
+
+/* A reference on a grid (vi_api.reference): the exact solution or the
+ * independent integration of order studies (vi_reference) at t_k = k T/K,
+ * k = 0..K, rounded to double: Q (K+1) x nq, P (K+1) x n, L (K+1) x ml. */
+typedef struct vi_reference_config {
+  const char *system;
+  int nset;
+  const char *const *set;
+  vi_wide T;
+  long K;
+  const char *cache_dir; /* NULL: no cache */
+} vi_reference_config;
+
+typedef struct vi_reference_result {
+  char method[256];
+  double accuracy;
+  int cached;
+  char note[320];
+} vi_reference_result;
+
 /* The library in one precision, for untemplated callers (the program,
  * studies, tests), as dav1d reaches its bit depths through function tables:
  * vi_api_of(VI_DOUBLE) or vi_api_of(VI_QUAD). Every entry returns a
@@ -218,6 +283,9 @@ typedef struct vi_api {
   int (*traj_run)(vi_traj *t, vi_row_sink sink, void *ctx, vi_traj_result *res,
                   char *err, size_t errlen);
   void (*traj_free)(vi_traj *t);
+  int (*trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size_t errlen);
+  int (*reference)(const vi_reference_config *c, double *Q, double *P, double *L,
+                   vi_reference_result *r, char *err, size_t errlen);
 } vi_api;
 
 const vi_api *vi_api_of(vi_precision p);

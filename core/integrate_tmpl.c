@@ -57,17 +57,16 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
   VI_X(vi_err_obs) *o = ctx;
   const int n = o->sys->n, nq = o->sys->nq, m = o->sys->ml;
   if (o->Q != NULL) {
-    const VI_REAL *ref[3] = {o->Q + k * nq, o->P + k * n, o->L + k * m};
-    const VI_REAL *val[3] = {nd->q, nd->p, nd->lambda};
-    const int len[3] = {nq, n, m};
-    for (int x = 0; x < 3; x++) {
-      VI_REAL *e = x == 2 && k == 0 ? &o->eL0 : &o->e[x];
-      for (int c = 0; c < len[x]; c++) {
-        VI_REAL d = vi_fabs(val[x][c] - ref[x][c]);
-        if (!(d <= *e)) {
-          *e = d; /* also catches NaN */
-        }
-      }
+    /* The reference node k; lambda_0, the one-sided start value, apart. */
+    const vi_dims d = VI_X(vi_system_dims)(o->sys);
+    VI_X(vi_node) ref = {nd->t, (VI_REAL *)o->Q + k * nq, (VI_REAL *)o->P + k * n,
+                         (VI_REAL *)o->L + k * m, NULL};
+    VI_X(vi_node_errors)(&d, nd, &ref, k > 0 ? VI_ERR_Q | VI_ERR_P | VI_ERR_LAMBDA
+                                             : VI_ERR_Q | VI_ERR_P, o->e);
+    if (k == 0) {
+      VI_REAL e0[VI_NQUANT] = {0, 0, o->eL0};
+      VI_X(vi_node_errors)(&d, nd, &ref, VI_ERR_LAMBDA, e0);
+      o->eL0 = e0[VI_LAMBDA];
     }
   }
   for (int c = 0; k > 0 && c < o->n_extra; c++) {

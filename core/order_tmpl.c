@@ -95,16 +95,9 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
   res->unknowns = stt->unknowns ? stt->unknowns : res->unknowns;
   if (a->at_final && mrc == VI_OK && state) {
     /* The errors at t = T alone: the driver's node holds the last one. */
-    const VI_REAL *ref[3] = {Q + (size_t)N * nq, P + (size_t)N * n, L + (size_t)N * m};
-    const VI_REAL *got[3] = {nd.q, nd.p, nd.lambda};
-    const int dim[3] = {nq, n, m};
-    for (int x = 0; x < VI_NQUANT; x++) {
-      e[x] = 0;
-      for (int c = 0; c < dim[x]; c++) {
-        VI_REAL d = vi_fabs(got[x][c] - ref[x][c]);
-        e[x] = d > e[x] || d != d ? d : e[x];
-      }
-    }
+    VI_X(vi_node) ref = {T, Q + (size_t)N * nq, P + (size_t)N * n, L + (size_t)N * m, NULL};
+    e[VI_Q] = e[VI_P] = e[VI_LAMBDA] = 0;
+    VI_X(vi_node_errors)(dims, &nd, &ref, VI_ERR_Q | VI_ERR_P | VI_ERR_LAMBDA, e);
   }
   for (int x = 0; x < VI_NQUANT; x++) {
     res->err[x][i] = mrc == VI_OK && state ? (double)e[x] : NAN;

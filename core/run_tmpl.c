@@ -306,6 +306,55 @@ static int check(const char *system, int nset, const char *const *set,
   return VI_OK;
 }
 
+/* ---- reference on a grid, rounded to double ------------------------------ */
+
+/* vi_api.reference: the system (name, overrides) and its reference at
+ * t_k = k T/K in the working precision, rounded to double. */
+static int reference_rows(const vi_reference_config *c, double *Q, double *P, double *L,
+                          vi_reference_result *r, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  VI_X(vi_system) *sys = NULL;
+  int rc = make_system(c->system, c->nset, c->set, &sys, err, errlen);
+  if (rc != VI_OK) {
+    return rc;
+  }
+  const VI_REAL T = (VI_REAL)c->T;
+  if (!(T > 0) || c->K < 1) {
+    snprintf(err, errlen, "a reference needs T > 0 and at least one step");
+    VI_X(vi_system_free)(sys);
+    return VI_EINVAL;
+  }
+  const size_t rows = (size_t)c->K + 1;
+  const size_t nq = (size_t)sys->nq, n = (size_t)sys->n, ml = (size_t)sys->ml;
+  VI_REAL *W = malloc(rows * (nq + n + ml) * sizeof *W);
+  VI_X(vi_reference_info) info;
+  if (!W) {
+    snprintf(err, errlen, "out of memory for %ld reference nodes", c->K + 1);
+    rc = VI_ENOMEM;
+  } else {
+    rc = VI_X(vi_reference)(sys, T / (VI_REAL)c->K, c->K, W, W + rows * nq,
+                            W + rows * (nq + n), c->cache_dir, &info, err, errlen);
+  }
+  if (rc == VI_OK) {
+    for (size_t i = 0; i < rows * nq; i++) {
+      Q[i] = (double)W[i];
+    }
+    for (size_t i = 0; i < rows * n; i++) {
+      P[i] = (double)W[rows * nq + i];
+    }
+    for (size_t i = 0; i < rows * ml; i++) {
+      L[i] = (double)W[rows * (nq + n) + i];
+    }
+    snprintf(r->method, sizeof r->method, "%s", info.method);
+    r->accuracy = info.accuracy;
+    r->cached = info.cached;
+    snprintf(r->note, sizeof r->note, "%s", info.note);
+  }
+  free(W);
+  VI_X(vi_system_free)(sys);
+  return rc;
+}
+
 const vi_api VI_X(vi_api) = {
 #if defined(VI_PREC_Q)
     VI_QUAD,
@@ -322,4 +371,6 @@ const vi_api VI_X(vi_api) = {
     traj_open,
     traj_run,
     traj_free,
+    VI_X(vi_trace),
+    reference_rows,
 };

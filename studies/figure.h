@@ -1,10 +1,10 @@
 /* figure.h: the figure runner (run_figure.c) and the types a paper's file
  * uses to describe a figure (design.md "Studies are data"): what to run
- * (a long trace of an invariant's error, a work-precision sweep, or one
- * number per run over m), the choices the paper leaves open, and the claim
+ * (a kind of figure and the measures it follows, by their names in
+ * core/measures.h), the choices the paper leaves open, and the claim
  * predicates that check what the paper's text says about the figure. The
- * specs and predicates live in studies/papers/; the runner integrates,
- * stores, draws and reports. */
+ * specs and predicates live in studies/papers/; the runner integrates (in
+ * either precision, through vi_api), stores, draws and reports. */
 #ifndef VI_FIGURE_H
 #define VI_FIGURE_H
 
@@ -14,22 +14,66 @@
 
 #include <stddef.h>
 
-/* FIG_TRACE: the error of an invariant along one long run per curve;
- * FIG_WORK: run time against global error over a sweep of steps;
- * FIG_MSWEEP: one number per run, the global error (47) of man2020, for
- * each number of points m of a curve's method. */
-enum vi_fig_kind { VI_FIG_TRACE = 0, VI_FIG_WORK = 1, VI_FIG_MSWEEP = 2 };
+/* The kinds of figures:
+ *   VI_FIG_TRACE: a measure along one long run per curve: the change
+ *     I - I(0) of a first integral (the energy, a momentum map), kept per
+ *     window of steps as its smallest and largest value (a band), with an
+ *     optional every-step close-up;
+ *   VI_FIG_RESIDUAL: the size of a residual along one long run per curve
+ *     (g_norm, gv_norm, phi_norm, group_defect, a method's extra block:
+ *     measures the exact flow keeps at zero), drawn as the maximum of each
+ *     window on a log scale;
+ *   VI_FIG_WORK: run time against global error over a sweep of steps;
+ *   VI_FIG_MSWEEP: one number per run (the maximum change of a first
+ *     integral, man2020 (47)) for each value of one option of a curve's
+ *     family (man2020's points per step m);
+ *   VI_FIG_CONVERGENCE: the global error of one quantity against h, one
+ *     line per method, with its fitted order (an order study per curve:
+ *     the automatic step sizes, fits and verdicts of docs/orders.md). */
+enum vi_fig_kind {
+  VI_FIG_TRACE = 0,
+  VI_FIG_WORK = 1,
+  VI_FIG_MSWEEP = 2,
+  VI_FIG_RESIDUAL = 3,
+  VI_FIG_CONVERGENCE = 4
+};
 
 #define VI_FIG_MAXCURVES 12
 #define VI_FIG_MAXCOLS 8
 
 typedef struct vi_curve_spec {
   const char *label;
-  const char *method; /* msweep: without m, which the sweep appends */
-  double h;           /* trace, msweep: the step; work: unused (swept) */
-  const char *quantity; /* trace: the curve's own invariant, NULL: the figure's */
-  int panel;            /* trace: the panel it is drawn in (fig_spec.panels) */
+  const char *method; /* msweep: without the swept option, which the runner adds */
+  double h;           /* trace, residual, msweep: the step; work, convergence: unused */
+  const char *measure; /* trace, residual: the curve's own measure, NULL: the figure's */
+  int panel;          /* trace: the panel it is drawn in (fig_spec.panels) */
 } vi_curve_spec;
+
+/* The parts of a spec that only some kinds read; zero where unused. */
+typedef struct vi_fig_trace {
+  double zoom;      /* > 0: a close-up with every step of [0, zoom], and the
+                       whole run drawn as the window maxima of |change| */
+  double breakdown; /* > 0: a run ends where |I - I(0)| exceeds it, and a
+                       recoverable failure of the method (Newton, a stage
+                       outside the domain) ends it too: both are recorded
+                       as the curve's event with its time, never a study
+                       failure */
+  int tenths;       /* md: the maximum over the first and last tenth per curve */
+  double quad_T, quad_T_quick; /* the span of the claims' quad rerun */
+} vi_fig_trace;
+
+typedef struct vi_fig_msweep {
+  const char *key; /* the family's option swept, e.g. "m" (man2020) */
+  int lo, hi, hi_quick;
+} vi_fig_msweep;
+
+typedef struct vi_fig_convergence {
+  int quantity;          /* VI_Q, VI_P, VI_LAMBDA, VI_ENERGY or VI_EXTRA */
+  int nN;                /* explicit runs h = T/N; 0: automatic step sizes */
+  long N[VI_ORDER_MAXH];
+  int precision;         /* VI_DOUBLE, VI_QUAD or VI_PRECISION_AUTO */
+  int at_final;          /* the errors at t = T only (vi_order_config) */
+} vi_fig_convergence;
 
 typedef struct vi_series vi_series;
 typedef struct vi_fig_spec vi_fig_spec;
@@ -43,28 +87,26 @@ struct vi_fig_spec {
   const char *id;
   int kind;
   const char *system;
-  const char *quantity; /* trace: "energy" or a momentum name */
   double T, T_quick;
-  double zoom; /* trace: > 0 adds a panel with every step of [0, zoom] and
-                  draws the whole run as the window maxima of |error| */
   const char *ylabel;
-  const char *why; /* the choices the paper leaves open */
+  const char *why;       /* the choices the paper leaves open */
+  const char *precision; /* what the outputs say of the precision; NULL: double */
   vi_claims_fn claims;
   vi_curve_spec curves[VI_FIG_MAXCURVES];
-  /* Added for man2020; zero (the wenger2017 behaviour) when absent. */
-  const char *precision; /* what the outputs say of the precision; NULL: double */
-  int relative;          /* trace, msweep: (I - I0) / |I0|, man2020 (46) */
-  int tenths;            /* md: the max over the first and last tenth per curve */
-  double quad_T, quad_T_quick; /* span of the claims' quad rerun */
-  int m_lo, m_hi, m_hi_quick;  /* msweep: the points per step */
-  const char *panels[6];       /* trace: panel titles; NULL: one panel */
-  /* Added for tyranowski2014's long runs; zero when absent. */
-  double breakdown; /* trace: > 0 ends a run where |I - I(0)| exceeds it, and a
-                       recoverable failure of the method (Newton, a stage
-                       outside the domain) ends it too: both are recorded as
-                       the curve's event with its time, never a study failure */
-  int defect;       /* trace, degenerate form: the window maximum of
-                       |p - alpha(q)| as a fourth column */
+  const char *panels[6]; /* panel titles (each curve names its panel); NULL: one */
+  /* What is measured (core/measures.h, by name): the figure's measure
+   * (trace, residual, msweep; a curve may name its own), whether a first
+   * integral's change is over |I(0)| (man2020 (46)), and measures followed
+   * beside it as the maximum of each window, each under a column name
+   * (e.g. tyranowski2014's alpha_defect as "defect_max"). */
+  const char *measure;
+  int relative;
+  struct {
+    const char *measure, *column;
+  } also[VI_TRACE_MAXALSO];
+  vi_fig_trace trace;
+  vi_fig_msweep msweep;
+  vi_fig_convergence conv;
 };
 
 /* Several figures run as one study (e.g. tyranowski2014-longtime): their
@@ -89,18 +131,27 @@ struct vi_series {
   int rows, cap;
   double *v; /* rows x ncol, row-major */
   int status;       /* VI_OK, or the status that ended the sweep/run */
-  char quantity[32]; /* the curve's own invariant ("": the figure's) */
-  double extra[5];  /* trace: I(0), max |err|, max over the first and the last
-                       tenth, max |err| of the quad check (NaN: none) */
+  char measure[32]; /* the curve's own measure ("": the figure's) */
+  /* trace: the measure at t = 0, the largest |change| (or value), its
+   * maximum over the first and the last tenth of the run, the largest
+   * |change| of the claims' quad rerun (NaN: none) */
+  double I0, amax, first, last, quad;
   double event_t;   /* trace with breakdown: the time of the last node before
                        the run ended early, NaN when it ran to T */
   char event[160];  /* what ended it ("|H - H(0)| > 1", a status) */
+  /* convergence: the fitted order of the curve's quantity, its standard
+   * error and window (indices into the rows), ok 1 for an ok verdict (else
+   * the reason in why), and the precision the study chose */
+  double order, uncertainty;
+  int fit_lo, fit_hi, fit_ok;
+  char fit_why[64], precision[240];
   int done;
 };
 
 /* Columns of a series by kind. */
 enum { VI_M_M, VI_M_H, VI_M_ERR, VI_M_FIRST, VI_M_LAST, VI_M_QUAD, VI_M_NCOL };
 enum { VI_W_H, VI_W_STEPS, VI_W_SEC, VI_W_EQ, VI_W_EP, VI_W_EL, VI_W_NEWTON, VI_W_FEVALS };
+enum { VI_C_H, VI_C_STEPS, VI_C_ERR, VI_C_NEWTON, VI_C_NCOL };
 
 static inline double vi_fig_at(const vi_series *s, int row, int col) {
   return s->v[(size_t)row * (size_t)s->ncol + (size_t)col];
@@ -108,22 +159,21 @@ static inline double vi_fig_at(const vi_series *s, int row, int col) {
 
 
 /* Services of the runner for the claim predicates. */
-/* The invariant a trace series follows: its curve's own, else the figure's. */
-const char *vi_fig_series_quantity(const vi_fig_spec *f, const vi_series *s);
-/* The error of an invariant over N steps of h of a method rerun in quad
- * precision (see run_figure.c): out[0] = max |I_k - I_0| (relative: over
- * |I_0|); a status with err. */
+/* The measure a trace series follows: its curve's own, else the figure's. */
+const char *vi_fig_series_measure(const vi_fig_spec *f, const vi_series *s);
+/* The change of a measure over N steps of h of a method rerun in quad
+ * precision (a trace in quad, vi_api): out[0] = max |I_k - I_0| (relative:
+ * over |I_0|), out[1], out[2] its maximum over the first and the last
+ * tenth of the steps; a status with err. */
 int vi_fig_quad_invariant_error(const char *system, const char *method, double h, long N,
-                                const char *quantity, int relative, double *out, char *err,
+                                const char *measure, int relative, double *out, char *err,
                                 size_t errlen);
-/* The quad rerun of each curve over the figure's quad_T, its max |I - I0|
- * into extra[4]; 0 or -1 with err. */
+/* The quad rerun of each curve over the figure's trace.quad_T, its max
+ * |I - I0| into the series' quad; 0 or -1 with err. */
 int vi_fig_quad_check(const vi_fig_spec *f, vi_series *ss, int ns, int quick, char *err,
                       size_t errlen);
 
 /* The runner: s->spec is a vi_fig_spec. */
 int vi_run_figure(const vi_study *s, const reproduce_opts *o);
-
-/* The specs of the papers are declared from the registry (specs.h). */
 
 #endif

@@ -275,6 +275,12 @@ static int ida_once(vi_sweep *S, int form, double tol, vi_sweep_point *P, vi_tim
   return rc;
 }
 
+/* The global errors of q, p and lambda (vi_node_errors) land in e by the
+ * order studies' indices. */
+_Static_assert((int)VI_SW_Q == (int)VI_Q && (int)VI_SW_P == (int)VI_P &&
+                   (int)VI_SW_LAMBDA == (int)VI_LAMBDA,
+               "sweep measures share the order studies' indices");
+
 static void maxabs(double *e, double d) {
   if (!(d <= *e)) { /* NaN sticks */
     *e = d;
@@ -286,6 +292,7 @@ static void maxabs(double *e, double d) {
 static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
                          const double *L, long nref, vi_sweep_point *P) {
   const int n = S->n, nq = S->nq, m = S->m, ml = S->ml, w = nq + n + ml;
+  const vi_dims dims = vi_system_dims_d(S->sys);
   const long every = N > nref ? N / nref : 1;  /* run nodes per reference node */
   const long stride = N < nref ? nref / N : 1; /* reference nodes per run node */
   double e[VI_SW_NMEAS] = {0, 0, 0, 0, 0, 0};
@@ -295,16 +302,14 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
   for (long k = 0; k <= N; k++) {
     const double *row = S->run + (size_t)k * (size_t)w;
     if (k % every == 0) {
+      /* The global error of the node (vi_node_errors: the one definition
+       * the order studies use), lambda over k >= 1. */
       const long r = k / every * stride;
-      for (int i = 0; i < nq; i++) {
-        maxabs(&e[VI_SW_Q], fabs(row[i] - Q[r * nq + i]));
-      }
-      for (int i = 0; i < n; i++) {
-        maxabs(&e[VI_SW_P], fabs(row[nq + i] - Pr[r * n + i]));
-      }
-      for (int i = 0; k >= 1 && i < ml; i++) {
-        maxabs(&e[VI_SW_LAMBDA], fabs(row[nq + n + i] - L[r * ml + i]));
-      }
+      vi_node_d nd, ref = {0, (double *)Q + r * nq, (double *)Pr + r * n,
+                           (double *)L + r * ml, NULL};
+      vi_node_bind_d(&nd, (double *)row, &dims);
+      vi_node_errors_d(&dims, &nd, &ref,
+                       k >= 1 ? VI_ERR_Q | VI_ERR_P | VI_ERR_LAMBDA : VI_ERR_Q | VI_ERR_P, e);
     }
     /* energy_at_outputs: only at the times t_j = j T / nout, as the
      * baselines are sampled (a fair maximum for both). */
@@ -330,12 +335,13 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
   /* The error at T: the last node is a measured node (N divides nref or
    * is a multiple of it). */
   {
-    const double *row = S->run + (size_t)N * (size_t)w;
     const long r = N / every * stride;
-    e[VI_SW_QT] = 0;
-    for (int i = 0; i < nq; i++) {
-      maxabs(&e[VI_SW_QT], fabs(row[i] - Q[r * nq + i]));
-    }
+    vi_node_d nd, ref = {0, (double *)Q + r * nq, (double *)Pr + r * n, (double *)L + r * ml,
+                         NULL};
+    vi_node_bind_d(&nd, S->run + (size_t)N * (size_t)w, &dims);
+    double eT[VI_NQUANT] = {0, 0, 0};
+    vi_node_errors_d(&dims, &nd, &ref, VI_ERR_Q, eT);
+    e[VI_SW_QT] = eT[VI_Q];
   }
   memcpy(P->err, e, sizeof e);
   P->ok = isfinite(e[VI_SW_Q]) && isfinite(e[VI_SW_P]) && isfinite(e[VI_SW_ENERGY]);

@@ -397,7 +397,7 @@ static int claims_man_fig8(const vi_fig_spec *f, vi_series *ss, int ns, int quic
                            char *err, size_t errlen) {
   for (int i = 0; i < ns; i++) {
     const vi_series *s = &ss[i];
-    double ratio = s->extra[3] / (s->extra[2] > 0 ? s->extra[2] : 1e-300);
+    double ratio = s->last / (s->first > 0 ? s->first : 1e-300);
     snprintf(cl[i].text, sizeof cl[i].text,
              "%.90s: the energy error has definite upper and lower bounds and does not grow "
              "over the run",
@@ -405,7 +405,7 @@ static int claims_man_fig8(const vi_fig_spec *f, vi_series *ss, int ns, int quic
     snprintf(cl[i].measured, sizeof cl[i].measured,
              "max |e_H| = %.3e; over the last tenth / over the first tenth = %.3f (bounded: "
              "<= 2)",
-             s->extra[1], ratio);
+             s->amax, ratio);
     cl[i].holds = ratio <= 2;
   }
   return ns;
@@ -442,13 +442,13 @@ static int claims_man_fig9(const vi_fig_spec *f, vi_series *ss, int ns, int quic
            "the angular momentum (60) attains numerical accuracy, even with a large step "
            "(eta = %g) and a low order (m = 2)",
            s->h);
-  const double Tq = quick ? f->quad_T_quick : f->quad_T;
+  const double Tq = quick ? f->trace.quad_T_quick : f->trace.quad_T;
   snprintf(cl[0].measured, sizeof cl[0].measured,
            "max |I - I0| in double over %g s: %.2e (bound %.0e); over the first %g s: %.2e "
            "in double, %.2e in quad (bound %.0e): the error follows the precision",
-           quick ? f->T_quick : f->T, s->extra[1], MAN_JZ_DOUBLE, Tq, trace_max_until(s, Tq),
-           s->extra[4], MAN_QUAD_BOUND);
-  cl[0].holds = s->extra[1] < MAN_JZ_DOUBLE && s->extra[4] < MAN_QUAD_BOUND;
+           quick ? f->T_quick : f->T, s->amax, MAN_JZ_DOUBLE, Tq, trace_max_until(s, Tq),
+           s->quad, MAN_QUAD_BOUND);
+  cl[0].holds = s->amax < MAN_JZ_DOUBLE && s->quad < MAN_QUAD_BOUND;
   return 1;
 }
 
@@ -463,13 +463,13 @@ static int claims_man_fig11(const vi_fig_spec *f, vi_series *ss, int ns, int qui
              "%.60s (61): even after long-time simulations the antisymmetric property is "
              "perfectly conserved",
              s->label);
-    const double Tq = quick ? f->quad_T_quick : f->quad_T;
+    const double Tq = quick ? f->trace.quad_T_quick : f->trace.quad_T;
     snprintf(cl[i].measured, sizeof cl[i].measured,
              "max deviation from the initial value in double over %g s: %.2e (bound %.0e); "
              "over the first %g s: %.2e in double, %.2e in quad (bound %.0e)",
-             quick ? f->T_quick : f->T, s->extra[1], MAN_ANTISYM_DOUBLE, Tq,
-             trace_max_until(s, Tq), s->extra[4], MAN_QUAD_BOUND);
-    cl[i].holds = s->extra[1] < MAN_ANTISYM_DOUBLE && s->extra[4] < MAN_QUAD_BOUND;
+             quick ? f->T_quick : f->T, s->amax, MAN_ANTISYM_DOUBLE, Tq,
+             trace_max_until(s, Tq), s->quad, MAN_QUAD_BOUND);
+    cl[i].holds = s->amax < MAN_ANTISYM_DOUBLE && s->quad < MAN_QUAD_BOUND;
   }
   return ns;
 }
@@ -477,7 +477,7 @@ static int claims_man_fig11(const vi_fig_spec *f, vi_series *ss, int ns, int qui
 const vi_fig_spec vi_man2020_fig3 = {.id = "man2020-fig3",
  .kind = VI_FIG_MSWEEP,
  .system = "spring-pendulum",
- .quantity = "energy",
+ .measure = "energy",
  .T = 400,
  .T_quick = 20,
  .ylabel = "global error of the Hamiltonian e = max |H_k - H_0| / |H_0|",
@@ -495,14 +495,12 @@ const vi_fig_spec vi_man2020_fig3 = {.id = "man2020-fig3",
               "rerun in quad (column quad = 1): over 4000 steps double round-off "
               "alone gives e of about 4e-13",
  .relative = 1,
- .m_lo = 2,
- .m_hi = 6,
- .m_hi_quick = 5};
+ .msweep = {.key = "m", .lo = 2, .hi = 6, .hi_quick = 5}};
 
 const vi_fig_spec vi_man2020_fig8 = {.id = "man2020-fig8",
  .kind = VI_FIG_TRACE,
  .system = "six-balls",
- .quantity = "energy",
+ .measure = "energy",
  .T = 400,
  .T_quick = 100,
  .ylabel = "(H - H0) / |H0|",
@@ -525,13 +523,13 @@ const vi_fig_spec vi_man2020_fig8 = {.id = "man2020-fig8",
             {"LLL, m=6", "man2020:alg=LLL,m=6", 1, NULL, 4},
             {"LGG, m=6", "man2020:alg=LGG,m=6", 1, NULL, 4}},
  .relative = 1,
- .tenths = 1,
+ .trace = {.tenths = 1},
  .panels = {"(a) m = 2", "(b) m = 3", "(c) m = 4", "(d) m = 5", "(e) m = 6"}};
 
 const vi_fig_spec vi_man2020_fig9 = {.id = "man2020-fig9",
  .kind = VI_FIG_TRACE,
  .system = "six-balls",
- .quantity = "Jz",
+ .measure = "Jz",
  .T = 400,
  .T_quick = 40,
  .ylabel = "I(t) - I(0), angular momentum (60)",
@@ -541,8 +539,7 @@ const vi_fig_spec vi_man2020_fig9 = {.id = "man2020-fig9",
  .claims = claims_man_fig9,
  .curves = {{"LGG, m=2, h=1", "man2020:alg=LGG,m=2", 1, NULL, 0}},
  .precision = "double; the claim reruns the same steps in quad over the whole run",
- .quad_T = 400,
- .quad_T_quick = 40};
+ .trace = {.quad_T = 400, .quad_T_quick = 40}};
 
 const vi_fig_spec vi_man2020_fig11 = {.id = "man2020-fig11",
  .kind = VI_FIG_TRACE,
@@ -560,5 +557,4 @@ const vi_fig_spec vi_man2020_fig11 = {.id = "man2020-fig11",
             {"y1 + y6 - C2", "man2020:alg=LGG,m=2", 0.1, "antisym_y", 0}},
  .precision = "double; the claims rerun the same steps in quad over the first "
               "40 s (quick: 10 s)",
- .quad_T = 40,
- .quad_T_quick = 10};
+ .trace = {.quad_T = 40, .quad_T_quick = 10}};

@@ -446,7 +446,7 @@ static int ty_grows(const vi_series *s, const vi_series *z, double T, double *fi
 /* The close-up of curve s (the series after the ns curves), or NULL. */
 static const vi_series *ty_zoom(const vi_fig_spec *f, const vi_series *ss, int ns,
                                 const vi_series *s) {
-  return f->zoom > 0 ? &ss[ns + (s - ss)] : NULL;
+  return f->trace.zoom > 0 ? &ss[ns + (s - ss)] : NULL;
 }
 
 static void ty_event_text(const vi_series *s, char *buf, size_t len) {
@@ -658,9 +658,10 @@ static int claims_fig512(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
 }
 
 #define TY_FIG(id_, sys_, zoom_, claims_, ...)                                                 \
-  {.id = id_, .kind = VI_FIG_TRACE, .system = sys_, .quantity = "energy", .T = TY_T,       \
-   .T_quick = TY_TQ, .zoom = zoom_, .ylabel = "H", .why = ty_why, .claims = claims_,       \
-   .breakdown = 1, .defect = 1, __VA_ARGS__}
+  {.id = id_, .kind = VI_FIG_TRACE, .system = sys_, .measure = "energy", .T = TY_T,       \
+   .T_quick = TY_TQ, .ylabel = "H", .why = ty_why, .claims = claims_,                      \
+   .also = {{"alpha_defect", "defect_max"}}, .trace = {.zoom = zoom_, .breakdown = 1},      \
+   __VA_ARGS__}
 
 #define TY_G(s_) "vprk:tableau=gauss,s=" #s_
 #define TY_L(s_) "vprk:tableau=lobatto-iiia-iiib,s=" #s_

@@ -440,14 +440,14 @@ static int claims_fig2(const vi_fig_spec *f, vi_series *ss, int ns, int quick, v
            "with a ten times larger step, the order-8 combination has the smaller energy "
            "error");
   snprintf(cl[0].measured, sizeof cl[0].measured,
-           "max |E - E0|: %.3e (h = %g) vs %.3e (h = %g)", a->extra[1], a->h, b->extra[1], b->h);
-  cl[0].holds = a->extra[1] < b->extra[1];
+           "max |E - E0|: %.3e (h = %g) vs %.3e (h = %g)", a->amax, a->h, b->amax, b->h);
+  cl[0].holds = a->amax < b->amax;
   int k = 1;
   for (int i = 0; i < 2; i++, k++) {
     const vi_series *s = &ss[i];
     snprintf(cl[k].text, sizeof cl[k].text,
              "%.90s: the energy error oscillates but stays bounded (no drift)", s->label);
-    double ratio = s->extra[3] / (s->extra[2] > 0 ? s->extra[2] : 1e-300);
+    double ratio = s->last / (s->first > 0 ? s->first : 1e-300);
     snprintf(cl[k].measured, sizeof cl[k].measured,
              "max |E - E0| over the last tenth / over the first tenth = %.3f (bounded: <= 2)",
              ratio);
@@ -465,19 +465,19 @@ static int claims_fig3(const vi_fig_spec *f, vi_series *ss, int ns, int quick, v
   double worst = 0, qworst = 0, Tq = quick ? f->T_quick : FIG3_QUAD_T;
   const char *wl = "", *ql = "";
   for (int i = 0; i < ns; i++) {
-    if (ss[i].extra[1] >= worst) {
-      worst = ss[i].extra[1];
+    if (ss[i].amax >= worst) {
+      worst = ss[i].amax;
       wl = ss[i].label;
     }
     double qe[3];
     int rc = vi_fig_quad_invariant_error(f->system, ss[i].method, ss[i].h, lround(Tq / ss[i].h),
-                                  f->quantity, 0, qe, err, errlen);
-    ss[i].extra[4] = qe[0];
+                                  f->measure, 0, qe, err, errlen);
+    ss[i].quad = qe[0];
     if (rc != VI_OK) {
       return -1;
     }
-    if (ss[i].extra[4] >= qworst) {
-      qworst = ss[i].extra[4];
+    if (ss[i].quad >= qworst) {
+      qworst = ss[i].quad;
       ql = ss[i].label;
     }
   }
@@ -593,10 +593,10 @@ static int claims_fig5(const vi_fig_spec *f, vi_series *ss, int ns, int quick, v
 const vi_fig_spec vi_wenger2017_fig2 = {.id = "wenger2017-fig2",
  .kind = VI_FIG_TRACE,
  .system = "planar-pendulum",
- .quantity = "energy",
+ .measure = "energy",
  .T = 1000,
  .T_quick = 50,
- .zoom = 10,
+ .trace = {.zoom = 10},
  .ylabel = "E(t) - E(0)",
  .why = "planar pendulum with its default parameters; T = 1000 (about 480 periods); "
         "the paper's step sizes are not given: h = 0.1 for the order-8 combination "
@@ -610,10 +610,9 @@ const vi_fig_spec vi_wenger2017_fig2 = {.id = "wenger2017-fig2",
 const vi_fig_spec vi_wenger2017_fig3 = {.id = "wenger2017-fig3",
  .kind = VI_FIG_TRACE,
  .system = "double-pendulum-3d",
- .quantity = "Jz",
+ .measure = "Jz",
  .T = 100,
  .T_quick = 5,
- .zoom = 0,
  .ylabel = "Jz(t) - Jz(0)",
  .why = "3D double pendulum with its default parameters; T = 100, h = 0.01; the "
         "paper's combinations are not listed: SHAKE (s=w=1, Lobatto r=2), the shaded "
@@ -631,10 +630,8 @@ const vi_fig_spec vi_wenger2017_fig3 = {.id = "wenger2017-fig3",
 const vi_fig_spec vi_wenger2017_fig4 = {.id = "wenger2017-fig4",
  .kind = VI_FIG_WORK,
  .system = "planar-pendulum",
- .quantity = NULL,
  .T = 20,
  .T_quick = 2,
- .zoom = 0,
  .ylabel = "global error of q",
  .why = "planar pendulum with its default parameters, T = 20 (about 9.6 periods), "
         "errors against the exact solution at every node; h = T/N swept in "
@@ -652,10 +649,8 @@ const vi_fig_spec vi_wenger2017_fig4 = {.id = "wenger2017-fig4",
 const vi_fig_spec vi_wenger2017_fig5 = {.id = "wenger2017-fig5",
  .kind = VI_FIG_WORK,
  .system = "planar-pendulum",
- .quantity = NULL,
  .T = 20,
  .T_quick = 2,
- .zoom = 0,
  .ylabel = "global error of q",
  .why = "as wenger2017-fig4: planar pendulum, T = 20, the same step sizes for Gauss "
         "and Lobatto",

@@ -1,0 +1,658 @@
+/* figure_out.c: the outputs of the figure runner (figure.h): a curve as
+ * the cell store keeps it and restored from it, and every file of a
+ * figure: ID.json (everything), ID.csv (long format), ID.md (summary and
+ * claims), ID.dat (the series as gnuplot data blocks; the script ID.gp
+ * carries its own copy inline), ID.gp, ID.svg, ID.png, written atomically
+ * (outfile.h). The driver is run_figure.c, the runs figure_runs.c. */
+#include "emit.h"
+#include "figure_impl.h"
+#include "outfile.h"
+#include "plot.h"
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a curve in the cell store and in the results ---------------------------- */
+
+/* A finite number, or null. */
+static json_t *fin(double x) {
+  return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *series_json(const vi_series *s) {
+  json_t *j = json_object();
+  json_object_set_new(j, "label", json_string(s->label));
+  json_object_set_new(j, "method", json_string(s->method));
+  if (s->measure[0]) {
+    json_object_set_new(j, "quantity", json_string(s->measure));
+  }
+  if (s->h > 0) {
+    json_object_set_new(j, "h", json_real(s->h));
+  }
+  json_t *cols = json_array();
+  for (int c = 0; c < s->ncol; c++) {
+    json_array_append_new(cols, json_string(s->cols[c]));
+  }
+  json_object_set_new(j, "columns", cols);
+  json_t *rows = json_array();
+  for (int r = 0; r < s->rows; r++) {
+    json_t *row = json_array();
+    for (int c = 0; c < s->ncol; c++) {
+      double x = vi_fig_at(s, r, c);
+      json_array_append_new(row, isfinite(x) ? json_real(x) : json_null());
+    }
+    json_array_append_new(rows, row);
+  }
+  json_object_set_new(j, "rows", rows);
+  json_object_set_new(j, "status", json_string(vi_strerror(s->status)));
+  /* The summary numbers of a trace: I(0), max |change|, its maxima over
+   * the first and the last tenth (the key "extra" of earlier results). */
+  const double sum[4] = {s->I0, s->amax, s->first, s->last};
+  json_t *ex = json_array();
+  for (int i = 0; i < 4; i++) {
+    json_array_append_new(ex, json_real(sum[i]));
+  }
+  json_object_set_new(j, "extra", ex);
+  if (!isnan(s->quad)) {
+    json_object_set_new(j, "quad_check_error", json_real(s->quad));
+  }
+  if (s->precision[0]) {
+    /* A convergence curve: its fitted order and how the study ran. */
+    json_object_set_new(j, "fit", json_pack("{s:o, s:o, s:i, s:i, s:b, s:s, s:s}", "order",
+                                            fin(s->order), "uncertainty", fin(s->uncertainty),
+                                            "lo", s->fit_lo, "hi", s->fit_hi, "ok", s->fit_ok,
+                                            "reason", s->fit_why, "precision", s->precision));
+  }
+  if (isfinite(s->event_t)) {
+    json_object_set_new(j, "event", json_pack("{s:f, s:s}", "t", s->event_t, "what", s->event));
+  }
+  return j;
+}
+
+/* A finished curve as the cell store keeps it: its series, the status
+ * that ended it, and its every-step close-up when the figure has one. */
+json_t *vi_fig_curve_stored(const vi_series *s, const vi_series *zoom) {
+  json_t *j = json_object();
+  json_t *m = series_json(s);
+  json_object_set_new(m, "status_code", json_integer(s->status));
+  json_object_set_new(j, "series", m);
+  if (zoom) {
+    json_object_set_new(j, "zoom", series_json(zoom));
+  }
+  return j;
+}
+
+/* Restore one series from the store into s (label, columns and the shape
+ * of every row checked); -1 with the reason in why. */
+static int series_restore(vi_series *s, json_t *v, char *why, size_t whylen) {
+  const char *label = NULL, *method = NULL;
+  json_t *cols = NULL, *rows = NULL, *extra = NULL;
+  json_error_t je;
+  if (json_unpack_ex(v, &je, 0, "{s:s, s:s, s:o, s:o, s:o}", "label", &label, "method",
+                     &method, "columns", &cols, "rows", &rows, "extra", &extra) != 0) {
+    snprintf(why, whylen, "%s", je.text);
+    return -1;
+  }
+  if (strcmp(label, s->label) != 0 || strlen(method) >= sizeof s->method) {
+    snprintf(why, whylen, "series '%.60s' does not belong here", label);
+    return -1;
+  }
+  if (!json_is_array(cols) || json_array_size(cols) != (size_t)s->ncol) {
+    snprintf(why, whylen, "series '%.60s' has other columns", label);
+    return -1;
+  }
+  for (int c = 0; c < s->ncol; c++) {
+    const char *name = json_string_value(json_array_get(cols, (size_t)c));
+    if (!name || strcmp(name, s->cols[c]) != 0) {
+      snprintf(why, whylen, "series '%.60s' has other columns", label);
+      return -1;
+    }
+  }
+  if (!json_is_array(rows) || !json_is_array(extra) || json_array_size(extra) != 4) {
+    snprintf(why, whylen, "series '%.60s': rows or extra malformed", label);
+    return -1;
+  }
+  json_t *h = json_object_get(v, "h"), *qc = json_object_get(v, "quad_check_error");
+  json_t *sc = json_object_get(v, "status_code");
+  if ((h && !json_is_number(h)) || (qc && !json_is_number(qc)) || (sc && !json_is_integer(sc))) {
+    snprintf(why, whylen, "series '%.60s': h, quad_check_error or status malformed", label);
+    return -1;
+  }
+  s->rows = 0;
+  size_t r;
+  json_t *row;
+  json_array_foreach(rows, r, row) {
+    double x[VI_FIG_MAXCOLS];
+    if (!json_is_array(row) || json_array_size(row) != (size_t)s->ncol) {
+      snprintf(why, whylen, "series '%.60s': row %zu malformed", label, r);
+      return -1;
+    }
+    for (int c = 0; c < s->ncol; c++) {
+      json_t *e = json_array_get(row, (size_t)c);
+      if (!json_is_number(e) && !json_is_null(e)) {
+        snprintf(why, whylen, "series '%.60s': row %zu malformed", label, r);
+        return -1;
+      }
+      x[c] = json_is_number(e) ? json_number_value(e) : NAN;
+    }
+    if (vi_fig_push(s, x) != 0) {
+      snprintf(why, whylen, "out of memory");
+      return -1;
+    }
+  }
+  double *sum[4] = {&s->I0, &s->amax, &s->first, &s->last};
+  for (int e = 0; e < 4; e++) {
+    json_t *x = json_array_get(extra, (size_t)e);
+    *sum[e] = json_is_number(x) ? json_number_value(x) : NAN;
+  }
+  s->quad = qc ? json_number_value(qc) : NAN;
+  json_t *fit = json_object_get(v, "fit");
+  if (fit) {
+    json_t *ord = NULL, *unc = NULL;
+    const char *reason = NULL, *prec = NULL;
+    if (json_unpack(fit, "{s:o, s:o, s:i, s:i, s:b, s:s, s:s}", "order", &ord, "uncertainty",
+                    &unc, "lo", &s->fit_lo, "hi", &s->fit_hi, "ok", &s->fit_ok, "reason", &reason,
+                    "precision", &prec) != 0 ||
+        strlen(reason) >= sizeof s->fit_why || strlen(prec) >= sizeof s->precision) {
+      snprintf(why, whylen, "series '%.60s': fit malformed", label);
+      return -1;
+    }
+    s->order = json_is_number(ord) ? json_number_value(ord) : NAN;
+    s->uncertainty = json_is_number(unc) ? json_number_value(unc) : NAN;
+    snprintf(s->fit_why, sizeof s->fit_why, "%s", reason);
+    snprintf(s->precision, sizeof s->precision, "%s", prec);
+  }
+  s->event_t = NAN;
+  s->event[0] = 0;
+  json_t *ev = json_object_get(v, "event");
+  if (ev) {
+    double et;
+    const char *what;
+    if (json_unpack(ev, "{s:F, s:s}", "t", &et, "what", &what) != 0 ||
+        strlen(what) >= sizeof s->event) {
+      snprintf(why, whylen, "series '%.60s': event malformed", label);
+      return -1;
+    }
+    s->event_t = et;
+    snprintf(s->event, sizeof s->event, "%s", what);
+  }
+  s->h = h ? json_number_value(h) : 0;
+  s->status = sc ? (int)json_integer_value(sc) : VI_OK;
+  snprintf(s->method, sizeof s->method, "%s", method);
+  return 0;
+}
+
+/* Restore a finished curve (and its close-up); -1 with the reason. */
+int vi_fig_curve_restore(vi_series *s, vi_series *zoom, json_t *v, char *why, size_t whylen) {
+  json_t *m = json_object_get(v, "series"), *z = json_object_get(v, "zoom");
+  if (!m || (zoom != NULL) != (z != NULL)) {
+    snprintf(why, whylen, "%s", !m ? "no series" : "close-up missing or unexpected");
+    return -1;
+  }
+  if (series_restore(s, m, why, whylen) != 0 || (zoom && series_restore(zoom, z, why, whylen) != 0)) {
+    return -1;
+  }
+  s->done = 1;
+  if (zoom) {
+    zoom->done = 1;
+  }
+  return 0;
+}
+
+/* ---- files -------------------------------------------------------------------- */
+
+static char *fig_dat(const vi_fig_spec *f, const vi_series *ss, int ns) {
+  vi_text t;
+  FILE *o = vi_text_open(&t);
+  for (int i = 0; o && i < ns; i++) {
+    const vi_series *s = &ss[i];
+    fprintf(o, "# %s: %s (%s)\n#", f->id, s->label, s->method);
+    for (int c = 0; c < s->ncol; c++) {
+      fprintf(o, " %s", s->cols[c]);
+    }
+    fprintf(o, "\n");
+    for (int r = 0; r < s->rows; r++) {
+      for (int c = 0; c < s->ncol; c++) {
+        fprintf(o, "%s%.10e", c ? " " : "", vi_fig_at(s, r, c));
+      }
+      fprintf(o, "\n");
+    }
+    fprintf(o, "\n\n");
+  }
+  return vi_text_close(&t);
+}
+
+static char *fig_csv(const vi_series *ss, int ns) {
+  vi_text t;
+  FILE *o = vi_text_open(&t);
+  if (o) {
+    fprintf(o, "series,method");
+    for (int c = 0; c < ss[0].ncol; c++) {
+      fprintf(o, ",%s", ss[0].cols[c]);
+    }
+    fprintf(o, "\n");
+  }
+  for (int i = 0; o && i < ns; i++) {
+    for (int r = 0; r < ss[i].rows; r++) {
+      fprintf(o, "\"%s\",\"%s\"", ss[i].label, ss[i].method);
+      for (int c = 0; c < ss[i].ncol; c++) {
+        fprintf(o, ",%.17g", vi_fig_at(&ss[i], r, c));
+      }
+      fprintf(o, "\n");
+    }
+  }
+  return vi_text_close(&t);
+}
+
+int vi_fig_panel_count(const vi_fig_spec *f) {
+  int np = 0;
+  while (np < (int)(sizeof f->panels / sizeof f->panels[0]) && f->panels[np]) {
+    np++;
+  }
+  return np;
+}
+
+/* Column cx and cy of a series (cy < 0: max(|col 1|, |col 2|), the
+ * window maximum of |error|) into fresh arrays; 0, or -1 out of memory. */
+static int series_xy(const vi_series *s, int cx, int cy, double **x, double **y) {
+  *x = malloc((size_t)(s->rows + 1) * sizeof **x);
+  *y = malloc((size_t)(s->rows + 1) * sizeof **y);
+  if (!*x || !*y) {
+    free(*x);
+    free(*y);
+    *x = *y = NULL;
+    return -1;
+  }
+  for (int r = 0; r < s->rows; r++) {
+    (*x)[r] = vi_fig_at(s, r, cx);
+    (*y)[r] = cy >= 0 ? vi_fig_at(s, r, cy)
+                      : fmax(fabs(vi_fig_at(s, r, 1)), fabs(vi_fig_at(s, r, 2)));
+  }
+  return 0;
+}
+
+/* A series as a curve; label NULL: the series' own. */
+static void gp_series(vi_gp *g, const vi_series *s, const char *label, int cx, int cy,
+                      int color, int dash, int style) {
+  double *x, *y;
+  if (series_xy(s, cx, cy, &x, &y) == 0) {
+    vi_gp_curve_style(g, label ? label : s->label, x, y, s->rows, color, dash, style);
+  }
+  free(x);
+  free(y);
+}
+
+/* The band of a trace series: the minimum and maximum of each window. */
+static void gp_band(vi_gp *g, const vi_series *s, int color) {
+  double *x, *lo, *hi;
+  if (series_xy(s, 0, 1, &x, &lo) == 0) {
+    hi = malloc((size_t)(s->rows + 1) * sizeof *hi);
+    for (int r = 0; hi && r < s->rows; r++) {
+      hi[r] = vi_fig_at(s, r, 2);
+    }
+    if (hi) {
+      vi_gp_band(g, s->label, x, lo, hi, s->rows, color);
+    }
+    free(hi);
+  }
+  free(x);
+  free(lo);
+}
+
+/* The figure's script through the gnuplot builder (plot.h): the data
+ * inline, so the kept .gp reruns in place; ID.dat keeps the same numbers
+ * as a data file. */
+static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot,
+                         const char *machine, int quick) {
+  const double T = quick ? f->T_quick : f->T;
+  const int np = vi_fig_panel_count(f);
+  char title[800], line[256];
+  vi_gp *g;
+  int rows = 1, cols = 1;
+  if (f->kind == VI_FIG_WORK) {
+    /* Run time against q error, as the paper draws it. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)\\n%s", f->id, f->system, T, machine);
+    g = vi_gp_new(title);
+    vi_gp_panel(g, NULL, "run time [s] (CPU time, pinned core, min of repetitions)", f->ylabel,
+                VI_GP_LOGX | VI_GP_LOGY);
+    for (int i = 0; i < ns; i++) {
+      gp_series(g, &ss[i], NULL, VI_W_SEC, VI_W_EQ, i, 0, VI_GP_LINESPOINTS);
+    }
+  } else if (f->kind == VI_FIG_MSWEEP) {
+    /* man2020 Fig. 3: the global error (47) against m, one line per
+     * algorithm (pairs that nearly coincide told apart by dash), open
+     * circles on the runs done in quad; below, each error divided by the
+     * last curve's (LGG) at the same m, where the text's comparisons are
+     * visible, which twelve decades on one axis hide. */
+    const vi_series *ref = &ss[ns - 1];
+    const double mmax = ref->rows > 0 ? vi_fig_at(ref, ref->rows - 1, VI_M_M) + 0.3 : 10;
+    snprintf(title, sizeof title, "%s (%s, h = %g, T = %g)", f->id, f->system, ss[0].h, T);
+    g = vi_gp_new(title);
+    vi_gp_panel(g, "", "m (points per step)", f->ylabel, VI_GP_LOGY);
+    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1\nset key inside bottom left "
+             "vertical maxrows 6", mmax);
+    vi_gp_set(g, line);
+    int nq = 0;
+    double qx[256], qy[256];
+    for (int i = 0; i < ns; i++) {
+      gp_series(g, &ss[i], NULL, VI_M_M, VI_M_ERR, i, i % 2, VI_GP_LINESPOINTS);
+      for (int r = 0; r < ss[i].rows && nq < 256; r++) {
+        if (vi_fig_at(&ss[i], r, VI_M_QUAD) > 0) {
+          qx[nq] = vi_fig_at(&ss[i], r, VI_M_M);
+          qy[nq++] = vi_fig_at(&ss[i], r, VI_M_ERR);
+        }
+      }
+    }
+    vi_gp_curve_style(g, "run in quad precision", qx, qy, nq, 7, 0, VI_GP_POINTS);
+    snprintf(line, sizeof line, "e / e(%s)", ref->label);
+    vi_gp_panel(g, "", "m (points per step)", line, 0);
+    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1\nset yrange [0:*]\nset key "
+             "inside top right horizontal", mmax);
+    vi_gp_set(g, line);
+    for (int i = 0; i < ns; i++) {
+      double x[64], y[64];
+      int n = 0;
+      for (int r = 0; r < ref->rows && r < ss[i].rows && n < 64; r++) {
+        x[n] = vi_fig_at(ref, r, VI_M_M);
+        y[n++] = vi_fig_at(&ss[i], r, VI_M_ERR) / vi_fig_at(ref, r, VI_M_ERR);
+      }
+      vi_gp_curve_style(g, ss[i].label, x, y, n, i, i % 2, VI_GP_LINESPOINTS);
+    }
+    rows = 2;
+  } else if (f->kind == VI_FIG_CONVERGENCE) {
+    /* The error against h in log-log, one line per method, its fitted
+     * order in the legend (or why there is none). */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    vi_gp_panel(g, NULL, "h", f->ylabel, VI_GP_LOGX | VI_GP_LOGY);
+    vi_gp_set(g, "set key inside bottom right vertical");
+    for (int i = 0; i < ns; i++) {
+      char lab[160];
+      if (ss[i].fit_ok) {
+        snprintf(lab, sizeof lab, "%s (order %.2f)", ss[i].label, ss[i].order);
+      } else {
+        snprintf(lab, sizeof lab, "%s (%s)", ss[i].label, ss[i].fit_why);
+      }
+      gp_series(g, &ss[i], lab, VI_C_H, VI_C_ERR, i, 0, VI_GP_LINESPOINTS);
+    }
+  } else if (f->kind == VI_FIG_RESIDUAL) {
+    /* The size of each residual: the maximum of each window, log scale. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    snprintf(line, sizeof line, "%s, maximum per window", f->ylabel);
+    vi_gp_panel(g, NULL, "t", line, VI_GP_LOGY);
+    vi_gp_set(g, "set key inside bottom right vertical");
+    for (int i = 0; i < ns; i++) {
+      gp_series(g, &ss[i], NULL, 0, -1, i, 0, VI_GP_LINES);
+    }
+  } else if (np > 0 && ntot > ns) {
+    /* tyranowski2014 Figs 5.3, 5.8, 5.11: one row per panel (a method), the
+     * every-step close-up on the left, the whole run as the band of each
+     * window on the right (five tick intervals: times up to 5e5); a run
+     * that broke down says when. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    for (int p = 0; p < np; p++) {
+      char ev[128] = "";
+      for (int i = 0; i < ns; i++) {
+        if (f->curves[i].panel == p && isfinite(ss[i].event_t)) {
+          snprintf(ev, sizeof ev, ", stops at t = %.4g", ss[i].event_t);
+        }
+      }
+      for (int side = 0; side < 2; side++) {
+        char pt[256];
+        snprintf(pt, sizeof pt, "%s, %s%s", f->panels[p], side ? "min, max per window" : "every step",
+                 ev);
+        vi_gp_panel(g, pt, "t", f->ylabel, VI_GP_YEXP);
+        char tics[64] = "set xtics autofreq";
+        if (side) {
+          snprintf(tics, sizeof tics, "set xtics %g", T / 5);
+        }
+        snprintf(line, sizeof line, "%s\nset key inside top right vertical opaque box", tics);
+        vi_gp_set(g, line);
+        for (int i = 0, k = 0; i < ns; i++) {
+          if (f->curves[i].panel != p) {
+            continue;
+          }
+          if (side) {
+            gp_band(g, &ss[i], k);
+          } else {
+            gp_series(g, &ss[ns + i], ss[ns + i].label, 0, 1, k, 0, VI_GP_LINES);
+          }
+          k++;
+        }
+      }
+    }
+    rows = np;
+    cols = 2;
+  } else if (np > 0) {
+    /* man2020 Fig. 8: one panel per m, the bands of its curves (LLL first,
+     * so that the smaller LGG error is drawn on top of it). */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    for (int p = 0; p < np; p++) {
+      vi_gp_panel(g, f->panels[p], "t [s]", f->ylabel, VI_GP_YEXP);
+      vi_gp_set(g, "set key inside top right vertical opaque box");
+      for (int i = 0, k = 0; i < ns; i++) {
+        if (f->curves[i].panel == p) {
+          gp_band(g, &ss[i], k++);
+        }
+      }
+    }
+    rows = (np + 1) / 2;
+    cols = np > 1 ? 2 : 1;
+  } else if (ntot > ns) {
+    /* wenger2017 Fig. 2: the whole run as the window maxima of |error|
+     * (log scale, so bounded curves of different sizes stay apart); below,
+     * every step of the first seconds. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    snprintf(line, sizeof line, "|%s|, maximum per window", f->ylabel);
+    vi_gp_panel(g, "", "t [s]", line, VI_GP_LOGY);
+    vi_gp_set(g, "set key inside top center horizontal maxrows 2");
+    for (int i = 0; i < ns; i++) {
+      gp_series(g, &ss[i], NULL, 0, -1, i, 0, VI_GP_LINES);
+    }
+    vi_gp_panel(g, "", "t [s]", f->ylabel, VI_GP_YEXP);
+    vi_gp_set(g, "set key outside bottom center horizontal maxrows 3");
+    for (int i = 0; i < ns; i++) {
+      gp_series(g, &ss[ns + i], NULL, 0, 1, i, 0, VI_GP_LINESPOINTS);
+    }
+    rows = 2;
+  } else {
+    /* One trace panel: the band between the smallest and largest error of
+     * each window. */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    vi_gp_panel(g, NULL, "t [s]", f->ylabel, VI_GP_YEXP);
+    for (int i = 0; i < ns; i++) {
+      gp_band(g, &ss[i], i);
+    }
+  }
+  char *body = vi_gp_body(g, rows, cols);
+  vi_gp_free(g);
+  return body;
+}
+
+/* A markdown table cell: '|' escaped. */
+static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_claim *cl, int nc,
+                    const char *machine, int quick) {
+  char *t = NULL;
+  size_t len = 0;
+  FILE *mf = open_memstream(&t, &len);
+  if (!mf) {
+    return NULL;
+  }
+#define MD(...) fprintf(mf, __VA_ARGS__)
+  MD("# %s%s\n\n![%s](%s.svg)\n\n", f->id, quick ? " (quick run, reduced grid)" : "", f->id,
+     f->id);
+  if (f->precision) {
+    MD("System `%s`, T = %g, built-in Newton (rtol = 100 eps). Precision: %s. Choices: "
+       "%s.\n\n",
+       f->system, quick ? f->T_quick : f->T, f->precision, f->why);
+  } else {
+    MD("System `%s`, T = %g, double precision, built-in Newton (rtol = 100 eps). Choices "
+       "the paper leaves open: %s.\n\n",
+       f->system, quick ? f->T_quick : f->T, f->why);
+  }
+  if (f->kind == VI_FIG_MSWEEP) {
+    MD("Global error e = max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)) of one run over "
+       "[0, %g] at h = %g for each algorithm and m; (quad): the run was done in quad "
+       "precision.\n\n| m |",
+       quick ? f->T_quick : f->T, ns ? ss[0].h : 0);
+    for (int i = 0; i < ns; i++) {
+      MD(" %s |", ss[i].label);
+    }
+    MD("\n|---|");
+    for (int i = 0; i < ns; i++) {
+      MD("---|");
+    }
+    MD("\n");
+    for (int r = 0; ns && r < ss[0].rows; r++) {
+      MD("| %.0f |", vi_fig_at(&ss[0], r, VI_M_M));
+      for (int i = 0; i < ns; i++) {
+        if (r < ss[i].rows) {
+          MD(" %.3e%s |", vi_fig_at(&ss[i], r, VI_M_ERR), vi_fig_at(&ss[i], r, VI_M_QUAD) > 0 ? " (quad)" : "");
+        } else {
+          MD(" - |");
+        }
+      }
+      MD("\n");
+    }
+    MD("\nMethods: ");
+    for (int i = 0; i < ns; i++) {
+      MD("%s`%s`", i ? ", " : "", ss[i].method);
+    }
+    MD(". The JSON and CSV also give the maximum over the first and the last tenth of each "
+       "run.\n\n");
+  } else if (f->kind == VI_FIG_WORK) {
+    MD("Machine: %s. Each time is the CPU time of init + all steps on a thread pinned to "
+       "one core, the minimum over %s taken in passes over the figure (the timing of "
+       "every timed study, timing.h); the errors are evaluated outside the timing.\n\n",
+       machine, quick ? "1 repetition" : "3 repetitions (5 below 50 ms, 7 below 5 ms)");
+    for (int i = 0; i < ns; i++) {
+      MD("## %s\n\n`%s`\n\n| h | steps | run time [s] | e_q | e_p | e_lambda | Newton/step |\n"
+         "|---|---|---|---|---|---|---|\n",
+         ss[i].label, ss[i].method);
+      for (int r = 0; r < ss[i].rows; r++) {
+        MD("| %.4g | %.0f | %.3e | %.3e | %.3e | %.3e | %.2f |\n", vi_fig_at(&ss[i], r, VI_W_H),
+           vi_fig_at(&ss[i], r, VI_W_STEPS), vi_fig_at(&ss[i], r, VI_W_SEC), vi_fig_at(&ss[i], r, VI_W_EQ),
+           vi_fig_at(&ss[i], r, VI_W_EP), vi_fig_at(&ss[i], r, VI_W_EL), vi_fig_at(&ss[i], r, VI_W_NEWTON));
+      }
+      MD("\n");
+    }
+  } else if (f->kind == VI_FIG_CONVERGENCE) {
+    static const char *const qn[VI_EXTRA + 1] = {"q", "p", "lambda", "energy", "extra block"};
+    const int x = f->conv.quantity;
+    MD("Global error of %s against h on [0, %g], one order study per method (docs/orders.md: "
+       "%s; the fit over the settled window, with its verdict).\n\n| method | order | h "
+       "range of the fit | precision |\n|---|---|---|---|\n",
+       x >= 0 && x <= VI_EXTRA ? qn[x] : "?", quick ? f->T_quick : f->T,
+       f->conv.nN > 0 ? "the step sizes of the spec" : "automatic step sizes");
+    for (int i = 0; i < ns; i++) {
+      const vi_series *s = &ss[i];
+      if (s->fit_ok && s->fit_lo >= 0 && s->fit_hi < s->rows) {
+        MD("| %s `%s` | %.2f +- %.2f | %.4g .. %.4g | %s |\n", s->label, s->method, s->order,
+           s->uncertainty, vi_fig_at(s, s->fit_lo, VI_C_H), vi_fig_at(s, s->fit_hi, VI_C_H),
+           s->precision);
+      } else {
+        MD("| %s `%s` | unresolved (%s) | - | %s |\n", s->label, s->method, s->fit_why,
+           s->precision);
+      }
+    }
+    MD("\n");
+  } else if (f->kind == VI_FIG_RESIDUAL) {
+    MD("| curve | measure | method | h | max over the run |\n|---|---|---|---|---|\n");
+    for (int i = 0; i < ns; i++) {
+      MD("| %s | %s | `%s` | %g | %.3e |\n", ss[i].label, vi_fig_series_measure(f, &ss[i]),
+         ss[i].method, ss[i].h, ss[i].amax);
+    }
+    MD("\nThe plot shows the maximum of each window of steps.\n\n");
+  } else {
+    int quad = !isnan(ss[0].quad), own = ss[0].measure[0] != 0;
+    const char *what = f->relative ? "max relative error" : "max abs error";
+    MD("| combination |%s method | h | I(0) | %s |%s%s\n|---|%s---|---|---|---|%s%s\n",
+       own ? " quantity |" : "", what, f->trace.tenths ? " first tenth | last tenth |" : "",
+       quad ? " max abs error, quad check |" : "", own ? "---|" : "",
+       f->trace.tenths ? "---|---|" : "", quad ? "---|" : "");
+    for (int i = 0; i < ns; i++) {
+      MD("| %s |", ss[i].label);
+      if (own) {
+        MD(" %s |", ss[i].measure);
+      }
+      MD(" `%s` | %g | %.12g | %.3e |", ss[i].method, ss[i].h, ss[i].I0, ss[i].amax);
+      if (f->trace.tenths) {
+        MD(" %.3e | %.3e |", ss[i].first, ss[i].last);
+      }
+      if (quad) {
+        MD(" %.3e |", ss[i].quad);
+      }
+      MD("\n");
+    }
+    MD("\nThe plot shows, per window of steps, the band between the smallest and largest "
+       "signed error in the window.\n\n");
+  }
+  vi_claims_md(mf, "Claims of the paper's text", cl, nc);
+#undef MD
+  if (fclose(mf) != 0) {
+    free(t);
+    return NULL;
+  }
+  return t;
+}
+
+
+int vi_fig_write_outputs(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot,
+                         const vi_claim *cl, int nc, const vi_timing *tg,
+                         const reproduce_opts *o, char *err, size_t errlen) {
+  char base[1024];
+  const char *line = tg->line;
+  snprintf(base, sizeof base, "%s/%s", o->results_dir, f->id);
+  json_t *j = json_object();
+  json_object_set_new(j, "id", json_string(f->id));
+  json_object_set_new(j, "system", json_string(f->system));
+  json_object_set_new(j, "T", json_real(o->quick ? f->T_quick : f->T));
+  json_object_set_new(j, "precision", json_string(f->precision ? f->precision : "double"));
+  if (f->relative) {
+    json_object_set_new(j, "relative", json_true());
+  }
+  json_object_set_new(j, "choices", json_string(f->why));
+  json_object_set_new(j, "quick", json_boolean(o->quick));
+  if (f->measure) {
+    json_object_set_new(j, "quantity", json_string(f->measure));
+  }
+  json_object_set_new(j, "machine", vi_timing_json(tg));
+  json_t *arr = json_array();
+  for (int i = 0; i < ntot; i++) {
+    json_array_append_new(arr, series_json(&ss[i]));
+  }
+  json_object_set_new(j, "series", arr);
+  vi_claims_json(j, cl, nc);
+  char dat[1100];
+  snprintf(dat, sizeof dat, "%s.dat", base);
+  char *d = fig_dat(f, ss, ntot), *c = fig_csv(ss, ntot);
+  char *md = fig_md(f, ss, ns, cl, nc, line, o->quick);
+  int bad = vi_study_write(o->results_dir, f->id, j, md, c, err, errlen) != 0;
+  json_decref(j);
+  /* The script holds its data (the builder's datablocks), so the kept .gp
+   * reruns in place; ID.dat is the same data as a file. */
+  char *gp = fig_gnuplot(f, ss, ns, ntot, line, o->quick);
+  if (!bad) {
+    bad |= vi_write_text(dat, d, err, errlen) != 0;
+  }
+  if (!bad) {
+    /* Two stacked panels (zoom), or the larger man2020 layouts. */
+    const int big = vi_fig_panel_count(f) > 2 || f->kind == VI_FIG_MSWEEP;
+    bad |= !gp || vi_plot(o->results_dir, f->id, gp, big ? 1100 : 900,
+                          big ? 950 : ntot > ns ? 900 : 600, err, errlen) != 0;
+  }
+  free(d);
+  free(c);
+  free(md);
+  free(gp);
+  return bad ? -1 : 0;
+}
+
