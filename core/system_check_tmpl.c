@@ -64,6 +64,41 @@ static VI_REAL rel_err(int nf, int n, const VI_REAL *J, const VI_REAL *D, VI_REA
   return scale > 0 ? e / scale : e;
 }
 
+/* The pair's derivative at the point into r->J: 1, or 0 when the table
+ * lacks it (a failure, said so). *rc: the callback's status. */
+static int pair_df(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, const char *where,
+                   int *rc) {
+  int have = 0;
+  *rc = pr->df(r->s, pt, r->J, &have, r->tmp);
+  if (!have) {
+    char line[256];
+    r->failures++;
+    snprintf(line, sizeof line, "%s %s at %s: callback missing FAIL", r->name, pr->name, where);
+    VI_X(vi_fd_line)(r, line);
+  }
+  return have;
+}
+
+/* The line of a callback that failed while checking the pair. */
+static void pair_failed(fd_run *r, const vi_fd_pair *pr, const char *where, int rc) {
+  char line[256];
+  snprintf(line, sizeof line, "%s %s at %s: callback failed with status %d", r->name, pr->name,
+           where, rc);
+  VI_X(vi_fd_line)(r, line);
+}
+
+/* The verdict of a pair: its error e against the tolerance. */
+static void pair_verdict(fd_run *r, const vi_fd_pair *pr, const char *where, VI_REAL e) {
+  /* About eps^(2/3) (the accuracy of a central difference) with room. */
+  const VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
+  char line[256];
+  int ok = e <= tol;
+  r->failures += !ok;
+  snprintf(line, sizeof line, "%s %s at %s: max rel err %.1e (tol %.1e) %s", r->name, pr->name,
+           where, (double)e, (double)tol, ok ? "ok" : "FAIL");
+  VI_X(vi_fd_line)(r, line);
+}
+
 /* ---- coordinates of R^n -------------------------------------------------------- */
 
 /* Max relative error of the analytic nf x n Jacobian J of the pair's f at
@@ -121,27 +156,19 @@ static int fd_compare(const sys_impl *s, const vi_fd_pair *pr, const fd_point *p
  * rest of the probe is skipped), or VI_ECALLBACK. */
 static int coords_pair(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, int probe,
                        const char *where, VI_REAL *fdw) {
-  const sys_impl *s = r->s;
-  /* About eps^(2/3) (the accuracy of a central difference) with room. */
-  const VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
-  const int nf = rows_of(s, pr->rows);
-  int have = 0;
-  char line[256];
-  int rc = pr->df(s, pt, r->J, &have, r->tmp);
-  if (!have) {
-    r->failures++;
-    snprintf(line, sizeof line, "%s %s at %s: callback missing FAIL", r->name, pr->name, where);
-    VI_X(vi_fd_line)(r, line);
+  int rc = 0;
+  if (!pair_df(r, pr, pt, where, &rc)) {
     return 0;
   }
   VI_REAL e = 0;
   if (rc == 0) {
-    rc = fd_compare(s, pr, pt, nf, r->J, fdw, &e);
+    rc = fd_compare(r->s, pr, pt, rows_of(r->s, pr->rows), r->J, fdw, &e);
   }
   if (rc > 0 && probe > 0) {
     /* A perturbed point outside the domain of a callback (a recoverable
      * refusal, e.g. log of a negative coordinate): the probe is skipped,
      * said so, and not counted either way. */
+    char line[256];
     snprintf(line, sizeof line,
              "%s %s at %s: callback refused the point (status %d, outside its "
              "domain): probe skipped",
@@ -150,18 +177,12 @@ static int coords_pair(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, int 
     return 1;
   }
   if (rc != 0) {
-    snprintf(line, sizeof line, "%s %s at %s: callback failed with status %d", r->name,
-             pr->name, where, rc);
-    VI_X(vi_fd_line)(r, line);
+    pair_failed(r, pr, where, rc);
     /* Always < 0 here, whatever the callback's sign: a check that cannot
      * run is not a pass. */
     return VI_ECALLBACK;
   }
-  int ok = e <= tol;
-  r->failures += !ok;
-  snprintf(line, sizeof line, "%s %s at %s: max rel err %.1e (tol %.1e) %s", r->name, pr->name,
-           where, (double)e, (double)tol, ok ? "ok" : "FAIL");
-  VI_X(vi_fd_line)(r, line);
+  pair_verdict(r, pr, where, e);
   return 0;
 }
 
@@ -276,18 +297,12 @@ static int group_pair(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, const
                       VI_REAL *v) {
   const sys_impl *s = r->s;
   const int n = s->pub.n, nq = s->pub.nq;
-  const VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
   const VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
   VI_REAL *base = v, *f0 = base + n, *fp = f0 + nq, *fm = fp + nq, *dir = fm + nq;
   VI_REAL *gp = dir + n, *gg = gp + nq;
-  char line[256];
   const int nf = rows_of(s, pr->rows);
-  int have = 0;
-  int rc = pr->df(s, pt, r->J, &have, r->tmp);
-  if (!have) {
-    r->failures++;
-    snprintf(line, sizeof line, "%s %s at %s: callback missing FAIL", r->name, pr->name, where);
-    VI_X(vi_fd_line)(r, line);
+  int rc = 0;
+  if (!pair_df(r, pr, pt, where, &rc)) {
     return 0;
   }
   /* The base argument of the differences: xi, X (dcay) or the chart
@@ -309,17 +324,10 @@ static int group_pair(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, const
     }
   }
   if (rc != 0) {
-    snprintf(line, sizeof line, "%s %s at %s: callback failed with status %d", r->name,
-             pr->name, where, rc);
-    VI_X(vi_fd_line)(r, line);
+    pair_failed(r, pr, where, rc);
     return VI_ECALLBACK;
   }
-  VI_REAL e = rel_err(nf, n, r->J, r->D, VI_X(vi_norm_inf)(nf, f0));
-  int ok = e <= tol;
-  r->failures += !ok;
-  snprintf(line, sizeof line, "%s %s at %s: max rel err %.1e (tol %.1e) %s", r->name, pr->name,
-           where, (double)e, (double)tol, ok ? "ok" : "FAIL");
-  VI_X(vi_fd_line)(r, line);
+  pair_verdict(r, pr, where, rel_err(nf, n, r->J, r->D, VI_X(vi_norm_inf)(nf, f0)));
   return 0;
 }
 

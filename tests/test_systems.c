@@ -4,8 +4,10 @@
  * finite differences, the energy, hidden constraint, projection (4) and
  * multiplier (70) of wenger2017 (the latter against the time derivative of
  * the hidden constraint along the index-1 flow), energy and momentum maps
- * as first integrals of that flow, bad parameter input and inconsistent
- * initial data, and deliberately broken systems whose callbacks fail. For
+ * as first integrals of that flow, the mass services and the dGv
+ * fallback, bad parameter input and inconsistent initial data
+ * (constructed and deliberately broken systems are
+ * test_system_services.c's). For
  * the planar pendulum, wenger2017 (69), the exact solution is checked
  * against the constraints, the energy, (70), GSL's rk8pd on the index-1 ODE
  * and a quad-precision RK4 reference with Richardson extrapolation; its
@@ -28,24 +30,8 @@
 #include "check.h"
 #include "vistudy.h"
 
-/* Largest system the test handles with fixed-size arrays (no VLAs), and
- * the size of the big test system (test_big), past the kernels' stack
- * scratch. */
-enum { TN = 16, BIGN = 24 };
-
-typedef struct report_ctx {
-  int lines;
-  int failed_lines;
-} report_ctx;
-
-static void report_line(void *ctx, const char *line) {
-  report_ctx *r = ctx;
-  r->lines++;
-  if (strstr(line, "ok") == NULL || strstr(line, "FAIL") != NULL) {
-    r->failed_lines++;
-  }
-  printf("  %s\n", line);
-}
+/* Largest system the test handles with fixed-size arrays (no VLAs). */
+enum { TN = 16 };
 
 static int contains(const char *s, const char *sub) {
   return s != NULL && sub != NULL && strstr(s, sub) != NULL;
@@ -413,16 +399,8 @@ int main(void) {
       test_system_q(c, vi_system_types_q[i]);
     }
   }
-  test_broken_d(c);
-  test_broken_q(c);
   test_mixed_inconsistent_d(c);
   test_mixed_inconsistent_q(c);
-  test_degen_toy_d(c);
-  test_degen_toy_q(c);
-  test_nh_wrong_d(c);
-  test_nh_wrong_q(c);
-  test_big_d(c);
-  test_big_q(c);
 
   /* The exact pendulum over a spread of regimes: default, both signs of
    * omega0, an amplitude beyond pi (phi0 = 7 = 0.717 + 2 pi), near the
@@ -851,151 +829,6 @@ static void VI_X(test_exact)(vi_check_ctx *c, const VI_X(vi_system) *sys,
            (double)el);
 }
 
-/* The generic checks of one system type in this precision. */
-/* A toy degenerate system for the failure paths: alpha = (q1 q2, sin q1),
- * H = q1^2 + q2^2 / 2, initial q0 = (0.7, 1.3); alpha fails (fatal) for
- * q1 > 5. Sum_b w^b Hess alpha_b = w1 [[0, 1], [1, 0]] + w2 [[-sin q1, 0],
- * [0, 0]]; the wrong variant flips the sign of the second term. */
-static int VI_X(toy_init)(const void *st, VI_REAL *q0, VI_REAL *v0) {
-  (void)st;
-  (void)v0;
-  q0[0] = VI_C(0.7);
-  q0[1] = VI_C(1.3);
-  return 0;
-}
-static int VI_X(toy_alpha)(const void *st, const VI_REAL *q, VI_REAL *a) {
-  (void)st;
-  a[0] = q[0] * q[1];
-  a[1] = vi_sin(q[0]);
-  return q[0] > 5 ? -4 : 0;
-}
-static int VI_X(toy_dalpha)(const void *st, const VI_REAL *q, VI_REAL *D) {
-  (void)st;
-  D[0] = q[1];
-  D[1] = q[0];
-  D[2] = vi_cos(q[0]);
-  D[3] = 0;
-  return 0;
-}
-static int VI_X(toy_d2alpha_sign)(const VI_REAL *q, const VI_REAL *w, VI_REAL *S,
-                                  VI_REAL sign) {
-  S[0] = -sign * w[1] * vi_sin(q[0]);
-  S[1] = w[0];
-  S[2] = w[0];
-  S[3] = 0;
-  return 0;
-}
-static int VI_X(toy_d2alpha)(const void *st, const VI_REAL *q, const VI_REAL *w, VI_REAL *S) {
-  (void)st;
-  return VI_X(toy_d2alpha_sign)(q, w, S, 1);
-}
-static int VI_X(toy_d2alpha_wrong)(const void *st, const VI_REAL *q, const VI_REAL *w,
-                                   VI_REAL *S) {
-  (void)st;
-  return VI_X(toy_d2alpha_sign)(q, w, S, -1);
-}
-static int VI_X(toy_H)(const void *st, const VI_REAL *q, VI_REAL *H) {
-  (void)st;
-  *H = q[0] * q[0] + q[1] * q[1] / 2;
-  return 0;
-}
-static int VI_X(toy_dH)(const void *st, const VI_REAL *q, VI_REAL *dH) {
-  (void)st;
-  dH[0] = 2 * q[0];
-  dH[1] = q[1];
-  return 0;
-}
-static int VI_X(toy_HH)(const void *st, const VI_REAL *q, VI_REAL *HH) {
-  (void)st;
-  (void)q;
-  HH[0] = 2;
-  HH[1] = HH[2] = 0;
-  HH[3] = 1;
-  return 0;
-}
-
-/* A D_q(A'mu) that forgets its only entry: the nonholonomic particle's is
- * -mu at (x, y), so this stub is wrong at every probe. */
-static int VI_X(np_datmu_zero)(const void *st, const VI_REAL *q, const VI_REAL *mu,
-                               VI_REAL *D) {
-  (void)st;
-  (void)q;
-  (void)mu;
-  for (int i = 0; i < 9; i++) {
-    D[i] = 0;
-  }
-  return 0;
-}
-
-/* The nonholonomic table's derivatives are checked: a wrong datmu on a
- * copy of nonholonomic-particle fails at each of the 3 points. */
-static void VI_X(test_nh_wrong)(vi_check_ctx *c) {
-  char err[512] = "";
-  const VI_X(vi_system_type) *t = VI_X(vi_system_find)("nonholonomic-particle", err, sizeof err);
-  VI_CHECK(c, t != NULL && t->nh != NULL, "nonholonomic-particle not registered: %s", err);
-  if (t == NULL || t->nh == NULL) {
-    return;
-  }
-  VI_X(vi_nh_ops) nh = *t->nh;
-  VI_X(vi_system_type) wt = *t;
-  nh.datmu = VI_X(np_datmu_zero);
-  wt.nh = &nh;
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&wt, 0, NULL, &sys, err, sizeof err);
-  if (sys != NULL) {
-    report_ctx r = {0, 0};
-    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r);
-    VI_CHECK(c, nf == 3 && r.failed_lines == 3, "nh (%s): a wrong datmu gave %d failures",
-             VI_PREC_NAME, nf);
-    VI_X(vi_system_free)(sys);
-  }
-  VI_CHECK(c, rc == VI_OK, "nh (%s): alloc %d %s", VI_PREC_NAME, rc, err);
-}
-
-static void VI_X(test_degen_toy)(vi_check_ctx *c) {
-  static const vi_param params[] = {{NULL, 0, NULL, NULL, VI_PARAM_ANY}};
-  static const vi_system_info info = {
-      .name = "toy-degenerate", .summary = "", .cite = "", .n = 2, .m = 0, .params = params};
-  VI_X(vi_degen_ops) ops = {VI_X(toy_alpha), VI_X(toy_dalpha), VI_X(toy_d2alpha),
-                            VI_X(toy_H),     VI_X(toy_dH),     VI_X(toy_HH)};
-  VI_X(vi_system_type) t = {.info = &info, .initial = VI_X(toy_init), .degen = &ops};
-  char err[512] = "";
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "toy (%s): alloc %d %s", VI_PREC_NAME, rc, err);
-  report_ctx r = {0, 0};
-  if (sys != NULL) {
-    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r);
-    VI_CHECK(c, nf == 0 && r.lines == 3 * 4, "toy (%s): correct derivatives gave %d failures",
-             VI_PREC_NAME, nf);
-    VI_X(vi_system_free)(sys);
-  }
-  /* The check can fail: a wrong d2alpha at each of the 3 points. */
-  ops.d2alpha = VI_X(toy_d2alpha_wrong);
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  if (sys != NULL) {
-    report_ctx r2 = {0, 0};
-    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r2);
-    VI_CHECK(c, nf == 3 && r2.failed_lines == 3, "toy (%s): a wrong d2alpha gave %d failures",
-             VI_PREC_NAME, nf);
-    VI_X(vi_system_free)(sys);
-  }
-  /* Incomplete tables and a failing alpha are refused with a message. */
-  ops.d2alpha = VI_X(toy_d2alpha);
-  ops.grad_hamiltonian = NULL;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EUNSUPPORTED && sys == NULL && contains(err, "grad_hamiltonian"),
-           "toy (%s): missing grad H gave %d '%s'", VI_PREC_NAME, rc, err);
-  ops.grad_hamiltonian = VI_X(toy_dH);
-  VI_X(vi_mech_ops) mech = {0};
-  t.mech = &mech;
-  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EUNSUPPORTED && contains(err, "exactly one Lagrangian form"),
-           "toy (%s): two forms gave %d '%s'", VI_PREC_NAME, rc, err);
-}
-
 /* A transposed (wrong) ad of SE(2) for the vertical disc: the check must
  * catch it. */
 static int VI_X(se2_ad_wrong)(const void *st, const VI_REAL *xi, VI_REAL *A) {
@@ -1036,8 +869,8 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
   VI_CHECK(c, n <= TN && memcmp(mu, sys->p0, (size_t)n * sizeof *mu) == 0,
            "%s %s: p0 is not D2 l(g0, xi0)", info->name, pn);
   printf("%s (%s):\n", info->name, pn);
-  report_ctx r = {0, 0};
-  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  vi_report_ctx r = {0, 0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, vi_report_line, &r);
   /* 11 group and Lagrangian checks, 2 of the constraint, 1 of project for
    * an embedded group. */
   const int per_point = 11 + (sys->m_nh > 0 ? 2 : 0) + (t->space->project != NULL);
@@ -1118,8 +951,8 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
     wt.space = &wsp;
     VI_X(vi_system) *ws = NULL;
     if (VI_X(vi_system_alloc)(&wt, 0, NULL, &ws, err, sizeof err) == VI_OK) {
-      report_ctx r2 = {0, 0};
-      nf = VI_X(vi_system_check)(ws, 2, report_line, &r2);
+      vi_report_ctx r2 = {0, 0, 0};
+      nf = VI_X(vi_system_check)(ws, 2, vi_report_line, &r2);
       VI_CHECK(c, nf == 3, "%s %s: a wrong ad gave %d failures (want 3)", info->name, pn, nf);
       VI_X(vi_system_free)(ws);
     }
@@ -1167,8 +1000,8 @@ static void VI_X(test_degen_system)(vi_check_ctx *c, const VI_X(vi_system_type) 
            "%s %s: a mass matrix of a degenerate system", info->name, pn);
 
   printf("%s (%s):\n", info->name, pn);
-  report_ctx r = {0, 0};
-  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  vi_report_ctx r = {0, 0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, vi_report_line, &r);
   /* Six points x (dalpha, d2alpha, grad H, Hess H), and the declared
    * affine alpha at each. */
   VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * (4 + (info->alpha_affine != 0)),
@@ -1284,8 +1117,8 @@ static void VI_X(test_dgv)(vi_check_ctx *c, const VI_X(vi_system) *sys) {
 static void VI_X(test_check_lines)(vi_check_ctx *c, const VI_X(vi_system) *sys) {
   const char *name = sys->type->info->name, *pn = VI_PREC_NAME;
   printf("%s (%s):\n", name, pn);
-  report_ctx r = {0, 0};
-  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  vi_report_ctx r = {0, 0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, vi_report_line, &r);
   /* Six points x (grad V, Hess V[, G, Hess g[, dGv]][, D_q Phi, D_q
    * A'mu][, three kinetic terms]). */
   const int dgv = sys->m > 0 && sys->type->holo->dGv != NULL;
@@ -1537,179 +1370,6 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
   VI_X(vi_system_free)(NULL);
 }
 
-/* Deliberately broken systems: a constraint that fails (fatally, -3) is
- * reported by vi_system_alloc; a contracted Hessian that fails recoverably
- * (2) is reported by vi_system_lambda and vi_system_check. */
-static int VI_X(brk_mass)(const void *s, VI_REAL *M) {
-  M[0] = VI_C(2.5);
-  return 0;
-}
-static int VI_X(brk_V)(const void *s, const VI_REAL *q, VI_REAL *V) {
-  *V = VI_C(1.5) * q[0];
-  return 0;
-}
-static int VI_X(brk_dV)(const void *s, const VI_REAL *q, VI_REAL *dV) {
-  dV[0] = VI_C(1.5);
-  return 0;
-}
-static int VI_X(brk_g_fail)(const void *s, const VI_REAL *q, VI_REAL *g) {
-  return -3;
-}
-static int VI_X(brk_g)(const void *s, const VI_REAL *q, VI_REAL *g) {
-  g[0] = q[0] - VI_C(0.75);
-  return 0;
-}
-static int VI_X(brk_G)(const void *s, const VI_REAL *q, VI_REAL *G) {
-  G[0] = 1;
-  return 0;
-}
-/* Placeholder D_q Phi and D_q(A' mu) (never called by vi_system_alloc). */
-static int VI_X(brk_zero2)(const void *s, const VI_REAL *q, const VI_REAL *w, VI_REAL *D) {
-  return -1;
-}
-static int VI_X(brk_Hg_fail)(const void *s, const VI_REAL *q,
-                             const VI_REAL *mu, VI_REAL *H) {
-  return 2;
-}
-/* Wrong on purpose: grad V off by 1e-6 relative, Hess g = mu although g is
- * linear. */
-static int VI_X(brk_dV_wrong)(const void *s, const VI_REAL *q, VI_REAL *dV) {
-  dV[0] = VI_C(1.5) * (1 + VI_C(1e-6));
-  return 0;
-}
-static int VI_X(brk_Hg_wrong)(const void *s, const VI_REAL *q,
-                              const VI_REAL *mu, VI_REAL *H) {
-  H[0] = mu[0];
-  return 0;
-}
-static int VI_X(brk_init)(const void *s, VI_REAL *q0, VI_REAL *v0) {
-  q0[0] = VI_C(0.75);
-  v0[0] = 0;
-  return 0;
-}
-
-/* A sphere in R^BIGN with linear potential and a non-uniform diagonal mass:
- * big enough that the kernels' scratch leaves the stack for the heap. */
-static int VI_X(big_mass)(const void *s, VI_REAL *M) {
-  for (int i = 0; i < BIGN * BIGN; i++) {
-    M[i] = 0;
-  }
-  for (int i = 0; i < BIGN; i++) {
-    M[i * BIGN + i] = 1 + i / VI_C(7.0);
-  }
-  return 0;
-}
-static int VI_X(big_V)(const void *s, const VI_REAL *q, VI_REAL *V) {
-  VI_REAL t = 0;
-  for (int i = 0; i < BIGN; i++) {
-    t += (i - VI_C(9.5)) * q[i];
-  }
-  *V = t;
-  return 0;
-}
-static int VI_X(big_dV)(const void *s, const VI_REAL *q, VI_REAL *dV) {
-  for (int i = 0; i < BIGN; i++) {
-    dV[i] = i - VI_C(9.5);
-  }
-  return 0;
-}
-static int VI_X(big_HV)(const void *s, const VI_REAL *q, VI_REAL *H) {
-  for (int i = 0; i < BIGN * BIGN; i++) {
-    H[i] = 0;
-  }
-  return 0;
-}
-static int VI_X(big_g)(const void *s, const VI_REAL *q, VI_REAL *g) {
-  VI_REAL t = 0;
-  for (int i = 0; i < BIGN; i++) {
-    t += q[i] * q[i];
-  }
-  g[0] = (t - VI_C(1.69)) / 2;
-  return 0;
-}
-static int VI_X(big_G)(const void *s, const VI_REAL *q, VI_REAL *G) {
-  for (int i = 0; i < BIGN; i++) {
-    G[i] = q[i];
-  }
-  return 0;
-}
-static int VI_X(big_Hg)(const void *s, const VI_REAL *q, const VI_REAL *mu,
-                        VI_REAL *H) {
-  for (int i = 0; i < BIGN * BIGN; i++) {
-    H[i] = (i % (BIGN + 1) == 0) ? mu[0] : 0;
-  }
-  return 0;
-}
-static int VI_X(big_init)(const void *s, VI_REAL *q0, VI_REAL *v0) {
-  for (int i = 0; i < BIGN; i++) {
-    q0[i] = 0;
-    v0[i] = (i % 5) - VI_C(1.75);
-  }
-  q0[0] = VI_C(1.3);
-  v0[0] = 0;
-  return 0;
-}
-
-static void VI_X(test_big)(vi_check_ctx *c) {
-  static const vi_param params[] = {{NULL, 0, NULL, NULL, VI_PARAM_ANY}};
-  static const vi_system_info info = {
-      .name = "big-sphere",
-      .summary = "a particle on a sphere in R^24",
-      .cite = "",
-      .n = BIGN,
-      .m = 1,
-      .params = params,
-  };
-  const VI_X(vi_mech_ops) big_mech = {
-      .mass = VI_X(big_mass),
-      .potential = VI_X(big_V),
-      .grad_potential = VI_X(big_dV),
-      .hess_potential = VI_X(big_HV),
-  };
-  const VI_X(vi_holo_ops) big_holo = {
-      .constraint = VI_X(big_g),
-      .constraint_jac = VI_X(big_G),
-      .constraint_hess = VI_X(big_Hg),
-  };
-  const VI_X(vi_system_type) big = {
-      .info = &info,
-      .initial = VI_X(big_init),
-      .mech = &big_mech,
-      .holo = &big_holo,
-  };
-  char err[512] = "";
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&big, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "big (%s): alloc %d '%s'", VI_PREC_NAME, rc, err);
-  if (sys == NULL) {
-    return;
-  }
-  report_ctx r = {0, 0};
-  rc = VI_X(vi_system_check)(sys, 1, report_line, &r);
-  VI_CHECK(c, rc == 0, "big (%s): check %d", VI_PREC_NAME, rc);
-  /* lambda (70) on the sphere: lambda = (|v|^2 - q' M^-1 grad V) /
-   * (q' M^-1 q), by hand. */
-  VI_REAL lam = 0, v[BIGN], num = 0, den = 0, p[BIGN], gv = 0;
-  rc = VI_X(vi_system_lambda)(sys, sys->q0, sys->p0, &lam);
-  for (int i = 0; i < BIGN; i++) {
-    VI_REAL mi = 1 + i / VI_C(7.0); /* big_mass */
-    v[i] = sys->p0[i] / mi;
-    num += v[i] * v[i] - sys->q0[i] * (i - VI_C(9.5)) / mi;
-    den += sys->q0[i] * sys->q0[i] / mi;
-    p[i] = sys->p0[i] + i;
-  }
-  VI_CHECK(c, rc == VI_OK && vi_fabs(lam - num / den) <= 100 * VI_EPS *
-                                                            vi_fabs(lam),
-           "big (%s): lambda %d %g vs %g", VI_PREC_NAME, rc, (double)lam,
-           (double)(num / den));
-  rc = VI_X(vi_system_project_p)(sys, sys->q0, p);
-  VI_CHECK(c, rc == VI_OK, "big (%s): project %d", VI_PREC_NAME, rc);
-  rc = VI_X(vi_system_hidden)(sys, sys->q0, p, &gv);
-  VI_CHECK(c, rc == VI_OK && vi_fabs(gv) <= 1000 * VI_EPS,
-           "big (%s): hidden after projection %g", VI_PREC_NAME, (double)gv);
-  VI_X(vi_system_free)(sys);
-}
-
 /* A system with both constraint kinds refuses initial data that violates
  * only one of them, naming it: knife-edge-incline with q0 lifted off the
  * plane (phi and v0 kept, so A(q0) v0 = 0 still: only g catches it), and
@@ -1730,115 +1390,6 @@ static void VI_X(test_mixed_inconsistent)(vi_check_ctx *c) {
   VI_X(expect_fail)(c, t,
                     "v0=1.2826822092276597,0.67623361286326422,0.39678010404347031,2",
                     VI_EINCONSISTENT, "|A(q0) v0 + a(q0)| = 1.0e-01", "|g(q0)| = ");
-}
-
-static void VI_X(test_broken)(vi_check_ctx *c) {
-  static const vi_param params[] = {{NULL, 0, NULL, NULL, VI_PARAM_ANY}};
-  static const vi_system_info info = {
-      .name = "broken",
-      .summary = "a system whose callbacks fail",
-      .cite = "",
-      .n = 1,
-      .m = 1,
-      .params = params,
-  };
-  const VI_X(vi_mech_ops) bad_g_mech = {
-      .mass = VI_X(brk_mass),
-      .potential = VI_X(brk_V),
-      .grad_potential = VI_X(brk_dV),
-  };
-  const VI_X(vi_holo_ops) bad_g_holo = {
-      .constraint = VI_X(brk_g_fail),
-      .constraint_jac = VI_X(brk_G),
-      .constraint_hess = VI_X(brk_Hg_fail),
-  };
-  const VI_X(vi_system_type) bad_g = {
-      .info = &info,
-      .initial = VI_X(brk_init),
-      .mech = &bad_g_mech,
-      .holo = &bad_g_holo,
-  };
-  char err[512] = "";
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&bad_g, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_ECALLBACK && sys == NULL &&
-                  contains(err, "constraint") && contains(err, "-3"),
-           "broken (%s): failing constraint gave %d, '%s'", VI_PREC_NAME, rc,
-           err);
-
-  VI_X(vi_system_type) bad_h = bad_g;
-  VI_X(vi_holo_ops) h_holo = bad_g_holo;
-  h_holo.constraint = VI_X(brk_g);
-  bad_h.holo = &h_holo;
-  rc = VI_X(vi_system_alloc)(&bad_h, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "broken (%s): alloc %d '%s'", VI_PREC_NAME, rc,
-           err);
-  if (sys != NULL) {
-    VI_REAL lam[1] = {0};
-    rc = VI_X(vi_system_lambda)(sys, sys->q0, sys->p0, lam);
-    VI_CHECK(c, rc == VI_CALLBACK_RECOVERABLE,
-             "broken (%s): lambda with a failing Hessian gave %d",
-             VI_PREC_NAME, rc);
-    report_ctx r = {0, 0};
-    rc = VI_X(vi_system_check)(sys, 2, report_line, &r);
-    VI_CHECK(c, rc < 0, "broken (%s): check with a failing Hessian gave %d",
-             VI_PREC_NAME, rc);
-    VI_X(vi_system_free)(sys);
-  }
-
-  /* vi_system_check must catch wrong and missing derivatives: per point,
-   * grad V (wrong), Hess V (missing) and sum mu_k Hess g_k (wrong) fail,
-   * G passes. */
-  VI_X(vi_system_type) wrong = bad_h;
-  VI_X(vi_mech_ops) w_mech = bad_g_mech;
-  VI_X(vi_holo_ops) w_holo = h_holo;
-  w_mech.grad_potential = VI_X(brk_dV_wrong);
-  w_holo.constraint_hess = VI_X(brk_Hg_wrong);
-  wrong.mech = &w_mech;
-  wrong.holo = &w_holo;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&wrong, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "wrong (%s): alloc %d '%s'", VI_PREC_NAME, rc,
-           err);
-  if (sys != NULL) {
-    report_ctx r = {0, 0};
-    rc = VI_X(vi_system_check)(sys, 3, report_line, &r);
-    VI_CHECK(c, rc == 3 * 4 && r.lines == 4 * 4 && r.failed_lines == 3 * 4,
-             "wrong (%s): check found %d failures in %d lines", VI_PREC_NAME,
-             rc, r.lines);
-    VI_X(vi_system_free)(sys);
-  }
-
-  /* A system without the mechanical form is refused, not crashed on. */
-  VI_X(vi_system_type) no_mass = bad_h;
-  VI_X(vi_mech_ops) nm_mech = bad_g_mech;
-  nm_mech.mass = NULL;
-  no_mass.mech = &nm_mech;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&no_mass, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EUNSUPPORTED && sys == NULL,
-           "broken (%s): no mass matrix gave %d", VI_PREC_NAME, rc);
-  rc = VI_X(vi_system_alloc)(NULL, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EINVAL, "NULL type gave %d", rc);
-
-  /* Holonomic and nonholonomic rows that are dependent at q0 (the
-   * planar pendulum with A(q) = G(q): C M^-1 C' = s (1 1; 1 1), an exact
-   * zero pivot) are refused as such, not as a failing callback. */
-  const VI_X(vi_system_type) *pt = VI_X(pendulum)();
-  vi_system_info dep_info = *pt->info;
-  dep_info.m_nh = 1;
-  const VI_X(vi_nh_ops) dep_nh = {.matrix = pt->holo->constraint_jac,
-                                  .dphi_dq = VI_X(brk_zero2),
-                                  .datmu = VI_X(brk_zero2)};
-  VI_X(vi_system_type) dep = *pt;
-  dep.info = &dep_info;
-  dep.nh = &dep_nh;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&dep, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EINCONSISTENT && sys == NULL && contains(err, "linearly dependent") &&
-                  contains(err, "[G(q0); A(q0)]"),
-           "dependent (%s): gave %d '%s'", VI_PREC_NAME, rc, err);
-  VI_X(vi_system_free)(sys);
 }
 
 #endif /* VI_TEST_TMPL */
