@@ -321,10 +321,14 @@ int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
                          VI_REAL *work);
 
 /* In the functions below M = M(q) at the q they are given. Those that need
- * a mass matrix (mass, kinetic, mass_inv, lagr, accel) return
- * VI_EUNSUPPORTED for the degenerate form. */
+ * a mass matrix (mass, mass_at, minv_at, minv_apply, kinetic, mass_inv,
+ * lagr, accel, hidden, project_p, dGv) return VI_EUNSUPPORTED for the
+ * degenerate and Lie-group forms (hidden, project_p and dGv return VI_OK
+ * when there are no holonomic constraints). Each service is one dispatch
+ * on the Lagrangian form (core/system_impl.h). */
 
-/* Total energy 1/2 p'M^-1 p + V(q) (mechanical), H(q) (degenerate). */
+/* Total energy 1/2 p'M^-1 p + V(q) (mechanical), H(q) (degenerate),
+ * <mu, xi> - l(g, xi) (Lie form). */
 int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *E);
 /* Degenerate form: the velocity of the flow, qdot = (Dalpha' - Dalpha)^-1

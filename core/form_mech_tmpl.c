@@ -369,7 +369,7 @@ static int mech_setup(sys_impl *s, int project_any, char *err, size_t errlen) {
   if (rc != VI_OK) {
     goto done;
   }
-  if (crc == 0 && m > 0) {
+  if (m > 0) {
     what = "constraint";
     crc = sys->type->holo->constraint(sys->state, sys->q0, g);
   }
