@@ -111,19 +111,35 @@ typedef struct VI_X(vi_lie_ops) {
 } VI_X(vi_lie_ops);
 
 /* Holonomic constraints g(q) = 0, info->m of them: g (m), G = Dg (m x n),
- * and H = sum_k mu_k Hess g_k (n x n) for given mu (m). Sign convention of
- * the multipliers: the augmented Lagrangian is L - g(q) . lambda. */
+ * and H = sum_k mu_k Hess g_k (n x n) for given mu (m). Optionally dGv, the
+ * velocity-constraint Jacobian D_q(G(q)v) (m x n, [k][j] = sum_i
+ * dG_ki/dq_j v_i = (Hess g_k v)_j) for given v (n); without it
+ * vi_system_dGv contracts constraint_hess with unit mu, m calls (supply it
+ * when m is large or the Hessians are dense). Sign convention of the
+ * multipliers: the augmented Lagrangian is L - g(q) . lambda. */
 typedef struct VI_X(vi_holo_ops) {
   int (*constraint)(const void *state, const VI_REAL *q, VI_REAL *g);
   int (*constraint_jac)(const void *state, const VI_REAL *q, VI_REAL *G);
   int (*constraint_hess)(const void *state, const VI_REAL *q,
                          const VI_REAL *mu, VI_REAL *H);
+  int (*dGv)(const void *state, const VI_REAL *q, const VI_REAL *v, VI_REAL *J);
 } VI_X(vi_holo_ops);
 
 /* Nonholonomic constraints Phi(q, v) = A(q) v + a(q) = 0, info->m_nh of
  * them (demartin2018 (1)-(2); affine in v): A(q) (m_nh x n), a(q) (m_nh;
- * NULL when a = 0), D_q Phi(q, w) (m_nh x n, the q-derivative at fixed
- * w, including D_q a), and D_q(A(q)' mu) (n x n) for given mu (m_nh).
+ * NULL when a = 0), dphi_dq = D_q Phi(q, w) (m_nh x n, the derivative in q
+ * at fixed w, including that of a), and datmu = D_q(A(q)' mu) (n x n) for
+ * given mu (m_nh). The derivative in q is taken along the directions of
+ * the configuration space, the same n for every form:
+ *   mechanical form (q in R^n): the coordinates, [i][b] = d/dq_b;
+ *   Lie-group form (q = g in G, stored in nq reals): left trivialised,
+ *   [i][b] = d/deps Phi_i(g cay(eps e_b), w) at eps = 0 (e_b the basis of
+ *   the algebra), like dxi_dg and dforce_dg of vi_lie_ops; NOT the
+ *   derivative in the nq stored reals. Along a motion gdot = g xi this
+ *   gives d/dt Phi(g(t), w) = dphi_dq(g, w) xi (what the multipliers of the
+ *   Lie form use, demartin2018 §6.4), and datmu likewise: [a][b] = d/deps
+ *   (A(g cay(eps e_b))' mu)_a. vistudy check compares both against
+ *   differences along those directions.
  * Sign convention, as for g: the constraint force is -A(q)' mu, i.e.
  * M qdd = -grad V - A' mu (the paper's lambda is -mu). */
 typedef struct VI_X(vi_nh_ops) {
@@ -195,6 +211,9 @@ extern const VI_X(vi_system_type) *const VI_X(vi_system_types)[];
 
 /* ---- system instance ---------------------------------------------------- */
 
+/* The public part of an instance. The mass matrix and its inverse are
+ * private (core/system_impl.h): read them through vi_system_mass_at,
+ * vi_system_minv_at, vi_system_minv_apply and vi_system_mass_constant. */
 typedef struct VI_X(vi_system) {
   const VI_X(vi_system_type) *type;
   int n, m;
@@ -203,13 +222,15 @@ typedef struct VI_X(vi_system) {
   int ml;        /* multipliers of a node: m holonomic, then m_nh nonholonomic */
   VI_REAL *par;  /* flattened parameter values */
   void *state;   /* type->state_size bytes */
-  VI_REAL *M;    /* n x n mass matrix (at q0 when it depends on q) */
-  VI_REAL *Minv; /* its inverse */
-  int config_mass; /* M depends on q: use vi_system_mass/kinetic */
   VI_REAL *q0, *p0; /* initial data, q0 nq reals, p0 n (p0 = M v0; Lie form:
                        p0 = D2 l(q0, xi0)) */
   VI_REAL *v0;      /* initial velocity (mechanical v0, Lie form xi0; zeros for
                        the degenerate form), consistent with p0 */
+  /* Transitional, read by core/reference_tmpl.c only until it uses the
+   * services above (issue 21): M(q0)^-1 (NULL unless mechanical) and
+   * whether M depends on q. New code must not read them. */
+  VI_REAL *Minv;
+  int config_mass;
 } VI_X(vi_system);
 
 /* The system's dimensions (n_extra = 0: a node of the system alone, e.g.
@@ -227,18 +248,59 @@ static inline vi_dims VI_X(vi_system_dims)(const VI_X(vi_system) *sys) {
  * VI_EINCONSISTENT. Accepted data is then projected in the working
  * precision: q0 onto g = 0 along M^-1 G', p0 M-orthogonally onto G v = 0
  * and A v + a = 0 jointly (wenger2017 (4) with the rows stacked), g0 onto
- * its group by space->project, so sys->q0, sys->p0 are consistent to
- * round-off. A failing callback gives VI_ECALLBACK (< 0) or
- * VI_CALLBACK_RECOVERABLE (> 0). On error the message (naming the problem
- * and the valid choices) is written to err. The tables of a type may differ
- * between precisions (an exact solution may exist in one only). */
+ * its group by space->project (vi_system_project, the one projection of
+ * initial data), so sys->q0, sys->p0 are consistent to round-off. A
+ * failing callback gives VI_ECALLBACK (< 0) or VI_CALLBACK_RECOVERABLE
+ * (> 0). On error the message (naming the problem and the valid choices)
+ * is written to err. The tables of a type may differ between precisions
+ * (an exact solution may exist in one only). */
 #define VI_CONSISTENCY_TOL 1e-10
 int VI_X(vi_system_alloc)(const VI_X(vi_system_type) *type, int nset,
                           const char *const *set, VI_X(vi_system) **out,
                           char *err, size_t errlen);
+/* As vi_system_alloc, but initial data off the constraints (beyond
+ * VI_CONSISTENCY_TOL, or a group element off its group) is projected onto
+ * them like consistent data instead of refused: for generators of random
+ * initial data (studies/validation.c), which read the consistent data back
+ * from sys->q0, sys->v0. Dependent constraint rows, a position projection
+ * that does not converge (VI_EINCONSISTENT) and everything else are still
+ * refused. */
+int VI_X(vi_system_alloc_projected)(const VI_X(vi_system_type) *type, int nset,
+                                    const char *const *set, VI_X(vi_system) **out,
+                                    char *err, size_t errlen);
 void VI_X(vi_system_free)(VI_X(vi_system) *sys);
 
-/* M(q) (n x n): a copy of sys->M when the mass matrix is constant. */
+/* Project data (q, v) onto the constraints, in place, with p (n) the
+ * momentum that goes with the result. Mechanical form: p = M(q) v at the
+ * given q; q onto g(q) = 0 along M(q)^-1 G(q)' (Newton steps until g is
+ * within VI_CONSISTENCY_TOL max(1, |q|)^2, at most 50, then 4 more to
+ * round-off; VI_NEWTON_NOCONV when it does not get there); p
+ * M-orthogonally onto G v = 0 and A v + a = 0 jointly at the projected q;
+ * v = M(q)^-1 p. Lie form: g onto its group (space->project), xi onto
+ * A(g) xi + a(g) = 0 in the metric of D2 D2 l, p = D2 l(g, xi).
+ * Degenerate form: p = alpha(q). VI_SINGULAR when constraint rows are
+ * dependent. This is what vi_system_alloc does to the initial data. */
+int VI_X(vi_system_project)(const VI_X(vi_system) *sys, VI_REAL *q, VI_REAL *v, VI_REAL *p);
+
+/* The mass matrix of the mechanical form (the other forms have none:
+ * VI_EUNSUPPORTED). vi_system_mass_constant: 1 when the system is
+ * mechanical with a mass matrix that does not depend on q (then
+ * vi_system_mass_at and _minv_at return a cached matrix and
+ * vi_system_kinetic is zero), else 0. */
+int VI_X(vi_system_mass_constant)(const VI_X(vi_system) *sys);
+/* M(q) (n x n) as a pointer: the cached constant matrix (work untouched),
+ * or M(q) computed into work (n^2 reals) when it depends on q. */
+int VI_X(vi_system_mass_at)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *work,
+                            const VI_REAL **M);
+/* M(q)^-1 (n x n) as a pointer: the cached inverse of a constant M (work
+ * untouched), or M(q)^-1 computed into work (n^2 reals; its LU in the
+ * kernels' stack scratch, allocation-free for n <= 35). */
+int VI_X(vi_system_minv_at)(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *work,
+                            const VI_REAL **Minv);
+/* v = M(q)^-1 p (n), v_i = sum_j (M^-1)_ij p_j in the order of j. */
+int VI_X(vi_system_minv_apply)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *p,
+                               VI_REAL *v);
+/* M(q) (n x n) into M: a copy of the cached matrix when it is constant. */
 int VI_X(vi_system_mass)(const VI_X(vi_system) *sys, const VI_REAL *q,
                          VI_REAL *M);
 /* The kinetic-energy derivatives of the type's kinetic callback at (q, v):
@@ -248,26 +310,32 @@ int VI_X(vi_system_kinetic)(const VI_X(vi_system) *sys, const VI_REAL *q,
                             const VI_REAL *v, VI_REAL *dTdq, VI_REAL *DqMv,
                             VI_REAL *Tqq);
 
-/* M(q)^-1 (n x n): a copy of sys->Minv when the mass matrix is constant. */
+/* M(q)^-1 (n x n) into Minv: a copy of the cached inverse when M is
+ * constant. */
 int VI_X(vi_system_mass_inv)(const VI_X(vi_system) *sys, const VI_REAL *q,
                              VI_REAL *Minv);
 /* What a variational integrator needs of L = 1/2 v'M(q)v - V(q) at a
  * quadrature node (q, v): mLq = -L_q = grad V - dT/dq (n) and Lv = L_v =
  * M(q) v (n); with mLqq non-NULL also -L_qq = Hess V - d^2T/dq^2 (n x n).
- * For a configuration-dependent mass (sys->config_mass) it also writes
- * Mq = L_vv = M(q) and, with mLqq, Dq = L_vq = D_q(M(q)v) (n x n; L_qv is
- * its transpose), using work (n^2 + n reals); for a constant mass Mq, Dq
- * and work are untouched (L_vv = sys->M, L_vq = 0). */
+ * For a configuration-dependent mass (!vi_system_mass_constant) it also
+ * writes Mq = L_vv = M(q) and, with mLqq, Dq = L_vq = D_q(M(q)v) (n x n;
+ * L_qv is its transpose), using work (n^2 + n reals); for a constant mass
+ * Mq, Dq and work are untouched (L_vv = the constant M of
+ * vi_system_mass_at, L_vq = 0). */
 int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
                          const VI_REAL *v, VI_REAL *mLq, VI_REAL *Lv,
                          VI_REAL *mLqq, VI_REAL *Mq, VI_REAL *Dq,
                          VI_REAL *work);
 
 /* In the functions below M = M(q) at the q they are given. Those that need
- * a mass matrix (mass, kinetic, mass_inv, lagr, accel) return
- * VI_EUNSUPPORTED for the degenerate form. */
+ * a mass matrix (mass, mass_at, minv_at, minv_apply, kinetic, mass_inv,
+ * lagr, accel, hidden, project_p, dGv) return VI_EUNSUPPORTED for the
+ * degenerate and Lie-group forms (hidden, project_p and dGv return VI_OK
+ * when there are no holonomic constraints). Each service is one dispatch
+ * on the Lagrangian form (core/system_impl.h). */
 
-/* Total energy 1/2 p'M^-1 p + V(q) (mechanical), H(q) (degenerate). */
+/* Total energy 1/2 p'M^-1 p + V(q) (mechanical), H(q) (degenerate),
+ * <mu, xi> - l(g, xi) (Lie form). */
 int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *E);
 /* Degenerate form: the velocity of the flow, qdot = (Dalpha' - Dalpha)^-1
@@ -319,12 +387,23 @@ int VI_X(vi_system_accel)(const VI_X(vi_system) *sys, const VI_REAL *q,
  * VI_SINGULAR when the rows are dependent. */
 int VI_X(vi_system_lambda)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *lambda);
+/* The velocity-constraint Jacobian J = D_q(G(q)v) (m x n, row-major,
+ * J[k][j] = sum_i dG_ki/dq_j v_i = (Hess g_k v)_j; betsch-ggl and EM
+ * Newton Jacobians, man2020 (43)): the type's dGv, or else m calls of
+ * constraint_hess with unit mu, J[k][j] = sum_i H_k[j][i] v_i in the order
+ * of i. VI_EUNSUPPORTED without either; nothing for m = 0. */
+int VI_X(vi_system_dGv)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *v,
+                        VI_REAL *J);
 
-/* Check every supplied derivative (grad V, Hess V, G, contracted Hess g)
- * against central finite differences at the initial data and at nprobe
- * perturbed points. Writes one line per check to report (may be NULL) and
- * returns the number of failed checks, or VI_ECALLBACK (< 0) when a
- * callback fails, whatever the sign of its status. */
+/* Check every supplied derivative (of each table the type has: grad V,
+ * Hess V, G, contracted Hess g, dGv when supplied, the kinetic terms of
+ * M(q), D_q Phi and D_q(A' mu), the degenerate and Lie forms' derivatives
+ * and the group maps) against central finite differences at the initial
+ * data and at nprobe perturbed points, along the directions each
+ * derivative is defined in (coordinates, or left-trivialised on a group).
+ * Writes one line per check to report (may be NULL) and returns the number
+ * of failed checks, or VI_ECALLBACK (< 0) when a callback fails, whatever
+ * the sign of its status. */
 int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
                           void (*report)(void *ctx, const char *line),
                           void *ctx);

@@ -15,11 +15,12 @@
  * (or $VI_VALIDATION_SEED, for other held-out cases):
  *   a positive scalar parameter  default x 2^u, u uniform in [-1, 1];
  *   another scalar (angles, rates, gravity)  default + u max(|default|, 1) / 2;
- *   q0 (positions)  default + u max(|q0|_inf, 1) / 4 componentwise, then
- *                   projected onto g(q) = 0 (Gauss-Newton, minimum norm);
+ *   q0 (positions)  default + u max(|q0|_inf, 1) / 4 componentwise;
  *                   a degenerate system's positive q0: default x 2^(u/2);
- *   v0, eta0 (velocities)  default + u max(|v0|_inf, 1) / 2, then projected
- *                   onto G(q0) v = 0 or A(q0) v + a(q0) = 0.
+ *   v0, eta0 (velocities)  default + u max(|v0|_inf, 1) / 2;
+ *   then made consistent as the library makes initial data
+ *   (vi_system_alloc_projected): q0 onto g(q) = 0 along M^-1 G', v0
+ *   M-orthogonally onto G(q0) v = 0 and A(q0) v + a(q0) = 0 jointly.
  * Methods: the configurations each family lists for the validation
  * (vi_method_type.validation: galerkin on its declared diagonal w = s,
  * Lobatto constraint quadrature, Gauss r = s or Lobatto r = s + 1,
@@ -95,51 +96,17 @@ static int parse_defaults(const vi_param *p, double *out) {
   return 0;
 }
 
-/* Solve the small SPD system (A A') x = b, A k x n row-major (k <= 8), with
- * the library's LU (core/linalg_tmpl.c). */
-static int solve_aat(int k, int n, const double *A, const double *b, double *x) {
-  double S[64], r[8];
-  for (int i = 0; i < k; i++) {
-    r[i] = b[i];
-    for (int j = 0; j < k; j++) {
-      double s = 0;
-      for (int c = 0; c < n; c++) {
-        s += A[i * n + c] * A[j * n + c];
-      }
-      S[i * k + j] = s;
+/* The sets of a case ("name=v1,v2,..", %.17g) from the parameter values
+ * par, in the order of the type's parameters ps. */
+static void write_sets(val_case *c, const vi_param *const *ps, int nps, const double *par) {
+  c->nset = 0;
+  for (int i = 0, k = 0; i < nps && c->nset < VI_VAL_MAXSET; i++) {
+    char *b = c->set[c->nset++];
+    int len = snprintf(b, VI_VAL_SETLEN, "%s=", ps[i]->name);
+    for (int j = 0; j < ps[i]->count && len < VI_VAL_SETLEN; j++, k++) {
+      len += snprintf(b + len, VI_VAL_SETLEN - (size_t)len, "%s%.17g", j ? "," : "", par[k]);
     }
   }
-  int piv[8];
-  if (vi_lu_factor_d(k, S, piv) != VI_OK) {
-    return -1;
-  }
-  vi_lu_solve_d(k, S, piv, r);
-  for (int i = 0; i < k; i++) {
-    x[i] = r[i];
-  }
-  return 0;
-}
-
-/* v <- v - A' (A A')^-1 (A v + a): the nearest v with A v + a = 0 (a may be
- * NULL). */
-static int project_linear(int k, int n, const double *A, const double *a, double *v) {
-  double r[8], y[8];
-  for (int i = 0; i < k; i++) {
-    double s = a ? a[i] : 0;
-    for (int c = 0; c < n; c++) {
-      s += A[i * n + c] * v[c];
-    }
-    r[i] = s;
-  }
-  if (solve_aat(k, n, A, r, y) != 0) {
-    return -1;
-  }
-  for (int c = 0; c < n; c++) {
-    for (int i = 0; i < k; i++) {
-      v[c] -= A[i * n + c] * y[i];
-    }
-  }
-  return 0;
 }
 
 /* Draw the parameters and initial data of one case of type t into sets
@@ -147,10 +114,7 @@ static int project_linear(int k, int n, const double *A, const double *a, double
  * caller draws again). */
 static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
   const vi_system_info *in = t->info;
-  const int n = in->n, m = in->m, mnh = in->m_nh;
-  if (n > 16 || m > 8 || mnh > 8) {
-    return -1;
-  }
+  const int n = in->n;
   double par[64];
   int np = 0, iq = -1, iv = -1;
   const vi_param *ps[32];
@@ -187,72 +151,30 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
     }
     np += p->count;
   }
-  /* Project the initial data with the system's own tables at the drawn
-   * parameters (its setup fills the private state). */
-  void *state = calloc(1, t->state_size > 0 ? t->state_size : 1);
-  if (!state) {
+  /* Make the drawn data consistent the one way the library does
+   * (vi_system_alloc_projected: q0 onto g = 0 along M^-1 G', v0
+   * M-orthogonally onto G v = 0 and A v + a = 0 jointly) and read it
+   * back into q0 and v0. */
+  write_sets(c, ps, nps, par);
+  const char *set[VI_VAL_MAXSET];
+  for (int i = 0; i < c->nset; i++) {
+    set[i] = c->set[i];
+  }
+  vi_system_d *sys = NULL;
+  char err[256];
+  if (vi_system_alloc_projected_d(t, c->nset, set, &sys, err, sizeof err) != VI_OK) {
     return -1;
   }
-  int rc = t->setup ? t->setup(state, par) : 0;
-  double G[128], g[8], dq[16], A[128], a[8];
-  if (rc == 0 && iq >= 0 && t->holo && m > 0) {
-    double *q = par + iq;
-    for (int it = 0; rc == 0 && it < 50; it++) {
-      rc = t->holo->constraint(state, q, g);
-      double gn = 0;
-      for (int i = 0; i < m; i++) {
-        gn = fabs(g[i]) > gn ? fabs(g[i]) : gn;
-      }
-      if (rc != 0 || gn < 1e-15) {
-        break;
-      }
-      rc = t->holo->constraint_jac(state, q, G);
-      for (int c2 = 0; c2 < n; c2++) {
-        dq[c2] = 0;
-      }
-      if (rc == 0 && project_linear(m, n, G, g, dq) != 0) {
-        rc = -1;
-      }
-      /* dq = -G' (G G')^-1 g: the minimum-norm Newton step. */
-      for (int c2 = 0; rc == 0 && c2 < n; c2++) {
-        q[c2] += dq[c2];
-      }
+  for (int i = 0; i < n; i++) {
+    if (iq >= 0) {
+      par[iq + i] = sys->q0[i];
+    }
+    if (iv >= 0) {
+      par[iv + i] = sys->v0[i];
     }
   }
-  if (rc == 0 && iv >= 0) {
-    const double *q = iq >= 0 ? par + iq : NULL;
-    double *v = par + iv;
-    if (t->holo && m > 0 && q) {
-      rc = t->holo->constraint_jac(state, q, G);
-      if (rc == 0 && project_linear(m, n, G, NULL, v) != 0) {
-        rc = -1;
-      }
-    }
-    if (rc == 0 && t->nh && mnh > 0 && q) {
-      rc = t->nh->matrix(state, q, A);
-      for (int i = 0; i < mnh; i++) {
-        a[i] = 0;
-      }
-      if (rc == 0 && t->nh->affine) {
-        rc = t->nh->affine(state, q, a);
-      }
-      if (rc == 0 && project_linear(mnh, n, A, a, v) != 0) {
-        rc = -1;
-      }
-    }
-  }
-  free(state);
-  if (rc != 0) {
-    return -1;
-  }
-  c->nset = 0;
-  for (int i = 0, k = 0; i < nps && c->nset < VI_VAL_MAXSET; i++) {
-    char *b = c->set[c->nset++];
-    int len = snprintf(b, VI_VAL_SETLEN, "%s=", ps[i]->name);
-    for (int j = 0; j < ps[i]->count && len < VI_VAL_SETLEN; j++, k++) {
-      len += snprintf(b + len, VI_VAL_SETLEN - (size_t)len, "%s%.17g", j ? "," : "", par[k]);
-    }
-  }
+  vi_system_free_d(sys);
+  write_sets(c, ps, nps, par);
   return 0;
 }
 

@@ -400,8 +400,13 @@ static int tt_affine(const void *state, const VI_REAL *g, VI_REAL *a) {
   return 0;
 }
 
-/* D_g(A w + a) along g cay(eps e_b): A is constant and only the
- * translations e_4 = e_x, e_5 = e_y move (x, y) (direct product). */
+/* D_g(A w + a) and D_g(A' mu), left trivialised as api_tmpl.h defines
+ * them for the Lie form (vi_nh_ops): [i][b] = d/deps at g cay(eps e_b),
+ * b = 1..5 the algebra's basis (2 x 5 and 5 x 5), the directions of dxi_dg
+ * and dforce_dg, not derivatives in the 11 stored reals; along a motion
+ * gdot = g xi, d/dt Phi(g, w) = dphi_dq(g, w) xi. A is constant and only
+ * the translations e_4 = e_x, e_5 = e_y move (x, y) (direct product, cay
+ * the identity on R^2), so only a(g) contributes. */
 static int tt_dphi_dq(const void *state, const VI_REAL *g, const VI_REAL *w, VI_REAL *D) {
   const tt_state *s = state;
   (void)g;

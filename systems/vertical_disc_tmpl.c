@@ -279,6 +279,11 @@ static int vd_matrix(const void *state, const VI_REAL *g, VI_REAL *A) {
   return 0;
 }
 
+/* D_g Phi(g, w) and D_g(A' mu), left trivialised as api_tmpl.h defines
+ * them for the Lie form (vi_nh_ops): [i][b] = d/deps at g cay(eps e_b),
+ * the directions of dxi_dg and dforce_dg, not d/d(x, y, theta). Along a
+ * motion gdot = g xi, d/dt Phi(g, w) = dphi_dq(g, w) xi. A = (0, 1, 0) is
+ * constant and a = 0, so both vanish. */
 static int vd_dphi_dq(const void *state, const VI_REAL *g, const VI_REAL *w, VI_REAL *D) {
   (void)state;
   (void)g;

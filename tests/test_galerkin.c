@@ -135,6 +135,7 @@ typedef struct shake_ctx {
   const vi_system_d *sys;
   double base[NMAX], Gt[NMAX * MMAX], h2;
   double q1[NMAX];
+  double Minv[NMAX * NMAX]; /* the constant M^-1 */
 } shake_ctx;
 
 /* q1 = base - h2 M^-1 G(q_k)' lambda; residual g(q1). */
@@ -149,7 +150,7 @@ static void shake_res(void *c_, const double *lam, double *F) {
       for (int k = 0; k < m; k++) {
         fj += c->Gt[k * n + j] * lam[k];
       }
-      c->q1[i] -= c->h2 * sys->Minv[i * n + j] * fj;
+      c->q1[i] -= c->h2 * c->Minv[i * n + j] * fj;
     }
   }
   sys->type->holo->constraint(sys->state, c->q1, F);
@@ -159,6 +160,7 @@ static void direct_shake(const vi_system_d *sys, double h, int K, double *q) {
   int n = sys->n, m = sys->m;
   shake_ctx c = {.sys = sys};
   double dV[NMAX], lam[MMAX] = {0};
+  vi_system_mass_inv_d(sys, sys->q0, c.Minv);
   memcpy(q, sys->q0, (size_t)n * sizeof *q);
   for (int k = 0; k < K; k++) {
     const double *qk = q + (size_t)k * n;
@@ -167,8 +169,8 @@ static void direct_shake(const vi_system_d *sys, double h, int K, double *q) {
     for (int i = 0; i < n; i++) {
       double a = 0, v = 0;
       for (int j = 0; j < n; j++) {
-        a += sys->Minv[i * n + j] * dV[j];
-        v += sys->Minv[i * n + j] * sys->p0[j];
+        a += c.Minv[i * n + j] * dV[j];
+        v += c.Minv[i * n + j] * sys->p0[j];
       }
       /* First step from (q0, p0); then the two-step recursion (10). */
       c.base[i] = k == 0 ? qk[i] + h * v - h * h / 2 * a
@@ -189,6 +191,7 @@ typedef struct lob_ctx {
   double A[16], Ah[16], b[4], h;
   double q0[NMAX], p0[NMAX];
   double q1[NMAX], p1[NMAX];
+  double M[NMAX * NMAX], Minv[NMAX * NMAX]; /* constant */
 } lob_ctx;
 
 /* Unknowns: V_1..V_s (n each), Lambda_1..Lambda_s (m each). Equations:
@@ -224,7 +227,7 @@ static void lob_res(void *c_, const double *x, double *F) {
         P -= c->h * c->Ah[i * s + j] * Fo[j][a];
       }
       for (int b2 = 0; b2 < n; b2++) {
-        MV += sys->M[a * n + b2] * V[i * n + b2];
+        MV += c->M[a * n + b2] * V[i * n + b2];
       }
       F[row++] = MV - P;
     }
@@ -254,6 +257,8 @@ static void direct_lobatto(const vi_system_d *sys, int s, double h, int K,
                            double *q, double *p) {
   int n = sys->n, m = sys->m;
   lob_ctx c = {.sys = sys, .s = s, .h = h};
+  vi_system_mass_d(sys, sys->q0, c.M);
+  vi_system_mass_inv_d(sys, sys->q0, c.Minv);
   double cc[4], bb[4];
   vi_tableau_d(VI_TAB_LOBATTO_IIIA, s, c.A, c.b, cc);
   vi_tableau_d(VI_TAB_LOBATTO_IIIB, s, c.Ah, bb, cc);
@@ -267,7 +272,7 @@ static void direct_lobatto(const vi_system_d *sys, int s, double h, int K,
       for (int a = 0; a < n; a++) {
         double v = 0;
         for (int b2 = 0; b2 < n; b2++) {
-          v += sys->Minv[a * n + b2] * c.p0[b2];
+          v += c.Minv[a * n + b2] * c.p0[b2];
         }
         x[j * n + a] = v;
       }

@@ -71,7 +71,7 @@ static void one(vi_check_ctx *c, const char *name, int nset, const char *const *
     rc = vi_ida_run(I, 1e-10, T, N, observe, &ec, &st, err, sizeof err);
     printf("IDA %s on %s%s: max |q - q_ref| = %.2e over %ld nodes, max |g| = %.2e, %ld steps, "
            "%ld residual evaluations (reference: %s)\n",
-           form == VI_IDA_GGL ? "GGL" : "index 1", name, sys->config_mass ? " (M(q))" : "",
+           form == VI_IDA_GGL ? "GGL" : "index 1", name, !vi_system_mass_constant_d(sys) ? " (M(q))" : "",
            ec.e, ec.nodes, ec.g, st.steps, st.fevals, info.method);
     /* rtol = atol = 1e-10 over one time unit: IDA's global error stays
      * within a few hundred tolerances here; GGL keeps g at its Newton

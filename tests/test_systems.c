@@ -4,8 +4,10 @@
  * finite differences, the energy, hidden constraint, projection (4) and
  * multiplier (70) of wenger2017 (the latter against the time derivative of
  * the hidden constraint along the index-1 flow), energy and momentum maps
- * as first integrals of that flow, bad parameter input and inconsistent
- * initial data, and deliberately broken systems whose callbacks fail. For
+ * as first integrals of that flow, the mass services and the dGv
+ * fallback, bad parameter input and inconsistent initial data
+ * (constructed and deliberately broken systems are
+ * test_system_services.c's). For
  * the planar pendulum, wenger2017 (69), the exact solution is checked
  * against the constraints, the energy, (70), GSL's rk8pd on the index-1 ODE
  * and a quad-precision RK4 reference with Richardson extrapolation; its
@@ -28,24 +30,8 @@
 #include "check.h"
 #include "vistudy.h"
 
-/* Largest system the test handles with fixed-size arrays (no VLAs), and
- * the size of the big test system (test_big), past the kernels' stack
- * scratch. */
-enum { TN = 16, BIGN = 24 };
-
-typedef struct report_ctx {
-  int lines;
-  int failed_lines;
-} report_ctx;
-
-static void report_line(void *ctx, const char *line) {
-  report_ctx *r = ctx;
-  r->lines++;
-  if (strstr(line, "ok") == NULL || strstr(line, "FAIL") != NULL) {
-    r->failed_lines++;
-  }
-  printf("  %s\n", line);
-}
+/* Largest system the test handles with fixed-size arrays (no VLAs). */
+enum { TN = 16 };
 
 static int contains(const char *s, const char *sub) {
   return s != NULL && sub != NULL && strstr(s, sub) != NULL;
@@ -71,8 +57,8 @@ typedef struct ode_ctx {
 static int ode_rhs(double t, const double y[], double dydt[], void *params) {
   ode_ctx *o = params;
   int n = o->sys->n;
-  double a[TN], v[TN], lam[TN];
-  if (accel_d(o->sys, y, y + n, v, a, lam) != VI_OK) {
+  double a[TN], v[TN], lam[TN], M[TN * TN];
+  if (accel_d(o->sys, y, y + n, v, a, lam) != VI_OK || vi_system_mass_d(o->sys, y, M) != VI_OK) {
     o->failed = 1;
     return GSL_EBADFUNC;
   }
@@ -80,7 +66,7 @@ static int ode_rhs(double t, const double y[], double dydt[], void *params) {
     dydt[i] = v[i];
     double f = 0;
     for (int j = 0; j < n; j++) {
-      f += o->sys->M[i * n + j] * a[j];
+      f += M[i * n + j] * a[j];
     }
     dydt[n + i] = f;
   }
@@ -413,16 +399,8 @@ int main(void) {
       test_system_q(c, vi_system_types_q[i]);
     }
   }
-  test_broken_d(c);
-  test_broken_q(c);
   test_mixed_inconsistent_d(c);
   test_mixed_inconsistent_q(c);
-  test_degen_toy_d(c);
-  test_degen_toy_q(c);
-  test_nh_wrong_d(c);
-  test_nh_wrong_q(c);
-  test_big_d(c);
-  test_big_q(c);
 
   /* The exact pendulum over a spread of regimes: default, both signs of
    * omega0, an amplitude beyond pi (phi0 = 7 = 0.717 + 2 pi), near the
@@ -547,7 +525,7 @@ static int VI_X(flow)(const VI_X(vi_system) *sys, const VI_REAL *q,
       (m > 0 && sys->type->holo->constraint_jac(sys->state, q, G) != 0)) {
     return VI_ECALLBACK;
   }
-  const int cm = sys->config_mass;
+  const int cm = !VI_X(vi_system_mass_constant)(sys);
   if (cm) {
     if (sys->type->mech->mass_q(sys->state, q, M) != 0) {
       return VI_ECALLBACK;
@@ -582,11 +560,14 @@ static int VI_X(flow)(const VI_X(vi_system) *sys, const VI_REAL *q,
     VI_X(gauss_solve)(n, M, f, a);
     return VI_OK;
   }
+  if (VI_X(vi_system_mass_inv)(sys, q, M) != VI_OK) {
+    return VI_ECALLBACK;
+  }
   for (int i = 0; i < n; i++) {
     VI_REAL s = 0, t = 0;
     for (int j = 0; j < n; j++) {
-      s += sys->Minv[i * n + j] * p[j];
-      t += sys->Minv[i * n + j] * f[j];
+      s += M[i * n + j] * p[j];
+      t += M[i * n + j] * f[j];
     }
     v[i] = s;
     a[i] = t;
@@ -641,6 +622,16 @@ static VI_REAL VI_X(max1)(VI_REAL a) {
 }
 
 /* Offset of the parameter called name in the flattened values, or -1. */
+/* A form without a mass matrix: every mass service refuses. */
+static int VI_X(no_mass)(const VI_X(vi_system) *sys) {
+  const VI_REAL *M = NULL;
+  VI_REAL v[TN], p[TN] = {0};
+  return !VI_X(vi_system_mass_constant)(sys) &&
+         VI_X(vi_system_mass_at)(sys, sys->q0, NULL, &M) == VI_EUNSUPPORTED &&
+         VI_X(vi_system_minv_at)(sys, sys->q0, NULL, &M) == VI_EUNSUPPORTED &&
+         VI_X(vi_system_minv_apply)(sys, sys->q0, p, v) == VI_EUNSUPPORTED && M == NULL;
+}
+
 static int VI_X(param_offset)(const vi_system_info *info, const char *name,
                               int *count) {
   int off = 0;
@@ -838,151 +829,6 @@ static void VI_X(test_exact)(vi_check_ctx *c, const VI_X(vi_system) *sys,
            (double)el);
 }
 
-/* The generic checks of one system type in this precision. */
-/* A toy degenerate system for the failure paths: alpha = (q1 q2, sin q1),
- * H = q1^2 + q2^2 / 2, initial q0 = (0.7, 1.3); alpha fails (fatal) for
- * q1 > 5. Sum_b w^b Hess alpha_b = w1 [[0, 1], [1, 0]] + w2 [[-sin q1, 0],
- * [0, 0]]; the wrong variant flips the sign of the second term. */
-static int VI_X(toy_init)(const void *st, VI_REAL *q0, VI_REAL *v0) {
-  (void)st;
-  (void)v0;
-  q0[0] = VI_C(0.7);
-  q0[1] = VI_C(1.3);
-  return 0;
-}
-static int VI_X(toy_alpha)(const void *st, const VI_REAL *q, VI_REAL *a) {
-  (void)st;
-  a[0] = q[0] * q[1];
-  a[1] = vi_sin(q[0]);
-  return q[0] > 5 ? -4 : 0;
-}
-static int VI_X(toy_dalpha)(const void *st, const VI_REAL *q, VI_REAL *D) {
-  (void)st;
-  D[0] = q[1];
-  D[1] = q[0];
-  D[2] = vi_cos(q[0]);
-  D[3] = 0;
-  return 0;
-}
-static int VI_X(toy_d2alpha_sign)(const VI_REAL *q, const VI_REAL *w, VI_REAL *S,
-                                  VI_REAL sign) {
-  S[0] = -sign * w[1] * vi_sin(q[0]);
-  S[1] = w[0];
-  S[2] = w[0];
-  S[3] = 0;
-  return 0;
-}
-static int VI_X(toy_d2alpha)(const void *st, const VI_REAL *q, const VI_REAL *w, VI_REAL *S) {
-  (void)st;
-  return VI_X(toy_d2alpha_sign)(q, w, S, 1);
-}
-static int VI_X(toy_d2alpha_wrong)(const void *st, const VI_REAL *q, const VI_REAL *w,
-                                   VI_REAL *S) {
-  (void)st;
-  return VI_X(toy_d2alpha_sign)(q, w, S, -1);
-}
-static int VI_X(toy_H)(const void *st, const VI_REAL *q, VI_REAL *H) {
-  (void)st;
-  *H = q[0] * q[0] + q[1] * q[1] / 2;
-  return 0;
-}
-static int VI_X(toy_dH)(const void *st, const VI_REAL *q, VI_REAL *dH) {
-  (void)st;
-  dH[0] = 2 * q[0];
-  dH[1] = q[1];
-  return 0;
-}
-static int VI_X(toy_HH)(const void *st, const VI_REAL *q, VI_REAL *HH) {
-  (void)st;
-  (void)q;
-  HH[0] = 2;
-  HH[1] = HH[2] = 0;
-  HH[3] = 1;
-  return 0;
-}
-
-/* A D_q(A'mu) that forgets its only entry: the nonholonomic particle's is
- * -mu at (x, y), so this stub is wrong at every probe. */
-static int VI_X(np_datmu_zero)(const void *st, const VI_REAL *q, const VI_REAL *mu,
-                               VI_REAL *D) {
-  (void)st;
-  (void)q;
-  (void)mu;
-  for (int i = 0; i < 9; i++) {
-    D[i] = 0;
-  }
-  return 0;
-}
-
-/* The nonholonomic table's derivatives are checked: a wrong datmu on a
- * copy of nonholonomic-particle fails at each of the 3 points. */
-static void VI_X(test_nh_wrong)(vi_check_ctx *c) {
-  char err[512] = "";
-  const VI_X(vi_system_type) *t = VI_X(vi_system_find)("nonholonomic-particle", err, sizeof err);
-  VI_CHECK(c, t != NULL && t->nh != NULL, "nonholonomic-particle not registered: %s", err);
-  if (t == NULL || t->nh == NULL) {
-    return;
-  }
-  VI_X(vi_nh_ops) nh = *t->nh;
-  VI_X(vi_system_type) wt = *t;
-  nh.datmu = VI_X(np_datmu_zero);
-  wt.nh = &nh;
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&wt, 0, NULL, &sys, err, sizeof err);
-  if (sys != NULL) {
-    report_ctx r = {0, 0};
-    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r);
-    VI_CHECK(c, nf == 3 && r.failed_lines == 3, "nh (%s): a wrong datmu gave %d failures",
-             VI_PREC_NAME, nf);
-    VI_X(vi_system_free)(sys);
-  }
-  VI_CHECK(c, rc == VI_OK, "nh (%s): alloc %d %s", VI_PREC_NAME, rc, err);
-}
-
-static void VI_X(test_degen_toy)(vi_check_ctx *c) {
-  static const vi_param params[] = {{NULL, 0, NULL, NULL, VI_PARAM_ANY}};
-  static const vi_system_info info = {
-      .name = "toy-degenerate", .summary = "", .cite = "", .n = 2, .m = 0, .params = params};
-  VI_X(vi_degen_ops) ops = {VI_X(toy_alpha), VI_X(toy_dalpha), VI_X(toy_d2alpha),
-                            VI_X(toy_H),     VI_X(toy_dH),     VI_X(toy_HH)};
-  VI_X(vi_system_type) t = {.info = &info, .initial = VI_X(toy_init), .degen = &ops};
-  char err[512] = "";
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "toy (%s): alloc %d %s", VI_PREC_NAME, rc, err);
-  report_ctx r = {0, 0};
-  if (sys != NULL) {
-    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r);
-    VI_CHECK(c, nf == 0 && r.lines == 3 * 4, "toy (%s): correct derivatives gave %d failures",
-             VI_PREC_NAME, nf);
-    VI_X(vi_system_free)(sys);
-  }
-  /* The check can fail: a wrong d2alpha at each of the 3 points. */
-  ops.d2alpha = VI_X(toy_d2alpha_wrong);
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  if (sys != NULL) {
-    report_ctx r2 = {0, 0};
-    int nf = VI_X(vi_system_check)(sys, 2, report_line, &r2);
-    VI_CHECK(c, nf == 3 && r2.failed_lines == 3, "toy (%s): a wrong d2alpha gave %d failures",
-             VI_PREC_NAME, nf);
-    VI_X(vi_system_free)(sys);
-  }
-  /* Incomplete tables and a failing alpha are refused with a message. */
-  ops.d2alpha = VI_X(toy_d2alpha);
-  ops.grad_hamiltonian = NULL;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EUNSUPPORTED && sys == NULL && contains(err, "grad_hamiltonian"),
-           "toy (%s): missing grad H gave %d '%s'", VI_PREC_NAME, rc, err);
-  ops.grad_hamiltonian = VI_X(toy_dH);
-  VI_X(vi_mech_ops) mech = {0};
-  t.mech = &mech;
-  rc = VI_X(vi_system_alloc)(&t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EUNSUPPORTED && contains(err, "exactly one Lagrangian form"),
-           "toy (%s): two forms gave %d '%s'", VI_PREC_NAME, rc, err);
-}
-
 /* A transposed (wrong) ad of SE(2) for the vertical disc: the check must
  * catch it. */
 static int VI_X(se2_ad_wrong)(const void *st, const VI_REAL *xi, VI_REAL *A) {
@@ -1012,7 +858,7 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
   char err[512] = "";
   VI_X(vi_system) *sys = NULL;
   int rc = VI_X(vi_system_alloc)(t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK && sys != NULL && sys->M == NULL, "%s %s: alloc: %d %s", info->name,
+  VI_CHECK(c, rc == VI_OK && sys != NULL && VI_X(no_mass)(sys), "%s %s: alloc: %d %s", info->name,
            pn, rc, err);
   if (sys == NULL) {
     return;
@@ -1023,8 +869,8 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
   VI_CHECK(c, n <= TN && memcmp(mu, sys->p0, (size_t)n * sizeof *mu) == 0,
            "%s %s: p0 is not D2 l(g0, xi0)", info->name, pn);
   printf("%s (%s):\n", info->name, pn);
-  report_ctx r = {0, 0};
-  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  vi_report_ctx r = {0, 0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, vi_report_line, &r);
   /* 11 group and Lagrangian checks, 2 of the constraint, 1 of project for
    * an embedded group. */
   const int per_point = 11 + (sys->m_nh > 0 ? 2 : 0) + (t->space->project != NULL);
@@ -1105,8 +951,8 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
     wt.space = &wsp;
     VI_X(vi_system) *ws = NULL;
     if (VI_X(vi_system_alloc)(&wt, 0, NULL, &ws, err, sizeof err) == VI_OK) {
-      report_ctx r2 = {0, 0};
-      nf = VI_X(vi_system_check)(ws, 2, report_line, &r2);
+      vi_report_ctx r2 = {0, 0, 0};
+      nf = VI_X(vi_system_check)(ws, 2, vi_report_line, &r2);
       VI_CHECK(c, nf == 3, "%s %s: a wrong ad gave %d failures (want 3)", info->name, pn, nf);
       VI_X(vi_system_free)(ws);
     }
@@ -1133,7 +979,7 @@ static void VI_X(test_degen_system)(vi_check_ctx *c, const VI_X(vi_system_type) 
   char err[512] = "";
   VI_X(vi_system) *sys = NULL;
   int rc = VI_X(vi_system_alloc)(t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK && sys != NULL && sys->M == NULL && sys->m == 0,
+  VI_CHECK(c, rc == VI_OK && sys != NULL && VI_X(no_mass)(sys) && sys->m == 0,
            "%s %s: alloc: %d %s", info->name, pn, rc, err);
   if (sys == NULL) {
     return;
@@ -1154,8 +1000,8 @@ static void VI_X(test_degen_system)(vi_check_ctx *c, const VI_X(vi_system_type) 
            "%s %s: a mass matrix of a degenerate system", info->name, pn);
 
   printf("%s (%s):\n", info->name, pn);
-  report_ctx r = {0, 0};
-  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
+  vi_report_ctx r = {0, 0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, vi_report_line, &r);
   /* Six points x (dalpha, d2alpha, grad H, Hess H), and the declared
    * affine alpha at each. */
   VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * (4 + (info->alpha_affine != 0)),
@@ -1185,74 +1031,112 @@ static void VI_X(test_degen_system)(vi_check_ctx *c, const VI_X(vi_system_type) 
   VI_X(vi_system_free)(sys);
 }
 
-static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
-  const vi_system_info *info = t->info;
-  const char *pn = VI_PREC_NAME;
-  char err[512] = "";
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(t, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK && sys != NULL, "%s %s: alloc: %d %s", info->name,
-           pn, rc, err);
-  if (sys == NULL) {
-    return;
-  }
-  int n = sys->n, m = sys->m;
-  VI_CHECK(c, n == info->n && m == info->m && n <= TN && m <= TN,
-           "%s %s: sizes %d %d", info->name, pn, n, m);
-  if (n > TN || m > TN) {
-    VI_X(vi_system_free)(sys);
-    return;
-  }
-  const VI_REAL eps = VI_EPS;
-  const VI_REAL *q0 = sys->q0, *p0 = sys->p0;
-
-  /* The mass matrix and its inverse. */
-  VI_REAL e = 0;
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) {
-      VI_REAL s = 0;
-      for (int k = 0; k < n; k++) {
-        s += sys->M[i * n + k] * sys->Minv[k * n + j];
+/* The mass services of a mechanical system at q0 and at a generic point:
+ * M M^-1 = I, the pointers (cached for a constant M) agree with the
+ * copies, minv_apply is the product with M^-1 in the order of j, and a
+ * constant M is the same everywhere. */
+static void VI_X(test_mass)(vi_check_ctx *c, const VI_X(vi_system) *sys) {
+  const char *name = sys->type->info->name, *pn = VI_PREC_NAME;
+  const int n = sys->n;
+  const int cm = !VI_X(vi_system_mass_constant)(sys);
+  VI_CHECK(c, cm == VI_X(vi_type_config_mass)(sys->type), "%s %s: mass_constant %d", name, pn,
+           !cm);
+  VI_REAL q[TN], p[TN], v[TN], M[TN * TN], Mi[TN * TN], W1[TN * TN], W2[TN * TN];
+  for (int pt = 0; pt < 2; pt++) {
+    for (int i = 0; i < n; i++) {
+      q[i] = sys->q0[i] + (pt ? VI_C(0.13) * (i + 1) : 0);
+      p[i] = sys->p0[i] + VI_C(0.31) * (i + 2);
+    }
+    const VI_REAL *Mp = NULL, *Mip = NULL;
+    int rc = VI_X(vi_system_mass)(sys, q, M);
+    rc = rc ? rc : VI_X(vi_system_mass_inv)(sys, q, Mi);
+    rc = rc ? rc : VI_X(vi_system_mass_at)(sys, q, W1, &Mp);
+    rc = rc ? rc : VI_X(vi_system_minv_at)(sys, q, W2, &Mip);
+    rc = rc ? rc : VI_X(vi_system_minv_apply)(sys, q, p, v);
+    VI_CHECK(c, rc == VI_OK, "%s %s: mass services %d", name, pn, rc);
+    if (rc != VI_OK) {
+      return;
+    }
+    VI_REAL e = 0, d = 0;
+    for (int i = 0; i < n; i++) {
+      VI_REAL t = 0;
+      for (int j = 0; j < n; j++) {
+        VI_REAL s = 0;
+        for (int k = 0; k < n; k++) {
+          s += M[i * n + k] * Mi[k * n + j];
+        }
+        s -= i == j;
+        e = vi_fabs(s) > e ? vi_fabs(s) : e;
+        t += Mi[i * n + j] * p[j];
       }
-      s -= i == j;
-      e = vi_fabs(s) > e ? vi_fabs(s) : e;
+      d = vi_fabs(t - v[i]) > d ? vi_fabs(t - v[i]) : d;
+    }
+    const size_t nn = (size_t)n * (size_t)n * sizeof *M;
+    VI_CHECK(c, e <= 10 * VI_EPS && d == 0 && memcmp(M, Mp, nn) == 0 && memcmp(Mi, Mip, nn) == 0,
+             "%s %s: M Minv - I = %.1e, minv_apply off by %.1e, pointers differ %d %d", name,
+             pn, (double)e, (double)d, memcmp(M, Mp, nn) != 0, memcmp(Mi, Mip, nn) != 0);
+    VI_CHECK(c, cm == (Mp == W1) && cm == (Mip == W2), "%s %s: work used for a %s mass", name,
+             pn, cm ? "configuration-dependent" : "constant");
+  }
+}
+
+/* vi_system_dGv: the fallback through constraint_hess with unit mu, at a
+ * generic velocity, against the contracted Hessians computed here (bit for
+ * bit: the same sums in the same order), and v . dGv_k = v' Hess g_k v. */
+static void VI_X(test_dgv)(vi_check_ctx *c, const VI_X(vi_system) *sys) {
+  const char *name = sys->type->info->name, *pn = VI_PREC_NAME;
+  const int n = sys->n, m = sys->m;
+  const VI_X(vi_holo_ops) *holo = sys->type->holo;
+  if (m == 0 || holo->constraint_hess == NULL) {
+    return;
+  }
+  VI_REAL v[TN], J[TN * TN], H[TN * TN], mu[TN], Jh[TN * TN];
+  for (int i = 0; i < n; i++) {
+    v[i] = VI_C(0.7) - VI_C(0.29) * i;
+  }
+  int rc = VI_X(vi_system_dGv)(sys, sys->q0, v, J);
+  for (int k = 0; rc == VI_OK && k < m; k++) {
+    for (int l = 0; l < m; l++) {
+      mu[l] = l == k;
+    }
+    rc = holo->constraint_hess(sys->state, sys->q0, mu, H);
+    for (int j = 0; j < n; j++) {
+      VI_REAL t = 0;
+      for (int i = 0; i < n; i++) {
+        t += H[j * n + i] * v[i];
+      }
+      Jh[k * n + j] = t;
     }
   }
-  VI_CHECK(c, e <= 10 * eps, "%s %s: M Minv - I = %.1e", info->name, pn,
-           (double)e);
+  VI_CHECK(c, rc == VI_OK && memcmp(J, Jh, (size_t)(m * n) * sizeof *J) == 0,
+           "%s %s: vi_system_dGv (fallback) %d differs from the contracted Hessians", name, pn,
+           rc);
+}
 
-  /* Derivatives against finite differences, q0 and 5 probes. */
-  printf("%s (%s):\n", info->name, pn);
-  report_ctx r = {0, 0};
-  int nf = VI_X(vi_system_check)(sys, 5, report_line, &r);
-  /* Six points x (grad V, Hess V[, G, Hess g][, D_q Phi, D_q A'mu][, three
-   * kinetic terms]). */
-  VI_CHECK(c, nf == 0 && r.failed_lines == 0 &&
-                  r.lines == 6 * ((m > 0 ? 4 : 2) + (sys->m_nh > 0 ? 2 : 0) +
-                                  (sys->config_mass ? 3 : 0)),
-           "%s %s: vi_system_check: %d failures, %d lines", info->name, pn,
-           nf, r.lines);
+/* vi_system_check: every supplied derivative passes at q0 and 5 probes. */
+static void VI_X(test_check_lines)(vi_check_ctx *c, const VI_X(vi_system) *sys) {
+  const char *name = sys->type->info->name, *pn = VI_PREC_NAME;
+  printf("%s (%s):\n", name, pn);
+  vi_report_ctx r = {0, 0, 0};
+  int nf = VI_X(vi_system_check)(sys, 5, vi_report_line, &r);
+  /* Six points x (grad V, Hess V[, G, Hess g[, dGv]][, D_q Phi, D_q
+   * A'mu][, three kinetic terms]). */
+  const int dgv = sys->m > 0 && sys->type->holo->dGv != NULL;
+  const int per_point = (sys->m > 0 ? 4 + dgv : 2) + (sys->m_nh > 0 ? 2 : 0) +
+                        (VI_X(vi_system_mass_constant)(sys) ? 0 : 3);
+  VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * per_point,
+           "%s %s: vi_system_check: %d failures, %d lines", name, pn, nf, r.lines);
+}
 
-  /* Energy, and the hidden constraint at consistent data. */
-  VI_REAL E = 0, gv[TN], v[TN], a[TN], lam[TN];
-  rc = VI_X(vi_system_energy)(sys, q0, p0, &E);
-  VI_CHECK(c, rc == VI_OK && vi_isfinite(E), "%s %s: energy %d", info->name,
-           pn, rc);
-  rc = VI_X(accel)(sys, q0, p0, v, a, lam);
-  VI_CHECK(c, rc == VI_OK, "%s %s: lambda %d", info->name, pn, rc);
+/* (70) by construction: G a + [v' Hess g_k v]_k = 0, the second time
+ * derivative of g, at (q0, p0) with a, v of the index-1 flow. */
+static void VI_X(test_lambda70)(vi_check_ctx *c, const VI_X(vi_system) *sys, const VI_REAL *v,
+                                const VI_REAL *a) {
+  const char *name = sys->type->info->name, *pn = VI_PREC_NAME;
+  const int n = sys->n, m = sys->m;
+  const VI_REAL *q0 = sys->q0, eps = VI_EPS;
   VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, q0)), vs = VI_X(max1)(VI_X(nrm)(n, v));
   VI_REAL as = VI_X(max1)(VI_X(nrm)(n, a));
-  rc = VI_X(vi_system_hidden)(sys, q0, p0, gv);
-  VI_CHECK(c, rc == VI_OK && VI_X(nrm)(m, gv) <= 100 * eps * qs * vs,
-           "%s %s: hidden constraint at (q0, p0) = %.1e", info->name, pn,
-           (double)VI_X(nrm)(m, gv));
-  for (int k = 0; k < m; k++) {
-    VI_CHECK(c, vi_isfinite(lam[k]), "%s %s: lambda not finite", info->name,
-             pn);
-  }
-
-  /* (70) by construction: G a + [v' Hess g_k v]_k = 0, the second time
-   * derivative of g. */
   VI_REAL G[TN * TN], H[TN * TN], mu[TN];
   if (m > 0) {
     sys->type->holo->constraint_jac(sys->state, q0, G);
@@ -1270,335 +1154,220 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
       }
     }
     VI_CHECK(c, vi_fabs(s) <= 1000 * eps * qs * (as + vs * vs),
-             "%s %s: G a + v'Hg v = %.1e for constraint %d", info->name, pn,
-             (double)s, k);
+             "%s %s: G a + v'Hg v = %.1e for constraint %d", name, pn, (double)s, k);
   }
+}
 
-  /* The same independently of constraint_hess and of the sign convention
-   * in it: along q(t) = q0 + t v + t^2/2 a, v(t) = v + t a the hidden
-   * constraint G(q(t)) v(t) must be stationary at t = 0 (central
-   * differences); likewise the energy and every momentum map, first
-   * integrals of the flow. */
-  {
-    VI_REAL dt = vi_pow(eps, 1 / VI_C(3.0)) / vs;
-    VI_REAL qq[2][TN], pp[2][TN], hh[2][TN], EE[2], JJ[2][TN], ph[2][TN];
-    for (int sgn = 0; sgn < 2; sgn++) {
-      VI_REAL tt = sgn ? -dt : dt;
-      VI_REAL vv[TN];
-      for (int i = 0; i < n; i++) {
-        qq[sgn][i] = q0[i] + tt * v[i] + tt * tt / 2 * a[i];
-        vv[i] = v[i] + tt * a[i];
-      }
-      VI_REAL Mt[TN * TN];
-      VI_X(vi_system_mass)(sys, qq[sgn], Mt);
-      for (int i = 0; i < n; i++) {
-        VI_REAL s = 0;
-        for (int j = 0; j < n; j++) {
-          s += Mt[i * n + j] * vv[j];
-        }
-        pp[sgn][i] = s;
-      }
-      VI_X(vi_system_hidden)(sys, qq[sgn], pp[sgn], hh[sgn]);
-      VI_X(vi_system_nh_residual)(sys, qq[sgn], pp[sgn], ph[sgn]);
-      VI_X(vi_system_energy)(sys, qq[sgn], pp[sgn], &EE[sgn]);
-      if (VI_X(vi_type_has_momenta)(t)) {
-        t->obs->momenta(sys->state, qq[sgn], pp[sgn], JJ[sgn]);
-      }
-    }
-    VI_REAL tol = 1000 * vi_pow(eps, 2 / VI_C(3.0));
-    for (int k = 0; k < m; k++) {
-      VI_REAL d = (hh[0][k] - hh[1][k]) / (2 * dt);
-      VI_CHECK(c, vi_fabs(d) <= tol * qs * (as + vs * vs),
-               "%s %s: d/dt G v = %.1e != 0 (constraint %d): lambda wrong",
-               info->name, pn, (double)d, k);
-    }
-    /* The nonholonomic multipliers of vi_system_lambda keep Phi = 0:
-     * d/dt (A(q) v + a) = 0 along the flow (whatever the sign inside). */
-    for (int k = 0; k < sys->m_nh; k++) {
-      VI_REAL d = (ph[0][k] - ph[1][k]) / (2 * dt);
-      VI_CHECK(c, vi_fabs(d) <= tol * qs * (as + vs * vs),
-               "%s %s: d/dt Phi = %.1e != 0 (constraint %d): mu wrong", info->name, pn,
-               (double)d, k);
-    }
-    VI_REAL psc = VI_X(max1)(VI_X(nrm)(n, p0));
-    VI_REAL dE = (EE[0] - EE[1]) / (2 * dt);
-    VI_CHECK(c, vi_fabs(dE) <= tol * psc * (as + vs),
-             "%s %s: dE/dt = %.1e along the flow", info->name, pn,
-             (double)dE);
-    if (info->n_momenta > 0) {
-      VI_CHECK(c, VI_X(vi_type_has_momenta)(t) && info->n_momenta > 0 &&
-                      info->n_momenta <= TN && info->momentum_names != NULL,
-               "%s %s: momentum maps declared but not given", info->name, pn);
-      VI_REAL J0[TN], Jg[TN];
-      if (VI_X(vi_type_has_momenta)(t)) {
-        /* A map may vanish at the defaults (six-balls starts at rest and
-         * reports (61) relative to q0); then "not a stub" is asked of its
-         * value at a generic point (q0 + 0.37 i, p0 + 0.53 i). */
-        VI_REAL qg[TN], pg[TN];
-        for (int i = 0; i < n; i++) {
-          qg[i] = q0[i] + VI_C(0.37) * (i + 1);
-          pg[i] = p0[i] + VI_C(0.53) * (i + 1);
-        }
-        int rg = t->obs->momenta(sys->state, qg, pg, Jg);
-        rc = t->obs->momenta(sys->state, q0, p0, J0);
-        for (int k = 0; k < info->n_momenta; k++) {
-          VI_REAL dJ = (JJ[0][k] - JJ[1][k]) / (2 * dt);
-          VI_CHECK(c, rc == 0 && rg == 0 && vi_isfinite(J0[k]) &&
-                          (J0[k] != 0 || (vi_isfinite(Jg[k]) && Jg[k] != 0)) &&
-                          vi_fabs(dJ) <= tol * qs * psc * (as + vs),
-                   "%s %s: momentum %s = %.6g, d/dt = %.1e", info->name, pn,
-                   info->momentum_names[k], (double)J0[k], (double)dJ);
-          printf("  %s at (q0, p0): %.12g, d/dt along the flow %.1e\n",
-                 info->momentum_names[k], (double)J0[k], (double)dJ);
-        }
-      }
-    }
-  }
-
-  /* Projection (4): lands on the hidden constraint, is idempotent and
-   * M^-1-orthogonal (p - Pp)' M^-1 Pp = 0. */
-  {
-    const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
-    VI_REAL p[TN], pp1[TN], w[TN];
+/* Along q(t) = q0 + t v + t^2/2 a, v(t) = v + t a (central differences)
+ * the hidden constraint G(q(t)) v(t) and the nonholonomic Phi must be
+ * stationary at t = 0, independently of constraint_hess and of the sign
+ * convention in it; likewise the energy and every momentum map, first
+ * integrals of the flow. */
+static void VI_X(test_flow_stationary)(vi_check_ctx *c, const VI_X(vi_system) *sys,
+                                       const VI_REAL *v, const VI_REAL *a) {
+  const VI_X(vi_system_type) *t = sys->type;
+  const vi_system_info *info = t->info;
+  const char *pn = VI_PREC_NAME;
+  const int n = sys->n, m = sys->m;
+  const VI_REAL *q0 = sys->q0, *p0 = sys->p0, eps = VI_EPS;
+  VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, q0)), vs = VI_X(max1)(VI_X(nrm)(n, v));
+  VI_REAL as = VI_X(max1)(VI_X(nrm)(n, a));
+  VI_REAL dt = vi_pow(eps, 1 / VI_C(3.0)) / vs;
+  VI_REAL qq[2][TN], pp[2][TN], hh[2][TN], EE[2], JJ[2][TN], ph[2][TN];
+  for (int sgn = 0; sgn < 2; sgn++) {
+    VI_REAL tt = sgn ? -dt : dt;
+    VI_REAL vv[TN];
     for (int i = 0; i < n; i++) {
-      VI_REAL u = (i + 1) * golden;
-      p[i] = p0[i] + (u - vi_floor(u) - VI_C(0.5)) * VI_X(max1)(
-                                                          VI_X(nrm)(n, p0));
+      qq[sgn][i] = q0[i] + tt * v[i] + tt * tt / 2 * a[i];
+      vv[i] = v[i] + tt * a[i];
     }
-    memcpy(pp1, p, sizeof p);
-    rc = VI_X(vi_system_project_p)(sys, q0, pp1);
-    VI_CHECK(c, rc == VI_OK, "%s %s: project_p %d", info->name, pn, rc);
-    VI_X(vi_system_hidden)(sys, q0, pp1, gv);
-    VI_REAL ps = VI_X(max1)(VI_X(nrm)(n, p));
-    VI_CHECK(c, VI_X(nrm)(m, gv) <= 100 * eps * qs * ps,
-             "%s %s: hidden after projection %.1e", info->name, pn,
-             (double)VI_X(nrm)(m, gv));
-    memcpy(w, pp1, sizeof w);
-    VI_X(vi_system_project_p)(sys, q0, w);
-    VI_REAL d = 0, ip = 0;
+    VI_REAL Mt[TN * TN];
+    VI_X(vi_system_mass)(sys, qq[sgn], Mt);
     for (int i = 0; i < n; i++) {
-      d = vi_fabs(w[i] - pp1[i]) > d ? vi_fabs(w[i] - pp1[i]) : d;
       VI_REAL s = 0;
       for (int j = 0; j < n; j++) {
-        s += sys->Minv[i * n + j] * pp1[j];
+        s += Mt[i * n + j] * vv[j];
       }
-      ip += (p[i] - pp1[i]) * s;
+      pp[sgn][i] = s;
     }
-    VI_CHECK(c, d <= 100 * eps * ps && vi_fabs(ip) <= 100 * eps * ps * ps,
-             "%s %s: projection not idempotent (%.1e) or not orthogonal "
-             "(%.1e)",
-             info->name, pn, (double)d, (double)ip);
+    VI_X(vi_system_hidden)(sys, qq[sgn], pp[sgn], hh[sgn]);
+    VI_X(vi_system_nh_residual)(sys, qq[sgn], pp[sgn], ph[sgn]);
+    VI_X(vi_system_energy)(sys, qq[sgn], pp[sgn], &EE[sgn]);
+    if (VI_X(vi_type_has_momenta)(t)) {
+      t->obs->momenta(sys->state, qq[sgn], pp[sgn], JJ[sgn]);
+    }
   }
-
-  /* A short RK4 run of the index-1 form: the energy, the momentum maps and
-   * the constraints stay put up to the error of RK4. */
-  {
-    VI_REAL ys[1][2 * TN], E1 = 0, g[TN], J0[TN], J1[TN];
-    VI_X(rk4)(sys, VI_C(0.5), 1000, 1, ys);
-    VI_X(vi_system_energy)(sys, ys[0], ys[0] + n, &E1);
-    VI_REAL dE = vi_fabs(E1 - E) / VI_X(max1)(vi_fabs(E));
-    VI_REAL dJ = 0, dg = 0;
-    if (m > 0) {
-      t->holo->constraint(sys->state, ys[0], g);
-      dg = VI_X(nrm)(m, g) / (qs * qs);
-    }
-    if (VI_X(vi_type_has_momenta)(t) && info->n_momenta <= TN) {
-      t->obs->momenta(sys->state, q0, p0, J0);
-      t->obs->momenta(sys->state, ys[0], ys[0] + n, J1);
-      for (int k = 0; k < info->n_momenta; k++) {
-        VI_REAL d = vi_fabs(J1[k] - J0[k]) / VI_X(max1)(vi_fabs(J0[k]));
-        dJ = d > dJ ? d : dJ;
-      }
-    }
-    printf("  RK4 on [0, 0.5], h = 5e-4: relative drift of E %.1e, of the "
-           "momenta %.1e, |g| %.1e\n",
-           (double)dE, (double)dJ, (double)dg);
-    VI_REAL tol = VI_C(1e-9);
-    if (!VI_X(vi_type_energy_conserved)(t)) {
-      dE = 0; /* an affine constraint does work: E is no invariant */
-    }
-    VI_CHECK(c, dE <= tol && dJ <= tol && dg <= tol,
-             "%s %s: RK4 drift E %.1e J %.1e g %.1e", info->name, pn,
-             (double)dE, (double)dJ, (double)dg);
+  VI_REAL tol = 1000 * vi_pow(eps, 2 / VI_C(3.0));
+  for (int k = 0; k < m; k++) {
+    VI_REAL d = (hh[0][k] - hh[1][k]) / (2 * dt);
+    VI_CHECK(c, vi_fabs(d) <= tol * qs * (as + vs * vs),
+             "%s %s: d/dt G v = %.1e != 0 (constraint %d): lambda wrong", info->name, pn,
+             (double)d, k);
   }
+  /* The nonholonomic multipliers of vi_system_lambda keep Phi = 0:
+   * d/dt (A(q) v + a) = 0 along the flow (whatever the sign inside). */
+  for (int k = 0; k < sys->m_nh; k++) {
+    VI_REAL d = (ph[0][k] - ph[1][k]) / (2 * dt);
+    VI_CHECK(c, vi_fabs(d) <= tol * qs * (as + vs * vs),
+             "%s %s: d/dt Phi = %.1e != 0 (constraint %d): mu wrong", info->name, pn,
+             (double)d, k);
+  }
+  VI_REAL psc = VI_X(max1)(VI_X(nrm)(n, p0));
+  VI_REAL dE = (EE[0] - EE[1]) / (2 * dt);
+  VI_CHECK(c, vi_fabs(dE) <= tol * psc * (as + vs), "%s %s: dE/dt = %.1e along the flow",
+           info->name, pn, (double)dE);
+  if (info->n_momenta == 0) {
+    return;
+  }
+  VI_CHECK(c, VI_X(vi_type_has_momenta)(t) && info->n_momenta <= TN &&
+                  info->momentum_names != NULL,
+           "%s %s: momentum maps declared but not given", info->name, pn);
+  if (!VI_X(vi_type_has_momenta)(t)) {
+    return;
+  }
+  /* A map may vanish at the defaults (six-balls starts at rest and
+   * reports (61) relative to q0); then "not a stub" is asked of its value
+   * at a generic point (q0 + 0.37 i, p0 + 0.53 i). */
+  VI_REAL J0[TN], Jg[TN], qg[TN], pg[TN];
+  for (int i = 0; i < n; i++) {
+    qg[i] = q0[i] + VI_C(0.37) * (i + 1);
+    pg[i] = p0[i] + VI_C(0.53) * (i + 1);
+  }
+  int rg = t->obs->momenta(sys->state, qg, pg, Jg);
+  int rc = t->obs->momenta(sys->state, q0, p0, J0);
+  for (int k = 0; k < info->n_momenta; k++) {
+    VI_REAL dJ = (JJ[0][k] - JJ[1][k]) / (2 * dt);
+    VI_CHECK(c, rc == 0 && rg == 0 && vi_isfinite(J0[k]) &&
+                    (J0[k] != 0 || (vi_isfinite(Jg[k]) && Jg[k] != 0)) &&
+                    vi_fabs(dJ) <= tol * qs * psc * (as + vs),
+             "%s %s: momentum %s = %.6g, d/dt = %.1e", info->name, pn, info->momentum_names[k],
+             (double)J0[k], (double)dJ);
+    printf("  %s at (q0, p0): %.12g, d/dt along the flow %.1e\n", info->momentum_names[k],
+           (double)J0[k], (double)dJ);
+  }
+}
 
+/* Projection (4): lands on the hidden constraint, is idempotent and
+ * M^-1-orthogonal (p - Pp)' M^-1 Pp = 0. */
+static void VI_X(test_projection)(vi_check_ctx *c, const VI_X(vi_system) *sys) {
+  const char *name = sys->type->info->name, *pn = VI_PREC_NAME;
+  const int n = sys->n, m = sys->m;
+  const VI_REAL *q0 = sys->q0, *p0 = sys->p0, eps = VI_EPS;
+  const VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, q0));
+  const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
+  VI_REAL p[TN], pp1[TN], w[TN], gv[TN], Mi[TN * TN];
+  for (int i = 0; i < n; i++) {
+    VI_REAL u = (i + 1) * golden;
+    p[i] = p0[i] + (u - vi_floor(u) - VI_C(0.5)) * VI_X(max1)(VI_X(nrm)(n, p0));
+  }
+  memcpy(pp1, p, sizeof p);
+  int rc = VI_X(vi_system_project_p)(sys, q0, pp1);
+  VI_CHECK(c, rc == VI_OK, "%s %s: project_p %d", name, pn, rc);
+  VI_X(vi_system_hidden)(sys, q0, pp1, gv);
+  VI_REAL ps = VI_X(max1)(VI_X(nrm)(n, p));
+  VI_CHECK(c, VI_X(nrm)(m, gv) <= 100 * eps * qs * ps, "%s %s: hidden after projection %.1e",
+           name, pn, (double)VI_X(nrm)(m, gv));
+  memcpy(w, pp1, sizeof w);
+  VI_X(vi_system_project_p)(sys, q0, w);
+  VI_X(vi_system_mass_inv)(sys, q0, Mi);
+  VI_REAL d = 0, ip = 0;
+  for (int i = 0; i < n; i++) {
+    d = vi_fabs(w[i] - pp1[i]) > d ? vi_fabs(w[i] - pp1[i]) : d;
+    VI_REAL s = 0;
+    for (int j = 0; j < n; j++) {
+      s += Mi[i * n + j] * pp1[j];
+    }
+    ip += (p[i] - pp1[i]) * s;
+  }
+  VI_CHECK(c, d <= 100 * eps * ps && vi_fabs(ip) <= 100 * eps * ps * ps,
+           "%s %s: projection not idempotent (%.1e) or not orthogonal (%.1e)", name, pn,
+           (double)d, (double)ip);
+}
+
+/* A short RK4 run of the index-1 form: the energy, the momentum maps and
+ * the constraints stay put up to the error of RK4. */
+static void VI_X(test_rk4_drift)(vi_check_ctx *c, const VI_X(vi_system) *sys, VI_REAL E) {
+  const VI_X(vi_system_type) *t = sys->type;
+  const vi_system_info *info = t->info;
+  const char *pn = VI_PREC_NAME;
+  const int n = sys->n, m = sys->m;
+  const VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, sys->q0));
+  VI_REAL ys[1][2 * TN], E1 = 0, g[TN], J0[TN], J1[TN];
+  VI_X(rk4)(sys, VI_C(0.5), 1000, 1, ys);
+  VI_X(vi_system_energy)(sys, ys[0], ys[0] + n, &E1);
+  VI_REAL dE = vi_fabs(E1 - E) / VI_X(max1)(vi_fabs(E));
+  VI_REAL dJ = 0, dg = 0;
+  if (m > 0) {
+    t->holo->constraint(sys->state, ys[0], g);
+    dg = VI_X(nrm)(m, g) / (qs * qs);
+  }
+  if (VI_X(vi_type_has_momenta)(t) && info->n_momenta <= TN) {
+    t->obs->momenta(sys->state, sys->q0, sys->p0, J0);
+    t->obs->momenta(sys->state, ys[0], ys[0] + n, J1);
+    for (int k = 0; k < info->n_momenta; k++) {
+      VI_REAL d = vi_fabs(J1[k] - J0[k]) / VI_X(max1)(vi_fabs(J0[k]));
+      dJ = d > dJ ? d : dJ;
+    }
+  }
+  printf("  RK4 on [0, 0.5], h = 5e-4: relative drift of E %.1e, of the "
+         "momenta %.1e, |g| %.1e\n",
+         (double)dE, (double)dJ, (double)dg);
+  VI_REAL tol = VI_C(1e-9);
+  if (!VI_X(vi_type_energy_conserved)(t)) {
+    dE = 0; /* an affine constraint does work: E is no invariant */
+  }
+  VI_CHECK(c, dE <= tol && dJ <= tol && dg <= tol, "%s %s: RK4 drift E %.1e J %.1e g %.1e",
+           info->name, pn, (double)dE, (double)dJ, (double)dg);
+}
+
+/* A mechanical system: the mass services, the derivative check, energy,
+ * hidden constraint and multipliers at consistent data and along the
+ * flow, the projection, a short RK4 run, the exact solution and the
+ * bad-input contract. */
+static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
+  const vi_system_info *info = t->info;
+  const char *pn = VI_PREC_NAME;
+  char err[512] = "";
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(t, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK && sys != NULL, "%s %s: alloc: %d %s", info->name, pn, rc, err);
+  if (sys == NULL) {
+    return;
+  }
+  int n = sys->n, m = sys->m;
+  VI_CHECK(c, n == info->n && m == info->m && n <= TN && m <= TN, "%s %s: sizes %d %d",
+           info->name, pn, n, m);
+  if (n > TN || m > TN) {
+    VI_X(vi_system_free)(sys);
+    return;
+  }
+  VI_X(test_mass)(c, sys);
+  VI_X(test_dgv)(c, sys);
+  VI_X(test_check_lines)(c, sys);
+
+  /* Energy, and the hidden constraint at consistent data. */
+  const VI_REAL *q0 = sys->q0, *p0 = sys->p0, eps = VI_EPS;
+  VI_REAL E = 0, gv[TN], v[TN], a[TN], lam[TN];
+  rc = VI_X(vi_system_energy)(sys, q0, p0, &E);
+  VI_CHECK(c, rc == VI_OK && vi_isfinite(E), "%s %s: energy %d", info->name, pn, rc);
+  rc = VI_X(accel)(sys, q0, p0, v, a, lam);
+  VI_CHECK(c, rc == VI_OK, "%s %s: lambda %d", info->name, pn, rc);
+  VI_REAL qs = VI_X(max1)(VI_X(nrm)(n, q0)), vs = VI_X(max1)(VI_X(nrm)(n, v));
+  rc = VI_X(vi_system_hidden)(sys, q0, p0, gv);
+  VI_CHECK(c, rc == VI_OK && VI_X(nrm)(m, gv) <= 100 * eps * qs * vs,
+           "%s %s: hidden constraint at (q0, p0) = %.1e", info->name, pn,
+           (double)VI_X(nrm)(m, gv));
+  for (int k = 0; k < m; k++) {
+    VI_CHECK(c, vi_isfinite(lam[k]), "%s %s: lambda not finite", info->name, pn);
+  }
+  VI_X(test_lambda70)(c, sys, v, a);
+  VI_X(test_flow_stationary)(c, sys, v, a);
+  VI_X(test_projection)(c, sys);
+  VI_X(test_rk4_drift)(c, sys, E);
   VI_X(test_exact)(c, sys, "defaults");
   VI_X(test_bad_input)(c, t, sys);
   VI_X(vi_system_free)(sys);
   VI_X(vi_system_free)(NULL);
-}
-
-/* Deliberately broken systems: a constraint that fails (fatally, -3) is
- * reported by vi_system_alloc; a contracted Hessian that fails recoverably
- * (2) is reported by vi_system_lambda and vi_system_check. */
-static int VI_X(brk_mass)(const void *s, VI_REAL *M) {
-  M[0] = VI_C(2.5);
-  return 0;
-}
-static int VI_X(brk_V)(const void *s, const VI_REAL *q, VI_REAL *V) {
-  *V = VI_C(1.5) * q[0];
-  return 0;
-}
-static int VI_X(brk_dV)(const void *s, const VI_REAL *q, VI_REAL *dV) {
-  dV[0] = VI_C(1.5);
-  return 0;
-}
-static int VI_X(brk_g_fail)(const void *s, const VI_REAL *q, VI_REAL *g) {
-  return -3;
-}
-static int VI_X(brk_g)(const void *s, const VI_REAL *q, VI_REAL *g) {
-  g[0] = q[0] - VI_C(0.75);
-  return 0;
-}
-static int VI_X(brk_G)(const void *s, const VI_REAL *q, VI_REAL *G) {
-  G[0] = 1;
-  return 0;
-}
-/* Placeholder D_q Phi and D_q(A' mu) (never called by vi_system_alloc). */
-static int VI_X(brk_zero2)(const void *s, const VI_REAL *q, const VI_REAL *w, VI_REAL *D) {
-  return -1;
-}
-static int VI_X(brk_Hg_fail)(const void *s, const VI_REAL *q,
-                             const VI_REAL *mu, VI_REAL *H) {
-  return 2;
-}
-/* Wrong on purpose: grad V off by 1e-6 relative, Hess g = mu although g is
- * linear. */
-static int VI_X(brk_dV_wrong)(const void *s, const VI_REAL *q, VI_REAL *dV) {
-  dV[0] = VI_C(1.5) * (1 + VI_C(1e-6));
-  return 0;
-}
-static int VI_X(brk_Hg_wrong)(const void *s, const VI_REAL *q,
-                              const VI_REAL *mu, VI_REAL *H) {
-  H[0] = mu[0];
-  return 0;
-}
-static int VI_X(brk_init)(const void *s, VI_REAL *q0, VI_REAL *v0) {
-  q0[0] = VI_C(0.75);
-  v0[0] = 0;
-  return 0;
-}
-
-/* A sphere in R^BIGN with linear potential and a non-uniform diagonal mass:
- * big enough that the kernels' scratch leaves the stack for the heap. */
-static int VI_X(big_mass)(const void *s, VI_REAL *M) {
-  for (int i = 0; i < BIGN * BIGN; i++) {
-    M[i] = 0;
-  }
-  for (int i = 0; i < BIGN; i++) {
-    M[i * BIGN + i] = 1 + i / VI_C(7.0);
-  }
-  return 0;
-}
-static int VI_X(big_V)(const void *s, const VI_REAL *q, VI_REAL *V) {
-  VI_REAL t = 0;
-  for (int i = 0; i < BIGN; i++) {
-    t += (i - VI_C(9.5)) * q[i];
-  }
-  *V = t;
-  return 0;
-}
-static int VI_X(big_dV)(const void *s, const VI_REAL *q, VI_REAL *dV) {
-  for (int i = 0; i < BIGN; i++) {
-    dV[i] = i - VI_C(9.5);
-  }
-  return 0;
-}
-static int VI_X(big_HV)(const void *s, const VI_REAL *q, VI_REAL *H) {
-  for (int i = 0; i < BIGN * BIGN; i++) {
-    H[i] = 0;
-  }
-  return 0;
-}
-static int VI_X(big_g)(const void *s, const VI_REAL *q, VI_REAL *g) {
-  VI_REAL t = 0;
-  for (int i = 0; i < BIGN; i++) {
-    t += q[i] * q[i];
-  }
-  g[0] = (t - VI_C(1.69)) / 2;
-  return 0;
-}
-static int VI_X(big_G)(const void *s, const VI_REAL *q, VI_REAL *G) {
-  for (int i = 0; i < BIGN; i++) {
-    G[i] = q[i];
-  }
-  return 0;
-}
-static int VI_X(big_Hg)(const void *s, const VI_REAL *q, const VI_REAL *mu,
-                        VI_REAL *H) {
-  for (int i = 0; i < BIGN * BIGN; i++) {
-    H[i] = (i % (BIGN + 1) == 0) ? mu[0] : 0;
-  }
-  return 0;
-}
-static int VI_X(big_init)(const void *s, VI_REAL *q0, VI_REAL *v0) {
-  for (int i = 0; i < BIGN; i++) {
-    q0[i] = 0;
-    v0[i] = (i % 5) - VI_C(1.75);
-  }
-  q0[0] = VI_C(1.3);
-  v0[0] = 0;
-  return 0;
-}
-
-static void VI_X(test_big)(vi_check_ctx *c) {
-  static const vi_param params[] = {{NULL, 0, NULL, NULL, VI_PARAM_ANY}};
-  static const vi_system_info info = {
-      .name = "big-sphere",
-      .summary = "a particle on a sphere in R^24",
-      .cite = "",
-      .n = BIGN,
-      .m = 1,
-      .params = params,
-  };
-  const VI_X(vi_mech_ops) big_mech = {
-      .mass = VI_X(big_mass),
-      .potential = VI_X(big_V),
-      .grad_potential = VI_X(big_dV),
-      .hess_potential = VI_X(big_HV),
-  };
-  const VI_X(vi_holo_ops) big_holo = {
-      .constraint = VI_X(big_g),
-      .constraint_jac = VI_X(big_G),
-      .constraint_hess = VI_X(big_Hg),
-  };
-  const VI_X(vi_system_type) big = {
-      .info = &info,
-      .initial = VI_X(big_init),
-      .mech = &big_mech,
-      .holo = &big_holo,
-  };
-  char err[512] = "";
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&big, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "big (%s): alloc %d '%s'", VI_PREC_NAME, rc, err);
-  if (sys == NULL) {
-    return;
-  }
-  report_ctx r = {0, 0};
-  rc = VI_X(vi_system_check)(sys, 1, report_line, &r);
-  VI_CHECK(c, rc == 0, "big (%s): check %d", VI_PREC_NAME, rc);
-  /* lambda (70) on the sphere: lambda = (|v|^2 - q' M^-1 grad V) /
-   * (q' M^-1 q), by hand. */
-  VI_REAL lam = 0, v[BIGN], num = 0, den = 0, p[BIGN], gv = 0;
-  rc = VI_X(vi_system_lambda)(sys, sys->q0, sys->p0, &lam);
-  for (int i = 0; i < BIGN; i++) {
-    VI_REAL mi = sys->M[i * BIGN + i];
-    v[i] = sys->p0[i] / mi;
-    num += v[i] * v[i] - sys->q0[i] * (i - VI_C(9.5)) / mi;
-    den += sys->q0[i] * sys->q0[i] / mi;
-    p[i] = sys->p0[i] + i;
-  }
-  VI_CHECK(c, rc == VI_OK && vi_fabs(lam - num / den) <= 100 * VI_EPS *
-                                                            vi_fabs(lam),
-           "big (%s): lambda %d %g vs %g", VI_PREC_NAME, rc, (double)lam,
-           (double)(num / den));
-  rc = VI_X(vi_system_project_p)(sys, sys->q0, p);
-  VI_CHECK(c, rc == VI_OK, "big (%s): project %d", VI_PREC_NAME, rc);
-  rc = VI_X(vi_system_hidden)(sys, sys->q0, p, &gv);
-  VI_CHECK(c, rc == VI_OK && vi_fabs(gv) <= 1000 * VI_EPS,
-           "big (%s): hidden after projection %g", VI_PREC_NAME, (double)gv);
-  VI_X(vi_system_free)(sys);
 }
 
 /* A system with both constraint kinds refuses initial data that violates
@@ -1621,115 +1390,6 @@ static void VI_X(test_mixed_inconsistent)(vi_check_ctx *c) {
   VI_X(expect_fail)(c, t,
                     "v0=1.2826822092276597,0.67623361286326422,0.39678010404347031,2",
                     VI_EINCONSISTENT, "|A(q0) v0 + a(q0)| = 1.0e-01", "|g(q0)| = ");
-}
-
-static void VI_X(test_broken)(vi_check_ctx *c) {
-  static const vi_param params[] = {{NULL, 0, NULL, NULL, VI_PARAM_ANY}};
-  static const vi_system_info info = {
-      .name = "broken",
-      .summary = "a system whose callbacks fail",
-      .cite = "",
-      .n = 1,
-      .m = 1,
-      .params = params,
-  };
-  const VI_X(vi_mech_ops) bad_g_mech = {
-      .mass = VI_X(brk_mass),
-      .potential = VI_X(brk_V),
-      .grad_potential = VI_X(brk_dV),
-  };
-  const VI_X(vi_holo_ops) bad_g_holo = {
-      .constraint = VI_X(brk_g_fail),
-      .constraint_jac = VI_X(brk_G),
-      .constraint_hess = VI_X(brk_Hg_fail),
-  };
-  const VI_X(vi_system_type) bad_g = {
-      .info = &info,
-      .initial = VI_X(brk_init),
-      .mech = &bad_g_mech,
-      .holo = &bad_g_holo,
-  };
-  char err[512] = "";
-  VI_X(vi_system) *sys = NULL;
-  int rc = VI_X(vi_system_alloc)(&bad_g, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_ECALLBACK && sys == NULL &&
-                  contains(err, "constraint") && contains(err, "-3"),
-           "broken (%s): failing constraint gave %d, '%s'", VI_PREC_NAME, rc,
-           err);
-
-  VI_X(vi_system_type) bad_h = bad_g;
-  VI_X(vi_holo_ops) h_holo = bad_g_holo;
-  h_holo.constraint = VI_X(brk_g);
-  bad_h.holo = &h_holo;
-  rc = VI_X(vi_system_alloc)(&bad_h, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "broken (%s): alloc %d '%s'", VI_PREC_NAME, rc,
-           err);
-  if (sys != NULL) {
-    VI_REAL lam[1] = {0};
-    rc = VI_X(vi_system_lambda)(sys, sys->q0, sys->p0, lam);
-    VI_CHECK(c, rc == VI_CALLBACK_RECOVERABLE,
-             "broken (%s): lambda with a failing Hessian gave %d",
-             VI_PREC_NAME, rc);
-    report_ctx r = {0, 0};
-    rc = VI_X(vi_system_check)(sys, 2, report_line, &r);
-    VI_CHECK(c, rc < 0, "broken (%s): check with a failing Hessian gave %d",
-             VI_PREC_NAME, rc);
-    VI_X(vi_system_free)(sys);
-  }
-
-  /* vi_system_check must catch wrong and missing derivatives: per point,
-   * grad V (wrong), Hess V (missing) and sum mu_k Hess g_k (wrong) fail,
-   * G passes. */
-  VI_X(vi_system_type) wrong = bad_h;
-  VI_X(vi_mech_ops) w_mech = bad_g_mech;
-  VI_X(vi_holo_ops) w_holo = h_holo;
-  w_mech.grad_potential = VI_X(brk_dV_wrong);
-  w_holo.constraint_hess = VI_X(brk_Hg_wrong);
-  wrong.mech = &w_mech;
-  wrong.holo = &w_holo;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&wrong, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK, "wrong (%s): alloc %d '%s'", VI_PREC_NAME, rc,
-           err);
-  if (sys != NULL) {
-    report_ctx r = {0, 0};
-    rc = VI_X(vi_system_check)(sys, 3, report_line, &r);
-    VI_CHECK(c, rc == 3 * 4 && r.lines == 4 * 4 && r.failed_lines == 3 * 4,
-             "wrong (%s): check found %d failures in %d lines", VI_PREC_NAME,
-             rc, r.lines);
-    VI_X(vi_system_free)(sys);
-  }
-
-  /* A system without the mechanical form is refused, not crashed on. */
-  VI_X(vi_system_type) no_mass = bad_h;
-  VI_X(vi_mech_ops) nm_mech = bad_g_mech;
-  nm_mech.mass = NULL;
-  no_mass.mech = &nm_mech;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&no_mass, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EUNSUPPORTED && sys == NULL,
-           "broken (%s): no mass matrix gave %d", VI_PREC_NAME, rc);
-  rc = VI_X(vi_system_alloc)(NULL, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EINVAL, "NULL type gave %d", rc);
-
-  /* Holonomic and nonholonomic rows that are dependent at q0 (the
-   * planar pendulum with A(q) = G(q): C M^-1 C' = s (1 1; 1 1), an exact
-   * zero pivot) are refused as such, not as a failing callback. */
-  const VI_X(vi_system_type) *pt = VI_X(pendulum)();
-  vi_system_info dep_info = *pt->info;
-  dep_info.m_nh = 1;
-  const VI_X(vi_nh_ops) dep_nh = {.matrix = pt->holo->constraint_jac,
-                                  .dphi_dq = VI_X(brk_zero2),
-                                  .datmu = VI_X(brk_zero2)};
-  VI_X(vi_system_type) dep = *pt;
-  dep.info = &dep_info;
-  dep.nh = &dep_nh;
-  sys = NULL;
-  rc = VI_X(vi_system_alloc)(&dep, 0, NULL, &sys, err, sizeof err);
-  VI_CHECK(c, rc == VI_EINCONSISTENT && sys == NULL && contains(err, "linearly dependent") &&
-                  contains(err, "[G(q0); A(q0)]"),
-           "dependent (%s): gave %d '%s'", VI_PREC_NAME, rc, err);
-  VI_X(vi_system_free)(sys);
 }
 
 #endif /* VI_TEST_TMPL */

@@ -155,8 +155,11 @@ static inline int vi_kit_lagr_node(const VI_X(vi_system) *sys, vi_kit_work *w,
   if (J) {
     /* d/dq^mu, dQ/dq^mu = l_mu, dV/dq^mu = dl_mu/h; M(q) adds the mixed
      * L_qv, L_vq blocks. */
-    const VI_REAL *Lvv = sys->config_mass ? w->Mq : sys->M;
-    const VI_REAL *Dq = sys->config_mass ? w->Dq : NULL;
+    const VI_REAL *Lvv = w->Mq, *Dq = w->Dq;
+    if (VI_X(vi_system_mass_constant)(sys)) {
+      VI_X(vi_system_mass_at)(sys, w->Q, NULL, &Lvv); /* the cached M: cannot fail */
+      Dq = NULL;
+    }
     for (int nu = 0; nu < nrows; nu++) {
       for (int mu = 1; mu <= deg; mu++) {
         vi_lagr_block(J + (size_t)(nu * n) * N + (mu - 1) * n, N, n,

@@ -87,7 +87,7 @@ typedef struct man_state {
   /* Step data and work arrays (carved from the stepper block). */
   VI_REAL *q0, *p0, *x, *xprev, *qprev0;
   vi_kit_work w; /* a quadrature node of the Lagrangian integral */
-  VI_REAL *g, *G, *HG, *L, *mu, *v;
+  VI_REAL *g, *G, *HG, *L, *v;
   /* Configuration-dependent mass only: M(q^n)^-1 and G M(q^n)^-1. */
   VI_REAL *Minvq, *GMi;
 } man_state;
@@ -107,7 +107,6 @@ static size_t man_layout(man_state *st, char *base, int n, int m, int N) {
   t->G = vi_carve(base, &off, (size_t)m * n);
   t->HG = vi_carve(base, &off, nn);
   t->L = vi_carve(base, &off, (size_t)m);
-  t->mu = vi_carve(base, &off, (size_t)m);
   t->v = vi_carve(base, &off, (size_t)n);
   t->Minvq = vi_carve(base, &off, nn);
   t->GMi = vi_carve(base, &off, (size_t)m * n);
@@ -245,12 +244,10 @@ static int man_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
    * (M = M(q^n)), d/dq^n also has d(M^-1 p)/dq = -M^-1 D_q(M v). */
   const int vrow = crow + deg * m;
   const VI_REAL *qn = x + (size_t)(deg - 1) * n;
-  const VI_REAL *Minv = sys->Minv;
-  if (sys->config_mass) {
-    if ((rc = VI_X(vi_system_mass_inv)(sys, qn, st->Minvq)) != VI_OK) {
-      return rc;
-    }
-    Minv = st->Minvq;
+  const int cm = !VI_X(vi_system_mass_constant)(sys);
+  const VI_REAL *Minv = NULL;
+  if ((rc = VI_X(vi_system_minv_at)(sys, qn, st->Minvq, &Minv)) != VI_OK) {
+    return rc;
   }
   for (int a = 0; a < n; a++) {
     VI_REAL acc = 0;
@@ -262,7 +259,11 @@ static int man_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
   if ((rc = vi_callback_status(ty->holo->constraint_jac(sys->state, qn, st->G))) != 0) {
     return rc;
   }
-  if (J && sys->config_mass) {
+  /* (43): D_q(G(q^n) v) into HG (m x n <= n x n). */
+  if (J && (rc = VI_X(vi_system_dGv)(sys, qn, st->v, st->HG)) != VI_OK) {
+    return rc;
+  }
+  if (J && cm) {
     /* GMi = G M^-1, and Dq = D_q(M v) at (q^n, v) for the extra term. */
     for (int k = 0; k < m; k++) {
       for (int c = 0; c < n; c++) {
@@ -294,18 +295,9 @@ static int man_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
         }
         row[poff + c] = acc;
       }
-      for (int i = 0; i < m; i++) {
-        st->mu[i] = i == k ? 1 : 0;
-      }
-      if ((rc = vi_callback_status(ty->holo->constraint_hess(sys->state, qn, st->mu, st->HG))) != 0) {
-        return rc;
-      }
       for (int c = 0; c < n; c++) {
-        VI_REAL acc = 0;
-        for (int a = 0; a < n; a++) {
-          acc += st->HG[c * n + a] * st->v[a];
-        }
-        if (sys->config_mass) {
+        VI_REAL acc = st->HG[k * n + c];
+        if (cm) {
           for (int a = 0; a < n; a++) {
             acc -= st->GMi[k * n + a] * st->w.Dq[a * n + c];
           }
@@ -333,12 +325,10 @@ static int man_guess_start(man_state *st, const VI_REAL *lam0) {
     memcpy(st->x + st->loff + mu * m, lam0, (size_t)m * sizeof *lam0);
   }
   /* M at the guessed q^n (a guess only: M(q0) would do as well). */
-  const VI_REAL *M = sys->M;
-  if (sys->config_mass) {
-    if ((rc = VI_X(vi_system_mass)(sys, st->x + (size_t)(deg - 1) * n, st->w.Mq)) != VI_OK) {
-      return rc;
-    }
-    M = st->w.Mq;
+  const VI_REAL *M = NULL;
+  if ((rc = VI_X(vi_system_mass_at)(sys, st->x + (size_t)(deg - 1) * n, st->w.Mq, &M)) !=
+      VI_OK) {
+    return rc;
   }
   for (int i = 0; i < n; i++) {
     VI_REAL acc = 0;
@@ -375,9 +365,9 @@ static void man_guess_extrapolate(man_state *st) {
   }
   /* M at the extrapolated q^n; a failing mass callback leaves M(q0): this
    * is only the starting guess. */
-  const VI_REAL *M = st->sys->M;
-  if (st->sys->config_mass &&
-      VI_X(vi_system_mass)(st->sys, st->x + (size_t)(deg - 1) * n, st->w.Mq) == VI_OK) {
+  const VI_REAL *M = NULL;
+  if (VI_X(vi_system_mass_at)(st->sys, st->x + (size_t)(deg - 1) * n, st->w.Mq, &M) != VI_OK) {
+    VI_X(vi_system_mass)(st->sys, st->sys->q0, st->w.Mq);
     M = st->w.Mq;
   }
   for (int a = 0; a < n; a++) {

@@ -20,8 +20,9 @@
 typedef struct ida_dae {
   const vi_system_d *sys;
   int form, n, m;
+  int cm; /* the mass matrix depends on q */
   double *dV, *G, *g, *H, *v, *e, *lam, *Hk; /* n, m x n, m, n x n, n, m, m, m x n x n */
-  double *Mi, *dT; /* M(q)^-1 (n x n) and dT/dq (n) for a mass matrix that depends on q */
+  double *Mi, *dT; /* work of vi_system_minv_at (n x n) and dT/dq (n) */
   char msg[200];
 } ida_dae;
 
@@ -30,25 +31,11 @@ static int ida_cb_fail(ida_dae *c, const char *what, int rc) {
   return rc;
 }
 
-/* v = M(q)^-1 p into c->v (the constant M^-1 of the system, or M(q)^-1
- * into c->Mi), and with a q-dependent M the kinetic force dT/dq(q, v) into
- * c->dT. Returns a status. */
+/* v = M(q)^-1 p into c->v, and with a q-dependent M the kinetic force
+ * dT/dq(q, v) into c->dT. Returns a status. */
 static int ida_minv_p(ida_dae *c, const double *q, const double *p) {
-  const int n = c->n;
-  const double *Minv = c->sys->Minv;
-  int rc = VI_OK;
-  if (c->sys->config_mass) {
-    rc = vi_system_mass_inv_d(c->sys, q, c->Mi);
-    Minv = c->Mi;
-  }
-  for (int i = 0; rc == VI_OK && i < n; i++) {
-    double v = 0;
-    for (int j = 0; j < n; j++) {
-      v += Minv[i * n + j] * p[j];
-    }
-    c->v[i] = v;
-  }
-  if (rc == VI_OK && c->sys->config_mass) {
+  int rc = vi_system_minv_apply_d(c->sys, q, p, c->v);
+  if (rc == VI_OK && !vi_system_mass_constant_d(c->sys)) {
     rc = vi_system_kinetic_d(c->sys, q, c->v, c->dT, NULL, NULL);
   }
   return rc;
@@ -87,7 +74,7 @@ static int ida_res(sunrealtype t, N_Vector yy, N_Vector yp, N_Vector rr, void *u
     return ida_cb_fail(c, "mass_q or kinetic", rc);
   }
   for (int i = 0; i < n; i++) {
-    double rq = d[i] - c->v[i], rp = d[n + i] + c->dV[i] - (sys->config_mass ? c->dT[i] : 0);
+    double rq = d[i] - c->v[i], rp = d[n + i] + c->dV[i] - (c->cm ? c->dT[i] : 0);
     for (int k = 0; k < m; k++) {
       rp += c->G[k * n + i] * lam[k];
       if (c->form == VI_IDA_GGL) {
@@ -154,8 +141,10 @@ static int ida_ggl_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
     return ida_cb_fail(c, "hess_potential", rc);
   }
   /* Constant M only (vi_ida_run leaves M(q) to IDA's difference
-   * quotients). */
+   * quotients): the cached M^-1. */
   ida_minv_p(c, q, p);
+  const double *Minv = NULL;
+  vi_system_minv_at_d(sys, q, c->Mi, &Minv);
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++) {
       double hm = 0, hl = 0;
@@ -164,7 +153,7 @@ static int ida_ggl_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
         hl += lam[k] * c->Hk[(size_t)k * n * n + i * n + j];
       }
       JE(i, j) = (i == j ? cj : 0) - hm;
-      JE(i, n + j) = -sys->Minv[i * n + j];
+      JE(i, n + j) = -Minv[i * n + j];
       JE(n + i, j) = c->H[i * n + j] + hl;
     }
     JE(n + i, n + i) = cj;
@@ -178,7 +167,7 @@ static int ida_ggl_jac(sunrealtype t, sunrealtype cj, N_Vector yy, N_Vector yp,
       double hv = 0, gm = 0;
       for (int l = 0; l < n; l++) {
         hv += c->Hk[(size_t)k * n * n + j * n + l] * c->v[l];
-        gm += c->G[k * n + l] * sys->Minv[l * n + j];
+        gm += c->G[k * n + l] * Minv[l * n + j];
       }
       JE(2 * n + k, j) = c->G[k * n + j];
       JE(2 * n + m + k, j) = hv;
@@ -256,6 +245,7 @@ int vi_ida_alloc(const vi_system_d *sys, int form, vi_ida **out, char *err, size
   I->N = N;
   ida_dae *c = &I->dae;
   c->sys = sys;
+  c->cm = !vi_system_mass_constant_d(sys);
   c->form = form;
   c->n = n;
   c->m = m;
@@ -316,7 +306,7 @@ int vi_ida_alloc(const vi_system_d *sys, int form, vi_ida **out, char *err, size
     return VI_ECALLBACK;
   }
   for (int i = 0; i < n; i++) {
-    double f = -c->dV[i] + (sys->config_mass ? c->dT[i] : 0);
+    double f = -c->dV[i] + (c->cm ? c->dT[i] : 0);
     for (int k = 0; k < m; k++) {
       f -= c->G[k * n + i] * c->lam[k];
     }
@@ -378,7 +368,7 @@ int vi_ida_run(vi_ida *I, double tol, double T, long N, vi_observer_d obs, void 
     rc = rc ? rc : IDASetSuppressAlg(mem, SUNTRUE);
     /* The analytic Jacobian assumes a constant mass matrix; with M(q) IDA
      * forms its own by difference quotients. */
-    rc = rc ? rc : (I->dae.sys->config_mass ? 0 : IDASetJacFn(mem, ida_ggl_jac));
+    rc = rc ? rc : (I->dae.cm ? 0 : IDASetJacFn(mem, ida_ggl_jac));
     rc = rc ? rc : IDASetInitStep(mem, VI_IDA_H0);
   }
   int orc = rc == 0 ? ida_emit(I, 0, 0.0, obs, ctx) : VI_OK;

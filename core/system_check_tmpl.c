@@ -1,0 +1,394 @@
+/* system_check_tmpl.c: the finite-difference check of every hand-written
+ * derivative of a system (vi_system_check, `vistudy check`). The pairs
+ * (a function, its derivative, the sizes and the argument perturbed) are
+ * data declared next to each ops table (vi_fd_pair: form_mech_tmpl.c,
+ * form_degen_tmpl.c, form_lie_tmpl.c, nh_tmpl.c); the form table lists them
+ * in report order with the form's own checks at each probe. Two drivers
+ * evaluate them:
+ *   coordinates (mechanical, degenerate form): probe points q0 + offsets
+ *   that leave the constraint manifold on purpose, central differences at
+ *   h and h/2 combined by Richardson extrapolation;
+ *   group (Lie form): g0 cay(x), central differences along the directions
+ *   the pair names: coordinates of xi, left-trivialised g cay(eps e_b), the
+ *   chart of a group map.
+ * Each check is one line "SYSTEM NAME at WHERE: ... ok|FAIL". Compiled once
+ * per precision. */
+#include <stdio.h>
+
+#include "system_impl.h"
+
+void VI_X(vi_fd_line)(fd_run *r, const char *line) {
+  if (r->report != NULL) {
+    r->report(r->ctx, line);
+  }
+}
+
+static int rows_of(const sys_impl *s, int rows) {
+  switch (rows) {
+  case FD_ROWS_1:
+    return 1;
+  case FD_ROWS_N:
+    return s->pub.n;
+  case FD_ROWS_M:
+    return s->pub.m;
+  case FD_ROWS_MNH:
+    return s->pub.m_nh;
+  default:
+    return s->pub.nq;
+  }
+}
+
+static VI_REAL frac(VI_REAL x) {
+  return x - vi_floor(x);
+}
+
+/* The golden ratio's fractional parts k*phi mod 1 are a fixed,
+ * well-spread sequence: deterministic probes without rand(). */
+static const VI_REAL golden = VI_C(0.618033988749894848204586834365638118);
+
+/* The ratio of the largest difference between J and D (nf x n) to the
+ * largest of |J|, |D| and scale, so exact zeros in J do not divide by
+ * zero; NaN anywhere makes it NaN. */
+static VI_REAL rel_err(int nf, int n, const VI_REAL *J, const VI_REAL *D, VI_REAL scale) {
+  VI_REAL sj = VI_X(vi_norm_inf)(nf * n, J);
+  VI_REAL sd = VI_X(vi_norm_inf)(nf * n, D);
+  scale = sj > scale ? sj : scale;
+  scale = sd > scale ? sd : scale;
+  VI_REAL e = 0;
+  for (int i = 0; i < nf * n; i++) {
+    VI_REAL d = vi_fabs(D[i] - J[i]);
+    if (d > e || d != d) {
+      e = d;
+    }
+  }
+  return scale > 0 ? e / scale : e;
+}
+
+/* The pair's derivative at the point into r->J: 1, or 0 when the table
+ * lacks it (a failure, said so). *rc: the callback's status. */
+static int pair_df(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, const char *where,
+                   int *rc) {
+  int have = 0;
+  *rc = pr->df(r->s, pt, r->J, &have, r->tmp);
+  if (!have) {
+    char line[256];
+    r->failures++;
+    snprintf(line, sizeof line, "%s %s at %s: callback missing FAIL", r->name, pr->name, where);
+    VI_X(vi_fd_line)(r, line);
+  }
+  return have;
+}
+
+/* The line of a callback that failed while checking the pair. */
+static void pair_failed(fd_run *r, const vi_fd_pair *pr, const char *where, int rc) {
+  char line[256];
+  snprintf(line, sizeof line, "%s %s at %s: callback failed with status %d", r->name, pr->name,
+           where, rc);
+  VI_X(vi_fd_line)(r, line);
+}
+
+/* The verdict of a pair: its error e against the tolerance. */
+static void pair_verdict(fd_run *r, const vi_fd_pair *pr, const char *where, VI_REAL e) {
+  /* About eps^(2/3) (the accuracy of a central difference) with room. */
+  const VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
+  char line[256];
+  int ok = e <= tol;
+  r->failures += !ok;
+  snprintf(line, sizeof line, "%s %s at %s: max rel err %.1e (tol %.1e) %s", r->name, pr->name,
+           where, (double)e, (double)tol, ok ? "ok" : "FAIL");
+  VI_X(vi_fd_line)(r, line);
+}
+
+/* ---- coordinates of R^n -------------------------------------------------------- */
+
+/* Max relative error of the analytic nf x n Jacobian J of the pair's f at
+ * the point against central differences in the coordinates of q. The
+ * error is relative to the largest of |J|, the differences and |f(q)| /
+ * max(1, |q|) (the size of the rounding error of a difference quotient). */
+static int fd_compare(const sys_impl *s, const vi_fd_pair *pr, const fd_point *pt, int nf,
+                      const VI_REAL *J, VI_REAL *work, VI_REAL *err_out) {
+  const int n = s->pub.n;
+  const VI_REAL *x0 = pt->q;
+  VI_REAL *x = work, *f0 = x + n, *fp = f0 + nf, *fm = fp + nf;
+  VI_REAL *D = fm + nf, *tmp = D + nf * n;
+  memcpy(x, x0, (size_t)n * sizeof *x);
+  int rc = pr->f(s, pt, x, pt->v, f0, tmp);
+  if (rc != 0) {
+    return rc;
+  }
+  /* Step eps^(1/3) balances the O(h^2) truncation against the O(eps / h)
+   * rounding error of a central difference; the differences at h and h/2
+   * are combined by Richardson extrapolation (4 D(h/2) - D(h)) / 3, whose
+   * truncation error is O(h^4): a correct derivative near a singularity of
+   * the callback (log u at small u) still passes, a wrong one differs by
+   * O(1) as before. */
+  VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
+  VI_REAL one = 1;
+  for (int j = 0; j < n; j++) {
+    VI_REAL a = vi_fabs(x0[j]);
+    for (int half = 0; half < 2; half++) {
+      VI_REAL h = h0 * (a > one ? a : one) / (half ? 2 : 1);
+      VI_REAL xp = x0[j] + h, xm = x0[j] - h;
+      x[j] = xp;
+      rc = pr->f(s, pt, x, pt->v, fp, tmp);
+      if (rc == 0) {
+        x[j] = xm;
+        rc = pr->f(s, pt, x, pt->v, fm, tmp);
+      }
+      x[j] = x0[j];
+      if (rc != 0) {
+        return rc;
+      }
+      /* Divide by the step actually taken (xp - xm is exact here). */
+      for (int i = 0; i < nf; i++) {
+        VI_REAL d = (fp[i] - fm[i]) / (xp - xm);
+        D[i * n + j] = half ? (4 * d - D[i * n + j]) / 3 : d;
+      }
+    }
+  }
+  VI_REAL xs = VI_X(vi_norm_inf)(n, x0);
+  xs = xs > one ? xs : one;
+  *err_out = rel_err(nf, n, J, D, VI_X(vi_norm_inf)(nf, f0) / xs);
+  return 0;
+}
+
+/* One pair at one probe: 0, 1 when the callback refused the point (the
+ * rest of the probe is skipped), or VI_ECALLBACK. */
+static int coords_pair(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, int probe,
+                       const char *where, VI_REAL *fdw) {
+  int rc = 0;
+  if (!pair_df(r, pr, pt, where, &rc)) {
+    return 0;
+  }
+  VI_REAL e = 0;
+  if (rc == 0) {
+    rc = fd_compare(r->s, pr, pt, rows_of(r->s, pr->rows), r->J, fdw, &e);
+  }
+  if (rc > 0 && probe > 0) {
+    /* A perturbed point outside the domain of a callback (a recoverable
+     * refusal, e.g. log of a negative coordinate): the probe is skipped,
+     * said so, and not counted either way. */
+    char line[256];
+    snprintf(line, sizeof line,
+             "%s %s at %s: callback refused the point (status %d, outside its "
+             "domain): probe skipped",
+             r->name, pr->name, where, rc);
+    VI_X(vi_fd_line)(r, line);
+    return 1;
+  }
+  if (rc != 0) {
+    pair_failed(r, pr, where, rc);
+    /* Always < 0 here, whatever the callback's sign: a check that cannot
+     * run is not a pass. */
+    return VI_ECALLBACK;
+  }
+  pair_verdict(r, pr, where, e);
+  return 0;
+}
+
+/* Every pair that applies, in the form's order: 0 or VI_ECALLBACK. */
+static int coords_probe(fd_run *r, const fd_point *pt, int probe, const char *where,
+                        VI_REAL *fdw) {
+  for (const vi_fd_pair *const *t = r->s->form->pairs; *t != NULL; t++) {
+    for (const vi_fd_pair *pr = *t; pr->name != NULL; pr++) {
+      if (pr->applies != NULL && !pr->applies(r->s)) {
+        continue;
+      }
+      int rc = coords_pair(r, pr, pt, probe, where, fdw);
+      if (rc != 0) {
+        return rc > 0 ? 0 : rc;
+      }
+    }
+  }
+  return 0;
+}
+
+int VI_X(vi_check_coords)(const sys_impl *s, int nprobe, void (*report)(void *, const char *),
+                          void *ctx) {
+  /* m counts every multiplier (the probes' mu serve G and A alike). */
+  const int n = s->pub.n, m = s->pub.ml;
+  /* J, D (n x n), q, v, mu, then fd_compare's x, f0, f+, f-, its D and the
+   * pairs' temporary. */
+  const size_t nn = (size_t)n * (size_t)n, ntmp = VI_FD_TMP((size_t)n, (size_t)n, (size_t)m);
+  size_t nwork = 3 * nn + 6 * (size_t)n + (size_t)m + 2 * ntmp;
+  VI_REAL *work = malloc(nwork * sizeof *work);
+  if (work == NULL) {
+    return VI_ENOMEM;
+  }
+  fd_run r = {s, s->pub.type->info->name, report, ctx, 0, work, work + nn, work + 2 * nn};
+  VI_REAL *q = r.tmp + ntmp, *v = q + n, *mu = v + n, *fdw = mu + m;
+  int status = 0;
+  VI_REAL qs = VI_X(vi_norm_inf)(n, s->pub.q0);
+  qs = qs > 1 ? qs : 1;
+  for (int probe = 0; probe <= nprobe && status == 0; probe++) {
+    /* Probe 0 is q0; the others perturb every coordinate by up to
+     * 0.25 max(1, |q0|), which leaves the constraint manifold on purpose. */
+    for (int i = 0; i < n; i++) {
+      VI_REAL u = frac((probe * (n + m) + i + 1) * golden) - VI_C(0.5);
+      q[i] = s->pub.q0[i] + (probe == 0 ? 0 : u * qs / 2);
+    }
+    for (int k = 0; k < m; k++) {
+      mu[k] = VI_C(0.5) + frac((probe * (n + m) + n + k + 1) * golden);
+    }
+    /* A velocity in [-1, 1)^n: the kinetic derivatives vanish at v = 0,
+     * where most initial data start. */
+    for (int i = 0; i < n; i++) {
+      v[i] = 2 * frac((probe * (n + m) + i + VI_C(0.5)) * golden * golden) - 1;
+    }
+    char where[32];
+    if (probe == 0) {
+      snprintf(where, sizeof where, "q0");
+    } else {
+      snprintf(where, sizeof where, "probe %d", probe);
+    }
+    const fd_point pt = {q, v, v, mu, NULL, NULL};
+    if (s->form->probe_pre != NULL) {
+      status = s->form->probe_pre(&r, &pt, probe, where);
+    }
+    if (status == 0) {
+      status = coords_probe(&r, &pt, probe, where, fdw);
+    }
+    if (status == 0 && s->form->probe_post != NULL) {
+      status = s->form->probe_post(&r, &pt, probe, where);
+    }
+  }
+  free(work);
+  return status != 0 ? status : r.failures;
+}
+
+/* ---- a Lie group -------------------------------------------------------------- */
+
+/* Central differences of the pair's f along direction b of its argument:
+ * the group direction g cay(eps e_b) (FD_CONFIG), else the coordinate b of
+ * the vector argument around base. fp, fm: nf values each. */
+static int group_diff(const sys_impl *s, const vi_fd_pair *pr, const fd_point *pt,
+                      const VI_REAL *base, int b, VI_REAL hb, VI_REAL *fp, VI_REAL *fm,
+                      VI_REAL *dir, VI_REAL *gp, VI_REAL *gg, VI_REAL *tmp) {
+  const VI_X(vi_space_ops) *sp = s->pub.type->space;
+  const int n = s->pub.n;
+  int rc = 0;
+  for (int sgn = 0; rc == 0 && sgn < 2; sgn++) {
+    VI_REAL e = sgn ? -hb : hb;
+    VI_REAL *out = sgn ? fm : fp;
+    if (pr->dir == FD_CONFIG) {
+      for (int j = 0; j < n; j++) {
+        dir[j] = j == b ? e : 0;
+      }
+      rc = sp->cay(s->pub.state, dir, gp);
+      if (rc == 0) {
+        rc = sp->compose(s->pub.state, pt->q, gp, gg);
+        if (rc == 0) {
+          rc = pr->f(s, pt, gg, base, out, tmp);
+        }
+      }
+    } else {
+      memcpy(dir, base, (size_t)n * sizeof *dir);
+      dir[b] += e;
+      rc = pr->f(s, pt, pt->q, dir, out, tmp);
+    }
+  }
+  return rc;
+}
+
+/* One pair at one probe of the group driver: 0 or VI_ECALLBACK. v: 2 n +
+ * 5 nq reals of the driver (base, f0, f+, f-, direction, two group
+ * elements). */
+static int group_pair(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, const char *where,
+                      VI_REAL *v) {
+  const sys_impl *s = r->s;
+  const int n = s->pub.n, nq = s->pub.nq;
+  const VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
+  VI_REAL *base = v, *f0 = base + n, *fp = f0 + nq, *fm = fp + nq, *dir = fm + nq;
+  VI_REAL *gp = dir + n, *gg = gp + nq;
+  const int nf = rows_of(s, pr->rows);
+  int rc = 0;
+  if (!pair_df(r, pr, pt, where, &rc)) {
+    return 0;
+  }
+  /* The base argument of the differences: xi, X (dcay) or the chart
+   * origin (the group maps). */
+  const int chart = pr->dir == FD_CHART;
+  for (int i = 0; i < n; i++) {
+    base[i] = pr->dir == FD_ALG ? pt->X[i] : chart ? 0 : pt->v[i];
+  }
+  if (rc == 0) {
+    rc = pr->f(s, pt, pt->q, base, f0, r->tmp);
+  }
+  for (int b = 0; rc == 0 && b < n; b++) {
+    VI_REAL hb = pr->dir == FD_CONFIG || chart
+                     ? h0
+                     : h0 * (vi_fabs(base[b]) > 1 ? vi_fabs(base[b]) : 1);
+    rc = group_diff(s, pr, pt, base, b, hb, fp, fm, dir, gp, gg, r->tmp);
+    for (int i = 0; rc == 0 && i < nf; i++) {
+      r->D[i * n + b] = (fp[i] - fm[i]) / (2 * hb);
+    }
+  }
+  if (rc != 0) {
+    pair_failed(r, pr, where, rc);
+    return VI_ECALLBACK;
+  }
+  pair_verdict(r, pr, where, rel_err(nf, n, r->J, r->D, VI_X(vi_norm_inf)(nf, f0)));
+  return 0;
+}
+
+/* The point of a probe: probe 0 is (g0, xi0); the others move g along the
+ * group and pick a velocity, an auxiliary vector (w, mu, eta) and a small
+ * algebra element X (for dcay). */
+static int group_point(const sys_impl *s, int probe, VI_REAL *g, VI_REAL *xi, VI_REAL *aux,
+                       VI_REAL *X, VI_REAL *x, VI_REAL *gp) {
+  const int n = s->pub.n;
+  const VI_X(vi_space_ops) *sp = s->pub.type->space;
+  for (int i = 0; i < n; i++) {
+    VI_REAL u = frac((probe * (n + 3) + i + 1) * golden) - VI_C(0.5);
+    x[i] = probe == 0 ? 0 : u;
+    xi[i] = probe == 0 ? s->pub.v0[i] : 2 * frac((probe * n + i + VI_C(0.5)) * golden * golden) - 1;
+    aux[i] = VI_C(0.5) + frac((probe * (n + 5) + i + 2) * golden);
+    X[i] = VI_C(0.3) * (frac((probe * 7 + i + 3) * golden) - VI_C(0.5));
+  }
+  int rc = sp->cay(s->pub.state, x, gp);
+  if (rc == 0) {
+    rc = sp->compose(s->pub.state, s->pub.q0, gp, g);
+  }
+  return rc != 0 ? VI_ECALLBACK : VI_OK;
+}
+
+int VI_X(vi_check_group)(const sys_impl *s, int nprobe, void (*report)(void *, const char *),
+                         void *ctx) {
+  const int n = s->pub.n, nq = s->pub.nq;
+  if (n > 64 || nq > 64) {
+    return VI_EINVAL;
+  }
+  /* J, D (nq x n), the pairs' temporary, the point (g: nq; xi, aux, X, x:
+   * n) and group_pair's vectors (2 n + 5 nq). */
+  const size_t jn = (size_t)nq * (size_t)n;
+  const size_t ntmp = VI_FD_TMP((size_t)n, (size_t)nq, (size_t)s->pub.ml);
+  VI_REAL *work = malloc((2 * jn + ntmp + 6 * (size_t)nq + 6 * (size_t)n) * sizeof *work);
+  if (work == NULL) {
+    return VI_ENOMEM;
+  }
+  fd_run r = {s, s->pub.type->info->name, report, ctx, 0, work, work + jn, work + 2 * jn};
+  VI_REAL *g = r.tmp + ntmp, *xi = g + nq, *aux = xi + n, *X = aux + n, *x = X + n;
+  VI_REAL *pv = x + n;
+  int status = VI_OK;
+  for (int probe = 0; probe <= nprobe && status == VI_OK; probe++) {
+    status = group_point(s, probe, g, xi, aux, X, x, pv);
+    char where[32];
+    snprintf(where, sizeof where, probe == 0 ? "g0" : "probe %d", probe);
+    const fd_point pt = {g, xi, aux, aux, X, aux};
+    if (status == VI_OK && s->form->probe_pre != NULL) {
+      status = s->form->probe_pre(&r, &pt, probe, where);
+    }
+    for (const vi_fd_pair *const *t = s->form->pairs; status == VI_OK && *t != NULL; t++) {
+      for (const vi_fd_pair *pr = *t; status == VI_OK && pr->name != NULL; pr++) {
+        if (pr->applies == NULL || pr->applies(s)) {
+          status = group_pair(&r, pr, &pt, where, pv);
+        }
+      }
+    }
+    if (status == VI_OK && s->form->probe_post != NULL) {
+      status = s->form->probe_post(&r, &pt, probe, where);
+    }
+  }
+  free(work);
+  return status != VI_OK ? status : r.failures;
+}
