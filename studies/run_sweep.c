@@ -23,6 +23,20 @@ static long ladder_max(const long *l, int n) {
   return m;
 }
 
+/* The reference of the sweep's system on K steps over [0, T], in a
+ * precision, rounded to double (vi_api.reference): rows Q, P, L of buf. */
+static int sweep_ref_rows(const vi_sweep *S, vi_precision prec, long K, double *buf,
+                          vi_reference_result *info, char *err, size_t errlen) {
+  const size_t rows = (size_t)(K + 1);
+  vi_reference_config rc = {0};
+  rc.system = S->spec->system;
+  rc.T = S->T;
+  rc.K = K;
+  rc.cache_dir = S->cache_dir;
+  return vi_api_of(prec)->reference(&rc, buf, buf + rows * S->nq,
+                                    buf + rows * (S->nq + S->n), info, err, errlen);
+}
+
 /* The reference on the nref grid: double, or (full study, quad_reference)
  * quad rounded to double, with the double one's deviation recorded. */
 static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
@@ -36,9 +50,8 @@ static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
   }
   S->Pref = S->Qref + rows * nq;
   S->Lref = S->Pref + rows * n;
-  vi_reference_info_d dinfo;
-  if (vi_reference_d(S->sys, S->T / (double)K, K, S->Qref, S->Pref, S->Lref, S->cache_dir,
-                     &dinfo, err, errlen) != VI_OK) {
+  vi_reference_result dinfo;
+  if (sweep_ref_rows(S, VI_DOUBLE, K, S->Qref, &dinfo, err, errlen) != VI_OK) {
     return -1;
   }
   S->dref_accuracy = dinfo.accuracy;
@@ -52,19 +65,13 @@ static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
   }
   /* Quad: the same system and initial data, projected onto the constraints
    * in quad, then rounded. */
-  const vi_system_type_q *tq = vi_system_find_q(S->spec->system, err, errlen);
-  vi_system_q *sq = NULL;
-  __float128 *W = malloc(rows * (size_t)(nq + n + ml) * sizeof *W);
-  int rc = !tq || !W ? VI_ENOMEM : vi_system_alloc_q(tq, 0, NULL, &sq, err, errlen);
-  vi_reference_info_q qinfo;
-  if (rc == VI_OK) {
-    rc = vi_reference_q(sq, (__float128)S->T / (__float128)K, K, W, W + rows * nq,
-                        W + rows * (nq + n), S->cache_dir, &qinfo, err, errlen);
-  }
+  double *W = malloc(rows * (size_t)(nq + n + ml) * sizeof *W);
+  vi_reference_result qinfo;
+  int rc = W ? sweep_ref_rows(S, VI_QUAD, K, W, &qinfo, err, errlen) : VI_ENOMEM;
   if (rc == VI_OK) {
     double dev = 0, qmax = 0;
     for (size_t i = 0; i < rows * (size_t)(nq + n + ml); i++) {
-      double x = (double)W[i];
+      const double x = W[i];
       if (i < rows * nq) {
         double d = fabs(x - S->Qref[i]);
         dev = d > dev || d != d ? d : dev;
@@ -82,7 +89,6 @@ static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
   } else if (rc == VI_ENOMEM && err && !err[0]) {
     vi_set_err(err, errlen, "out of memory");
   }
-  vi_system_free_q(sq);
   free(W);
   return rc == VI_OK ? 0 : -1;
 }
@@ -369,10 +375,8 @@ static vi_sweep_point *stepper_point(vi_sweep *S, int curve, long N, char *err,
     /* A reference on the run's own grid (cached). */
     const size_t rows = (size_t)(N + 1);
     ref = malloc(rows * (size_t)(S->nq + S->n + S->ml) * sizeof *ref);
-    vi_reference_info_d info;
-    if (!ref || vi_reference_d(S->sys, P->h, N, ref, ref + rows * S->nq,
-                               ref + rows * (S->nq + S->n), S->cache_dir, &info, err,
-                               errlen) != VI_OK) {
+    vi_reference_result info;
+    if (!ref || sweep_ref_rows(S, VI_DOUBLE, N, ref, &info, err, errlen) != VI_OK) {
       if (!ref) {
         vi_set_err(err, errlen, "out of memory");
       }

@@ -1,0 +1,187 @@
+/* test_figkinds.c: the figure runner's kinds that no paper's spec uses yet
+ * (e2e suite), on specs written here and run into a temporary results
+ * directory like any study:
+ *   - VI_FIG_CONVERGENCE: galerkin s = 1, 2 on the planar pendulum with
+ *     explicit step sizes; each curve's fitted order of q (2s, wenger2017
+ *     Table 1) with an ok verdict, the rows of the order study, the files;
+ *   - VI_FIG_RESIDUAL: the hidden constraint |G M^-1 p| along galerkin
+ *     s = 1 (SHAKE: of the size of its truncation error) and its projected
+ *     variant (RATTLE, project=p: at round-off), and, in the test
+ *     configuration, the extra block of nhmid by its name (phi_end, O(h^2));
+ *   - a trace through vi_api in both precisions: the same run in double
+ *     and quad agrees to double round-off on a momentum map that galerkin
+ *     conserves (Jz of the 3D double pendulum, wenger2017 §3.4.2).
+ * The claim predicates below are the checks; a claim that does not hold
+ * fails the test. */
+#include "check.h"
+
+#include "figure.h"
+#include "reproduce.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHECK(...) VI_CHECK(T, __VA_ARGS__)
+
+static int conv_claims(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                       char *err, size_t errlen) {
+  (void)f;
+  (void)quick;
+  (void)err;
+  (void)errlen;
+  for (int i = 0; i < ns; i++) {
+    const int want = 2 * (i + 1); /* s = 1, 2: order 2s in q */
+    const int ok = ss[i].fit_ok && fabs(ss[i].order - want) < 0.3 && ss[i].rows == 4;
+    vi_claim_set(&cl[i], ok, "the fitted order of q is 2s", "%s: order %.2f (%s), %d rows",
+                 ss[i].label, ss[i].order, ss[i].fit_why, ss[i].rows);
+  }
+  return ns;
+}
+
+static const vi_fig_spec conv_spec = {
+    .id = "test-convergence",
+    .kind = VI_FIG_CONVERGENCE,
+    .system = "planar-pendulum",
+    .T = 1,
+    .T_quick = 1,
+    .ylabel = "global error of q",
+    .why = "a test of the runner kind",
+    .claims = conv_claims,
+    .curves = {{"s=w=1", "galerkin:s=1,w=1,quadL=gauss,r=1", 0, NULL, 0},
+               {"s=w=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0}},
+    .conv = {.quantity = VI_Q, .nN = 4, .N = {16, 32, 64, 128}, .precision = VI_DOUBLE},
+};
+
+/* SHAKE's hidden constraint residual is of its truncation error's size,
+ * RATTLE's at round-off; nhmid's node residual is O(h^2). */
+static int res_claims(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                      char *err, size_t errlen) {
+  (void)f;
+  (void)quick;
+  (void)err;
+  (void)errlen;
+  int k = 0;
+  for (int i = 0; i < ns; i++) {
+    const char *lab = ss[i].label;
+    int ok = ss[i].rows > 10 && isfinite(ss[i].amax);
+    if (strcmp(lab, "shake") == 0) {
+      ok &= ss[i].amax > 1e-6 && ss[i].amax < 1;
+    } else if (strcmp(lab, "rattle") == 0) {
+      ok &= ss[i].amax < 1e-12;
+    } else {
+      ok &= ss[i].amax > 1e-8 && ss[i].amax < 1e-1;
+    }
+    vi_claim_set(&cl[k++], ok, "the residual's size", "%s: max %.3e over %d windows", lab,
+                 ss[i].amax, ss[i].rows);
+  }
+  return k;
+}
+
+static const vi_fig_spec res_spec = {
+    .id = "test-residual",
+    .kind = VI_FIG_RESIDUAL,
+    .system = "planar-pendulum",
+    .measure = "gv_norm",
+    .T = 5,
+    .T_quick = 5,
+    .ylabel = "|G M^-1 p|",
+    .why = "a test of the runner kind",
+    .claims = res_claims,
+    .curves = {{"shake", "galerkin:scheme=shake", 0.05, NULL, 0},
+               {"rattle", "galerkin:scheme=rattle", 0.05, NULL, 0}},
+};
+
+static const vi_fig_spec res_nh_spec = {
+    .id = "test-residual-nh",
+    .kind = VI_FIG_RESIDUAL,
+    .system = "knife-edge-incline",
+    .measure = "phi_end",
+    .T = 5,
+    .T_quick = 5,
+    .ylabel = "|phi_end|",
+    .why = "a test of the runner kind on a method's extra block",
+    .claims = res_claims,
+    .curves = {{"nhmid", "nhmid", 0.05, NULL, 0}},
+};
+
+/* Run a spec as a study into dir; the runner's exit status. */
+static int run(const vi_fig_spec *f, const char *dir) {
+  const vi_study st = {f->id, "a test figure", vi_run_figure, f, "", NULL, 0};
+  reproduce_opts o = {0};
+  o.results_dir = dir;
+  o.fresh = 1;
+  o.strict = 1;
+  return vi_run_figure(&st, &o);
+}
+
+static int exists(const char *dir, const char *id, const char *ext) {
+  char p[512];
+  snprintf(p, sizeof p, "%s/%s.%s", dir, id, ext);
+  return access(p, R_OK) == 0;
+}
+
+/* A trace in double and in quad of the same run: Jz, which galerkin
+ * conserves, changes at round-off in both. */
+static void test_trace_precisions(vi_check_ctx *T) {
+  double amax[2] = {NAN, NAN};
+  for (int p = 0; p < 2; p++) {
+    vi_trace_config tc = {0};
+    tc.system = "double-pendulum-3d";
+    tc.method = "galerkin:s=2,w=2";
+    tc.h = 0.05;
+    tc.N = 40;
+    tc.measure = "Jz";
+    vi_trace_result tr;
+    char err[256] = "";
+    int rc = vi_api_of(p ? VI_QUAD : VI_DOUBLE)->trace(&tc, &tr, err, sizeof err);
+    CHECK(rc == VI_OK, "trace %s: %s", p ? "quad" : "double", err);
+    amax[p] = tr.amax;
+  }
+  CHECK(amax[0] < 1e-12 && amax[1] < 1e-28, "Jz conserved: max change %.2e (double), %.2e "
+        "(quad)", amax[0], amax[1]);
+  vi_trace_config bad = {0};
+  bad.system = "planar-pendulum";
+  bad.method = "galerkin";
+  bad.h = 0.1;
+  bad.N = 10;
+  bad.measure = "Jz";
+  vi_trace_result tr;
+  char err[512] = "";
+  CHECK(vi_api_of(VI_DOUBLE)->trace(&bad, &tr, err, sizeof err) == VI_EINVAL &&
+            strstr(err, "no measure 'Jz'") && strstr(err, "energy"),
+        "an unknown measure is refused naming the valid ones: '%s'", err);
+}
+
+int main(void) {
+  vi_check_ctx ctx = {0, 0};
+  vi_check_ctx *T = &ctx;
+  /* $VI_FIGKINDS_DIR keeps the figures there (to look at them). */
+  char dir[512] = "/tmp/vi_figkinds_XXXXXX";
+  const char *keep = getenv("VI_FIGKINDS_DIR");
+  if (keep && *keep) {
+    snprintf(dir, sizeof dir, "%s", keep);
+  } else {
+    CHECK(mkdtemp(dir) != NULL, "temporary directory");
+  }
+  CHECK(run(&conv_spec, dir) == 0, "the convergence figure ran and its claims hold");
+  CHECK(run(&res_spec, dir) == 0, "the residual figure ran and its claims hold");
+  const char *exts[] = {"json", "md", "csv", "dat", "gp", "svg"};
+  for (int i = 0; i < 6; i++) {
+    CHECK(exists(dir, conv_spec.id, exts[i]) && exists(dir, res_spec.id, exts[i]),
+          "the figures wrote their .%s", exts[i]);
+  }
+  char err[256];
+  if (vi_method_find_d("nhmid", err, sizeof err) != NULL) {
+    CHECK(run(&res_nh_spec, dir) == 0, "the extra block's residual figure ran");
+  }
+  test_trace_precisions(T);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (!(keep && *keep) && system(cmd) != 0) {
+    fprintf(stderr, "could not remove %s\n", dir);
+  }
+  return vi_check_done(&ctx, "figkinds");
+}
