@@ -22,11 +22,17 @@
  *   (vi_system_alloc_projected): q0 onto g(q) = 0 along M^-1 G', v0
  *   M-orthogonally onto G(q0) v = 0 and A(q0) v + a(q0) = 0 jointly.
  * Methods: the configurations each family lists for the validation
- * (vi_method_type.validation: galerkin on its declared diagonal w = s,
- * Lobatto constraint quadrature, Gauss r = s or Lobatto r = s + 1,
- * s = 1..5, judged on q, p and lambda; man2020's eight algorithms with
- * m = 2..7, judged on the energy error), T = 1. A family added later joins
- * through its list and its declared orders.
+ * (vi_method_type.validation, else its examples: galerkin on its declared
+ * diagonal w = s, Lobatto constraint quadrature, Gauss r = s or Lobatto
+ * r = s + 1, s = 1..5, judged on q, p and lambda; man2020's eight
+ * algorithms with m = 2..7, judged on the energy error; vprk's tableaux on
+ * q and p), T = 1. A family added later joins through its list and its
+ * declared orders: a method's extra block is judged like q where the exact
+ * flow has it zero, and an energy the family declares exact
+ * (VI_ORDER_EXACT) is judged in every study of a system whose energy is a
+ * first integral: right when every run stayed within its round-off bound
+ * (vi_order_exact), wrong when one did not. The pairs interleave the
+ * families, so the reduced run (--quick) covers every family.
  *
  * Each finished case goes to the cell store (resume); the verdicts are
  * recomputed from the stored measurements on every run. */
@@ -59,8 +65,11 @@ static unsigned long val_seed(void) {
 #define VI_VAL_MAXSET 8
 #define VI_VAL_SETLEN 512
 
-enum { VAL_Q = 0, VAL_P = 1, VAL_L = 2, VAL_E = 3, VAL_NQ = 4 };
-static const char *const val_names[VAL_NQ] = {"q", "p", "lambda", "energy"};
+/* The quantities judged: q, p, lambda, the energy (its order, or its exact
+ * conservation where the family declares it, VI_ORDER_EXACT), and a
+ * method's extra block where the exact flow has it zero. */
+enum { VAL_Q = 0, VAL_P = 1, VAL_L = 2, VAL_E = 3, VAL_X = 4, VAL_NQ = 5 };
+static const char *const val_names[VAL_NQ] = {"q", "p", "lambda", "energy", "extra"};
 
 typedef struct val_case {
   int id;
@@ -205,24 +214,35 @@ static int declare(val_case *c, char *err, size_t errlen) {
     return -1;
   }
   int state = 0;
+  const int zero_extra = vi_stepper_dims_d(st)->n_extra > 0 &&
+                         vi_stepper_extra_ref_d(st) == VI_EXTRA_ZERO;
   for (int x = 0; x < VAL_NQ; x++) {
-    c->declared[x] = vi_stepper_expected_order_d(st, x < VAL_E ? x : VI_NQUANT);
-    if (x == VAL_L && sys->ml == 0) {
+    c->declared[x] = vi_stepper_expected_order_d(st, x == VAL_X   ? VI_EXTRA
+                                                     : x == VAL_E ? VI_ENERGY
+                                                                  : x);
+    if ((x == VAL_L && sys->ml == 0) || (x == VAL_X && !zero_extra)) {
       c->declared[x] = -1;
     }
-    state |= x < VAL_E && c->declared[x] >= 0;
+    state |= x != VAL_E && c->declared[x] >= 0;
   }
   /* The study's measure: the state when the family declares an order of
-   * q, p or lambda, else the energy; only its quantities are judged. */
+   * q, p, lambda or its extra block, else the energy; only its quantities
+   * are judged, and an energy declared exact in either (it needs no
+   * measure of its own: every run measures the energy). */
+  const int exact = c->declared[VAL_E] == VI_ORDER_EXACT &&
+                    vi_type_energy_conserved_d(sys->type);
   c->energy = !state;
   for (int x = 0; x < VAL_NQ; x++) {
-    if (c->energy != (x == VAL_E)) {
+    if (c->energy != (x == VAL_E) && !(x == VAL_E && exact)) {
       c->declared[x] = -1;
     }
+  }
+  if (c->declared[VAL_E] == VI_ORDER_EXACT && !exact) {
+    c->declared[VAL_E] = -1; /* not a first integral of this system */
   }
   int any = 0;
   for (int x = 0; x < VAL_NQ; x++) {
-    any |= c->declared[x] >= 0;
+    any |= c->declared[x] >= 0 || c->declared[x] == VI_ORDER_EXACT;
   }
   vi_stepper_free_d(st);
   vi_system_free_d(sys);
@@ -243,12 +263,22 @@ static int make_cases(val_case *cs, int ncases, unsigned long seed) {
   gsl_rng_set(rng, seed);
   const vi_system_type_d *ps[64];
   const vi_method_type_d *pm[64];
+  /* The pairs with the families interleaved: the k-th system of every
+   * family, then the (k+1)-th, so that the first cases (the reduced run)
+   * cover every family. */
   int npair = 0;
-  for (int f = 0; vi_method_types_d[f]; f++) {
-    for (int i = 0; vi_system_types_d[i] && npair < 64; i++) {
-      if (vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], NULL, 0)) {
-        ps[npair] = vi_system_types_d[i];
-        pm[npair++] = vi_method_types_d[f];
+  for (int k = 0; npair < 64 && k < 64; k++) {
+    for (int f = 0; vi_method_types_d[f] && npair < 64; f++) {
+      int j = 0;
+      for (int i = 0; vi_system_types_d[i]; i++) {
+        if (!vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], NULL, 0)) {
+          continue;
+        }
+        if (j++ == k) {
+          ps[npair] = vi_system_types_d[i];
+          pm[npair++] = vi_method_types_d[f];
+          break;
+        }
       }
     }
   }
@@ -313,13 +343,27 @@ static int run_case(val_case *c, const reproduce_opts *o, char *err, size_t errl
   }
   vi_fit fits[VI_NQUANT];
   vi_order_fits(r, fits);
-  vi_fit fe = vi_order_energy_rms_fit(r);
+  vi_fit fe = vi_order_energy_rms_fit(r), fx = vi_order_extra_fit(r);
   for (int x = 0; x < VAL_NQ; x++) {
-    const vi_fit *f = x < VAL_E ? &fits[x] : &fe;
+    const vi_fit *f = x < VAL_E ? &fits[x] : x == VAL_E ? &fe : &fx;
     c->verdict[x] = f->verdict;
     c->order[x] = f->verdict == VI_VERDICT_OK ? f->order : NAN;
     c->unc[x] = f->verdict == VI_VERDICT_OK ? f->uncertainty : NAN;
     snprintf(c->why[x], sizeof c->why[x], "%s", vi_fit_why(f->why));
+  }
+  if (c->declared[VAL_E] == VI_ORDER_EXACT) {
+    /* Declared exact: the measurement is the worst error over its
+     * round-off bound (vi_order_exact), the verdict whether it stayed
+     * within. */
+    double worst = NAN;
+    const int held = vi_order_exact(r, &worst, NULL);
+    c->verdict[VAL_E] = held == 1 ? VI_VERDICT_OK : VI_VERDICT_UNRESOLVED;
+    c->order[VAL_E] = held >= 0 ? worst : NAN;
+    c->unc[VAL_E] = NAN;
+    snprintf(c->why[VAL_E], sizeof c->why[VAL_E], "%s",
+             held == 1   ? "within round-off"
+             : held == 0 ? "above round-off"
+                         : "no energy error measured");
   }
   snprintf(c->precision, sizeof c->precision, "%s", r->precision);
   c->nruns = r->nh;
@@ -332,6 +376,12 @@ static int run_case(val_case *c, const reproduce_opts *o, char *err, size_t errl
  * method declared not to converge (VI_ORDER_NONE) is right when the study
  * says so ('d'), wrong when it fits a slope. */
 static int judge(const val_case *c, int x) {
+  if (c->declared[x] == VI_ORDER_EXACT && c->done) {
+    /* Exact conservation: right within round-off, wrong above it. */
+    return c->verdict[x] == VI_VERDICT_OK                  ? 0
+           : strcmp(c->why[x], "above round-off") == 0 ? 2
+                                                          : 1;
+  }
   if (c->declared[x] < 0 || !c->done) {
     return -1;
   }
@@ -370,13 +420,21 @@ static int case_restore(void *c_, json_t *v, char *why, size_t whylen) {
   const char *prec = NULL;
   json_error_t je;
   json_t *q[VAL_NQ];
-  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:s, s:F, s:i, s:o, s:o, s:o, s:o}", "precision",
-                     &prec, "seconds", &c->seconds, "runs", &c->nruns, "q", &q[0], "p", &q[1],
-                     "lambda", &q[2], "energy", &q[3]) != 0) {
+  q[VAL_X] = NULL;
+  /* The extra block is absent from the stores of earlier builds. */
+  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:s, s:F, s:i, s:o, s:o, s:o, s:o, s?o}",
+                     "precision", &prec, "seconds", &c->seconds, "runs", &c->nruns, "q", &q[0],
+                     "p", &q[1], "lambda", &q[2], "energy", &q[3], "extra", &q[4]) != 0) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
   for (int x = 0; x < VAL_NQ; x++) {
+    if (!q[x]) {
+      c->verdict[x] = -1;
+      c->order[x] = c->unc[x] = NAN;
+      snprintf(c->why[x], sizeof c->why[x], "not measured");
+      continue;
+    }
     json_t *o = NULL, *u = NULL;
     const char *r = NULL;
     if (json_unpack_ex(q[x], &je, JSON_STRICT, "{s:o, s:o, s:i, s:s}", "order", &o,
@@ -386,7 +444,8 @@ static int case_restore(void *c_, json_t *v, char *why, size_t whylen) {
     }
     c->order[x] = json_is_number(o) ? json_number_value(o) : NAN;
     c->unc[x] = json_is_number(u) ? json_number_value(u) : NAN;
-    if ((c->verdict[x] == VI_VERDICT_OK) != isfinite(c->order[x])) {
+    if (c->declared[x] != VI_ORDER_EXACT &&
+        (c->verdict[x] == VI_VERDICT_OK) != isfinite(c->order[x])) {
       snprintf(why, whylen, "%s: a verdict without its order", val_names[x]);
       return -1;
     }
@@ -409,8 +468,20 @@ static void case_command(const val_case *c, char *buf, size_t len) {
   }
 }
 
+static void format_declared(const val_case *c, int x, char *buf, size_t len) {
+  if (c->declared[x] == VI_ORDER_EXACT) {
+    snprintf(buf, len, "exact");
+  } else if (c->declared[x] == VI_ORDER_NONE) {
+    snprintf(buf, len, "d");
+  } else {
+    snprintf(buf, len, "%d", c->declared[x]);
+  }
+}
+
 static void format_measured(const val_case *c, int x, char *buf, size_t len) {
-  if (c->verdict[x] == VI_VERDICT_OK) {
+  if (c->declared[x] == VI_ORDER_EXACT) {
+    snprintf(buf, len, "%s (%.2g of the bound)", c->why[x], c->order[x]);
+  } else if (c->verdict[x] == VI_VERDICT_OK) {
     snprintf(buf, len, "%.2f +- %.2f", c->order[x], c->unc[x]);
   } else if (strcmp(c->why[x], vi_fit_why(VI_WHY_NOT_CONVERGING)) == 0) {
     snprintf(buf, len, "d (%s)", c->why[x]);
@@ -442,7 +513,7 @@ static const vi_col val_quantity_cols[] = {
     {"system", .type = VI_COL_TEXT},
     {"method", .type = VI_COL_TEXT, .flags = VI_COL_QUOTED},
     {"quantity", .type = VI_COL_TEXT},
-    {"declared", .type = VI_COL_INT},
+    {"declared", .type = VI_COL_ANY}, /* an order, or "exact" */
     {"measured", .type = VI_COL_REAL, .csv_fmt = "%.4f"},
     {"uncertainty", .type = VI_COL_REAL, .csv_fmt = "%.4f"},
     {"verdict", .type = VI_COL_TEXT},
@@ -479,14 +550,19 @@ static int quantity_row(val_out *V, const val_case *c, int x, int v, json_t *qs)
     return -1;
   }
   vi_rows_int(Q, r, "case", c->id);
-  vi_rows_int(Q, r, "declared", c->declared[x]);
+  const int exact = c->declared[x] == VI_ORDER_EXACT;
+  if (vi_rows_real_or_text(Q, r, "declared", exact ? NAN : c->declared[x], "exact") != 0) {
+    return -1;
+  }
   /* The uncertainty of a fit without an order is not written. */
   vi_rows_real(Q, r, "measured", c->order[x]);
   vi_rows_real(Q, r, "uncertainty", isfinite(c->order[x]) ? c->unc[x] : NAN);
   vi_rows_real(Q, r, "seconds", c->seconds);
   return json_object_set_new(qs, val_names[x],
-                             json_pack("{s:i, s:o, s:o, s:s, s:s}", "declared",
-                                       c->declared[x], "measured", num(c->order[x]),
+                             json_pack("{s:o, s:o, s:o, s:s, s:s}", "declared",
+                                       exact ? json_string("exact")
+                                             : json_integer(c->declared[x]),
+                                       "measured", num(c->order[x]),
                                        "uncertainty", num(c->unc[x]), "verdict",
                                        val_verdicts[v], "reason", c->why[x]));
 }
@@ -567,6 +643,9 @@ static json_t *val_json(const vi_study *s, const reproduce_opts *o, const char *
                         const val_out *V, double total) {
   json_t *sum = json_object();
   for (int x = 0; sum && x <= VAL_NQ; x++) {
+    if (x == VAL_X && V->count[x][0] + V->count[x][1] + V->count[x][2] == 0) {
+      continue; /* no extra block judged */
+    }
     json_object_set_new(sum, x < VAL_NQ ? val_names[x] : "all",
                         json_pack("{s:i, s:i, s:i}", "right", V->count[x][0],
                                   "unresolved", V->count[x][1], "wrong", V->count[x][2]));
@@ -577,9 +656,13 @@ static json_t *val_json(const vi_study *s, const reproduce_opts *o, const char *
                    num(total));
 }
 
-/* Not the counts' "all" row: the Markdown's table is per quantity. */
+/* Not the counts' "all" row: the Markdown's table is per quantity (the
+ * extra block's only where a case judges one). */
 static int keep_quantity(const vi_rows *R, int row, void *ctx) {
-  return row < VAL_NQ;
+  const val_out *V = ctx;
+  (void)R;
+  return row < VAL_X ||
+         (row == VAL_X && V->count[VAL_X][0] + V->count[VAL_X][1] + V->count[VAL_X][2] > 0);
 }
 
 /* The list of the cases judged v (wrong or unresolved). */
@@ -593,9 +676,11 @@ static void md_list(FILE *f, const val_case *cs, int n, int v) {
       }
       case_command(&cs[k], cmd, sizeof cmd);
       if (v == 2) {
+        char decl[16];
         format_measured(&cs[k], x, meas, sizeof meas);
-        fprintf(f, "- case %d, %s: measured %s, declared %d: `%s`\n", cs[k].id,
-                val_names[x], meas, cs[k].declared[x], cmd);
+        format_declared(&cs[k], x, decl, sizeof decl);
+        fprintf(f, "- case %d, %s: measured %s, declared %s: `%s`\n", cs[k].id,
+                val_names[x], meas, decl, cmd);
       } else {
         fprintf(f, "- case %d, %s (%s): %s: `%s`\n", cs[k].id, val_names[x],
                 cs[k].precision, cs[k].why[x], cmd);
@@ -609,14 +694,18 @@ static void md_list(FILE *f, const val_case *cs, int n, int v) {
 /* The study's arrangement of the cases: one row per case, one column per
  * quantity ("measured (declared)"), blank where nothing is declared. */
 static void md_cases(FILE *f, const val_case *cs, int n) {
-  fprintf(
-      f,
-      "## Cases\n\n| case | system | method | precision | q | p | lambda | energy | CPU s "
-      "|\n|---|---|---|---|---|---|---|---|---|\n");
+  /* The extra block's column only where a case judges one. */
+  int nq = VAL_X;
+  for (int k = 0; k < n; k++) {
+    nq = judge(&cs[k], VAL_X) >= 0 ? VAL_NQ : nq;
+  }
+  fprintf(f, "## Cases\n\n| case | system | method | precision | q | p | lambda | energy |%s "
+             "CPU s |\n|---|---|---|---|---|---|---|---|%s---|\n",
+          nq > VAL_X ? " extra |" : "", nq > VAL_X ? "---|" : "");
   for (int k = 0; k < n; k++) {
     const val_case *c = &cs[k];
     fprintf(f, "| %d | %s | `%s` | %s |", c->id, c->system, c->method, c->precision);
-    for (int x = 0; x < VAL_NQ; x++) {
+    for (int x = 0; x < nq; x++) {
       const int v = judge(c, x);
       if (v < 0) {
         fprintf(f, " |");
@@ -624,7 +713,7 @@ static void md_cases(FILE *f, const val_case *cs, int n) {
       }
       char meas[96], decl[16];
       format_measured(c, x, meas, sizeof meas);
-      snprintf(decl, sizeof decl, c->declared[x] == VI_ORDER_NONE ? "d" : "%d", c->declared[x]);
+      format_declared(c, x, decl, sizeof decl);
       fprintf(f, " %s (%s)%s |",
               v == 1                                      ? "unresolved"
               : v == 0 && c->declared[x] == VI_ORDER_NONE ? "d"
@@ -661,7 +750,7 @@ static char *val_md(const vi_study *s, const val_case *cs, int n, unsigned long 
       "s of CPU time.\n\n",
       n, judged, all[0], all[1], judged ? 100.0 * all[1] / judged : 0.0, all[2], total);
   static const char *const counts[] = {"quantity", "right", "unresolved", "wrong", NULL};
-  vi_rows_md(f, &V->counts, counts, keep_quantity, NULL);
+  vi_rows_md(f, &V->counts, counts, keep_quantity, (void *)V);
   fprintf(f, "## Wrong\n\n");
   md_list(f, cs, n, 2);
   fprintf(f, "## Unresolved\n\n");

@@ -32,7 +32,12 @@ for c in j["cases"]:
         bad.append(f"case {c['case']}: command {c['command'][:40]}")
     for q, v in c["quantities"].items():
         judged += 1
-        if v["verdict"] == "right" and abs(v["measured"] - v["declared"]) > 0.3:
+        if v["declared"] == "exact":
+            # Exact conservation: right means the worst error stayed within
+            # its round-off bound (the measurement is their ratio).
+            if v["verdict"] == "right" and not v["measured"] <= 1:
+                bad.append(f"case {c['case']} {q}: exact but {v['measured']} of the bound")
+        elif v["verdict"] == "right" and abs(v["measured"] - v["declared"]) > 0.3:
             bad.append(f"case {c['case']} {q}: right but {v['measured']} vs {v['declared']}")
         if v["verdict"] == "unresolved" and v["measured"] is not None:
             bad.append(f"case {c['case']} {q}: unresolved with a number")
