@@ -302,18 +302,26 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
   const long every = N > nref ? N / nref : 1;  /* run nodes per reference node */
   const long stride = N < nref ? nref / N : 1; /* reference nodes per run node */
   double e[VI_SW_NMEAS] = {0, 0, 0, 0, 0, 0};
-  double g[64];
+  /* The energy and |g| of a node by their measures (measures.h). */
+  vi_measure me, mg;
+  char merr[512];
+  double work[256];
+  const int has_g = m > 0 && vi_measure_find_d(S->sys, NULL, "g_norm", &mg, merr,
+                                                sizeof merr) == VI_OK;
+  const int has_e = vi_measure_find_d(S->sys, NULL, "energy", &me, merr, sizeof merr) ==
+                        VI_OK &&
+                    vi_measure_work_d(S->sys) <= sizeof work / sizeof work[0];
   /* Relative, as vi_err_observe: absolute when |H_0| <= sqrt(eps). */
   const double scale = fabs(S->E0) > VI_ENERGY_ABS_BELOW && isfinite(S->E0) ? fabs(S->E0) : 1;
   for (long k = 0; k <= N; k++) {
-    const double *row = S->run + (size_t)k * (size_t)w;
+    vi_node_d nd;
+    vi_node_bind_d(&nd, S->run + (size_t)k * (size_t)w, &dims);
     if (k % every == 0) {
       /* The global error of the node (vi_node_errors: the one definition
        * the order studies use), lambda over k >= 1. */
       const long r = k / every * stride;
-      vi_node_d nd, ref = {0, (double *)Q + r * nq, (double *)Pr + r * n,
-                           (double *)L + r * ml, NULL};
-      vi_node_bind_d(&nd, (double *)row, &dims);
+      vi_node_d ref = {0, (double *)Q + r * nq, (double *)Pr + r * n, (double *)L + r * ml,
+                       NULL};
       vi_node_errors_d(&dims, &nd, &ref,
                        k >= 1 ? VI_ERR_Q | VI_ERR_P | VI_ERR_LAMBDA : VI_ERR_Q | VI_ERR_P, e);
     }
@@ -324,16 +332,14 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
                             : 1;
     double E = NAN;
     if (k % eevery == 0) {
-      if (vi_system_energy_d(S->sys, row, row + nq, &E) != VI_OK) {
+      if (!has_e || vi_measure_eval_d(S->sys, &me, 1, &nd, 0, work, &E) != VI_OK) {
         E = NAN;
       }
       maxabs(&e[VI_SW_ENERGY], fabs(E - S->E0) / scale);
     }
-    if (m > 0 && m <= 64 && S->sys->type->holo &&
-        S->sys->type->holo->constraint(S->sys->state, row, g) == 0) {
-      for (int i = 0; i < m; i++) {
-        maxabs(&e[VI_SW_GDRIFT], fabs(g[i]));
-      }
+    double gn = NAN;
+    if (has_g && vi_measure_eval_d(S->sys, &mg, 1, &nd, 0, work, &gn) == VI_OK) {
+      maxabs(&e[VI_SW_GDRIFT], gn);
     } else if (m > 0) {
       e[VI_SW_GDRIFT] = NAN;
     }
