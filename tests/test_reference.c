@@ -20,6 +20,8 @@
  *   entry; the directory is created with its parents; no temporary file is
  *   left behind; an unusable cache directory is an I/O error while the
  *   reference is still returned;
+ * - the cache file format itself (core/refcache.c): a golden file name and
+ *   checksum pin format 3, so that existing caches stay readable;
  * - errors: invalid arguments, and a deliberately broken system whose
  *   grad V fails (fatally or recoverably) mid-way, named in the message.
  *
@@ -30,6 +32,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <gsl/gsl_errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "refcache.h"
 #include "vistudy.h"
 
 /* Largest system of the test (fixed-size scratch, no VLAs). */
@@ -177,6 +181,99 @@ static void test_agree_dq(vi_check_ctx *c) {
   vi_system_free_q(sq);
 }
 
+/* The cache file format through refcache.h directly, pinned: a double
+ * key and body written now must be the bytes the format (version 3) has
+ * always had, so that caches written by earlier builds are still read. The
+ * name's hash (FNV-1a of the key) and the stored checksum (FNV-1a of key
+ * and body) were computed independently from the format's layout (Python
+ * struct, little-endian): a change to either layout fails here and must
+ * bump the format. Then: a round trip, a longer file refused, the
+ * precision in the name and the key, an unknown precision refused. */
+static void test_refcache_format(vi_check_ctx *c, const char *tmp) {
+  const uint32_t one = 1;
+  if (*(const unsigned char *)&one != 1) {
+    printf("refcache format: golden values are little-endian, skipped\n");
+    return;
+  }
+  char dir[1024], err[512] = "";
+  snprintf(dir, sizeof dir, "%s/refcache", tmp);
+  const double par[1] = {2.385}, q0[2] = {0.5, -1.25}, p0[2] = {0.75, 3.0}, h = 0.125;
+  vi_refcache_key key = {.prec = "double", .real_size = sizeof(double), .exact = 0,
+                         .system = "golden-sys", .n = 2, .nq = 2, .ml = 1, .nvalues = 1,
+                         .K = 2, .par = par, .q0 = q0, .p0 = p0, .h = &h};
+  double Q[6], P[6], L[3], acc = 1.5e-13;
+  for (int i = 0; i < 6; i++) {
+    Q[i] = 0.5 * (i + 1);
+    P[i] = -0.25 * (i + 1);
+  }
+  for (int i = 0; i < 3; i++) {
+    L[i] = 0.125 * (i + 1);
+  }
+  char method[256] = "golden method";
+  vi_refcache_body body = {method, sizeof method, &acc, {Q, P, L},
+                           {sizeof Q, sizeof P, sizeof L}};
+  vi_refcache *rc = NULL;
+  int st = vi_refcache_open(dir, &key, &rc, err, sizeof err);
+  VI_CHECK(c, st == VI_OK, "refcache open: %s", err);
+  if (st != VI_OK) {
+    return;
+  }
+  VI_CHECK(c, vi_refcache_read(rc, &body) == 0, "refcache: hit before any write");
+  st = vi_refcache_write(rc, &body, err, sizeof err);
+  VI_CHECK(c, st == VI_OK, "refcache write: %s", err);
+  char path[1100];
+  snprintf(path, sizeof path, "%s/golden-sys-double-7e5d8b0d33d9c595.ref", dir);
+  uint64_t sum = 0;
+  FILE *f = fopen(path, "rb");
+  if (f != NULL) {
+    if (fseek(f, -(long)sizeof sum, SEEK_END) != 0 || fread(&sum, sizeof sum, 1, f) != 1) {
+      sum = 0;
+    }
+    fclose(f);
+  }
+  VI_CHECK(c, f != NULL && file_size(path) == 502 && sum == UINT64_C(0xf04e325c8ad6c370),
+           "refcache format changed: %s size %ld checksum %016llx (want 502 bytes, "
+           "f04e325c8ad6c370)",
+           path, file_size(path), (unsigned long long)sum);
+  /* Round trip into other arrays. */
+  double Q2[6], P2[6], L2[3], acc2 = 0;
+  char method2[256];
+  memset(method2, 'x', sizeof method2);
+  vi_refcache_body back = {method2, sizeof method2, &acc2, {Q2, P2, L2},
+                           {sizeof Q2, sizeof P2, sizeof L2}};
+  VI_CHECK(c, vi_refcache_read(rc, &back) == 1 && acc2 == acc &&
+                  strcmp(method2, method) == 0 && memcmp(Q, Q2, sizeof Q) == 0 &&
+                  memcmp(P, P2, sizeof P) == 0 && memcmp(L, L2, sizeof L) == 0,
+           "refcache: round trip differs");
+  /* A file longer than the format says is not ours. */
+  f = fopen(path, "ab");
+  if (f != NULL) {
+    fputc(0, f);
+    fclose(f);
+  }
+  VI_CHECK(c, vi_refcache_read(rc, &back) == 0, "refcache: a longer file was read");
+  vi_refcache_free(rc);
+  /* The precision is in the key and in the name. */
+  key.prec = "quad";
+  st = vi_refcache_open(dir, &key, &rc, err, sizeof err);
+  VI_CHECK(c, st == VI_OK && vi_refcache_read(rc, &body) == 0,
+           "refcache: the quad key read the double file");
+  if (st == VI_OK) {
+    VI_CHECK(c, vi_refcache_write(rc, &body, err, sizeof err) == VI_OK, "%s", err);
+  }
+  vi_refcache_free(rc);
+  int nref, nother;
+  list_dir(dir, &nref, &nother, path, sizeof path);
+  VI_CHECK(c, nref == 2 && nother == 0 && contains(path, "golden-sys-"),
+           "refcache: %d .ref files, %d others", nref, nother);
+  key.prec = "single";
+  rc = NULL;
+  st = vi_refcache_open(dir, &key, &rc, err, sizeof err);
+  VI_CHECK(c, st == VI_EINVAL && rc == NULL && contains(err, "single"),
+           "refcache: unknown precision: %d '%s'", st, err);
+  printf("refcache: format 3 pinned (name hash, checksum), round trip, keys by precision\n");
+}
+
 int main(void) {
   vi_check_ctx ctx = {0, 0};
   vi_check_ctx *c = &ctx;
@@ -208,6 +305,7 @@ int main(void) {
   test_agree_dq(c);
   test_cache_d(c, dir);
   test_cache_q(c, dir);
+  test_refcache_format(c, dir);
   test_errors_d(c, dir);
   test_errors_q(c, dir);
 
