@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* Runs that cannot finish or would fill the disk are refused unless
- * --force (README, "Outputs"). */
+ * --force (docs/usage.md, "Outputs"). */
 #define RUN_MAX_STEPS 100000000L               /* 1e8 steps */
 #define RUN_MAX_BYTES (1024.0 * 1024 * 1024)   /* 1 GiB of CSV in a regular file */
 

@@ -226,11 +226,6 @@ typedef struct VI_X(vi_system) {
                        p0 = D2 l(q0, xi0)) */
   VI_REAL *v0;      /* initial velocity (mechanical v0, Lie form xi0; zeros for
                        the degenerate form), consistent with p0 */
-  /* Transitional, read by core/reference_tmpl.c only until it uses the
-   * services above (issue 21): M(q0)^-1 (NULL unless mechanical) and
-   * whether M depends on q. New code must not read them. */
-  VI_REAL *Minv;
-  int config_mass;
 } VI_X(vi_system);
 
 /* The system's dimensions (n_extra = 0: a node of the system alone, e.g.

@@ -15,7 +15,7 @@ typedef enum vi_fit_status {
   VI_FIT_TOO_FEW = 3    /* fewer than two usable points */
 } vi_fit_status;
 
-/* The verdict on a fit (README "Orders"): ok when VI_FIT_MIN_POINTS
+/* The verdict on a fit (docs/orders.md): ok when VI_FIT_MIN_POINTS
  * consecutive errors above the floor, the ones at the smallest h that
  * qualify, lie on a line (rms residual <= VI_FIT_MAX_RESIDUAL in log10 e)
  * whose slope has a standard error <= VI_FIT_MAX_SE, and their local slopes

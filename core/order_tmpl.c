@@ -177,7 +177,7 @@ static void order_floors(vi_order_result *res, const VI_REAL *scale) {
 #define VI_ORDER_AUTO_WORK (1L << 24)
 #endif
 
-/* The automatic step sizes (README "Orders"), per quantity: start from
+/* The automatic step sizes (docs/orders.md), per quantity: start from
  * the time scale of the motion (h0 = tau / 2, at most T / 8), take four
  * runs halving h, then refine while a quantity has no settled window of
  * four errors (vi_fit_order's verdict) and its finest error is above the

@@ -114,20 +114,19 @@ static int irk_step(irk *w, vi_ref_rhs *c, VI_REAL hs) {
         w->Z[i * d + j] = z;
       }
     }
-    const VI_REAL *Minv = c->sys->Minv;
+    const int cm = !VI_X(vi_system_mass_constant)(c->sys);
     for (int l = 0; !degen && l < IRK_S; l++) {
-      if (c->sys->config_mass) {
-        /* M^-1 at the stage's current q (still a contracting sweep). */
-        for (int j = 0; j < n; j++) {
-          w->ys[j] = w->y[j] + w->Z[l * d + j];
-        }
-        rc = VI_X(vi_system_mass_inv)(c->sys, w->ys, c->Minv);
-        if (rc != VI_OK) {
-          VI_X(vi_ref_fail)(c, rc, "callback mass_q of system %s failed (%s)",
-                            c->sys->type->info->name, vi_strerror(rc));
-          return rc;
-        }
-        Minv = c->Minv;
+      /* M^-1 at the stage's current q (still a contracting sweep); the
+       * cached one for a constant M. */
+      for (int j = 0; cm && j < n; j++) {
+        w->ys[j] = w->y[j] + w->Z[l * d + j];
+      }
+      const VI_REAL *Minv = NULL;
+      rc = VI_X(vi_system_minv_at)(c->sys, w->ys, c->Minv, &Minv);
+      if (rc != VI_OK) {
+        VI_X(vi_ref_fail)(c, rc, "callback mass_q of system %s failed (%s)",
+                          c->sys->type->info->name, vi_strerror(rc));
+        return rc;
       }
       for (int j = 0; j < n; j++) {
         VI_REAL v = 0;

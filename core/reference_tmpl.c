@@ -209,19 +209,11 @@ int VI_X(vi_ref_rhs_eval)(vi_ref_rhs *c, const VI_REAL *y, VI_REAL *dy) {
     }
   }
   /* v = M^-1 p, once: it is qdot and, with M(q), the argument of dT/dq. */
-  const VI_REAL *Minv = sys->Minv;
-  if (sys->config_mass) {
-    rc = VI_X(vi_system_mass_inv)(sys, q, c->Minv);
-    Minv = c->Minv;
+  const int cm = !VI_X(vi_system_mass_constant)(sys);
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_minv_apply)(sys, q, p, c->v);
   }
-  for (int i = 0; i < n && rc == VI_OK; i++) {
-    VI_REAL v = 0;
-    for (int j = 0; j < n; j++) {
-      v += Minv[i * n + j] * p[j];
-    }
-    c->v[i] = v;
-  }
-  if (rc == VI_OK && sys->config_mass) {
+  if (rc == VI_OK && cm) {
     rc = VI_X(vi_system_kinetic)(sys, q, c->v, c->dT, NULL, NULL);
   }
   if (rc != VI_OK) {
@@ -232,7 +224,7 @@ int VI_X(vi_ref_rhs_eval)(vi_ref_rhs *c, const VI_REAL *y, VI_REAL *dy) {
   for (int i = 0; i < n; i++) {
     dy[i] = c->v[i];
     VI_REAL f = -c->dV[i];
-    if (sys->config_mass) {
+    if (cm) {
       f += c->dT[i];
     }
     for (int r = 0; r < m; r++) {
@@ -340,13 +332,12 @@ static int exact_nodes(const VI_X(vi_system) *sys, VI_REAL h, long K,
   VI_X(vi_ref_scale)(nq, n, m, K, Q, P, L, s);
   /* The speed of the motion, for the round-off growth: M^-1 p, or the
    * Lie form's xi. */
-  for (long k = 0; k <= K && sys->Minv != NULL; k++) {
-    for (int i = 0; i < n; i++) {
-      VI_REAL v = 0;
-      for (int j = 0; j < n; j++) {
-        v += sys->Minv[i * n + j] * P[k * n + j];
+  for (long k = 0; k <= K && sys->type->mech != NULL && n <= 64; k++) {
+    VI_REAL v[64];
+    if (VI_X(vi_system_minv_apply)(sys, sys->q0, P + k * n, v) == VI_OK) {
+      for (int i = 0; i < n; i++) {
+        vmax = rmax(vmax, vi_fabs(v[i]));
       }
-      vmax = rmax(vmax, vi_fabs(v));
     }
   }
   for (long k = 0; k <= K && sys->type->lie != NULL; k++) {

@@ -297,9 +297,6 @@ static sys_impl *alloc_block(const VI_X(vi_system_type) *type) {
   s->config_mass = VI_X(vi_type_config_mass)(type);
   s->M = type->mech ? sys->par + nval : NULL;
   s->Minv = type->mech ? s->M + n * n : NULL;
-  /* Transitional (api_tmpl.h): core/reference_tmpl.c still reads these. */
-  sys->Minv = s->Minv;
-  sys->config_mass = s->config_mass;
   return s;
 }
 

@@ -1,4 +1,4 @@
-/* outfile.h: every file the program writes goes through here (README
+/* outfile.h: every file the program writes goes through here (docs/usage.md
  * "Outputs"; design.md "Outputs"). The rules, enforced in one place:
  *
  * - A destination is classified before any work (vi_dest_check):
@@ -17,7 +17,7 @@
  *   ends with the signal's default action.
  *
  * This is part of the program, not of the library: the library writes no
- * file except its reference cache (core/reference_tmpl.c). */
+ * file except its reference cache (core/refcache.c). */
 #ifndef VI_OUTFILE_H
 #define VI_OUTFILE_H
 

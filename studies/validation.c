@@ -11,7 +11,7 @@
  *   unresolved  no ok fit (the study says why).
  * Every wrong case is listed with the command that reproduces it.
  *
- * The draws (README "Orders"), from GSL's mt19937 seeded with VI_VAL_SEED
+ * The draws (docs/orders.md), from GSL's mt19937 seeded with VI_VAL_SEED
  * (or $VI_VALIDATION_SEED, for other held-out cases):
  *   a positive scalar parameter  default x 2^u, u uniform in [-1, 1];
  *   another scalar (angles, rates, gravity)  default + u max(|default|, 1) / 2;
@@ -738,7 +738,7 @@ static char *val_md(const vi_study *s, const val_case *cs, int n, unsigned long 
       f,
       "Seeded random cases (seed %lu): every registered system a method family can "
       "integrate, with random physical parameters and random consistent initial data (the "
-      "draws: `studies/validation.c`, README \"Orders\"), and a configuration of the family "
+      "draws: `studies/validation.c`, docs/orders.md), and a configuration of the family "
       "whose orders it declares; each run as `vistudy order --h auto` with automatic "
       "precision, T = %g. A quantity is **right** when its fit is ok and within %.1f of "
       "the declared order, **wrong** when an ok fit is further from it, **unresolved** "

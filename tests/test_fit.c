@@ -89,7 +89,7 @@ int main(void) {
   e[1] = 1e-3 / 16;
   f = vi_fit_order(2, h, e, 1e-30, 10);
   VI_CHECK(&ctx, f.status == VI_FIT_OK && fabs(f.order - 4) < 1e-9, "pair: %.3f", f.order);
-  /* Verdicts (README "Orders"). A clean power law: ok, with a small
+  /* Verdicts (docs/orders.md). A clean power law: ok, with a small
    * standard error, over the four finest points. */
   for (int i = 0; i < 8; i++) {
     e[i] = 3.7 * pow(h[i], 6) * (1 + 0.01 * ((i % 3) - 1));

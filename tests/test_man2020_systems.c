@@ -9,7 +9,7 @@
  *   a point-symmetric one (v_{7-i} = -v_i, built along the bars so
  *   G v0 = 0) keeps the angular momentum (60) and the antisymmetry
  *   quantities (61) along the exact flow (the index-1 reference of
- *   core/reference_tmpl.c, double) and along a Galerkin run (wenger2017
+ *   core/reference_rk8pd.c, double) and along a Galerkin run (wenger2017
  *   s = w = 2, Gauss r = 2; both precisions) at round-off; a non-symmetric
  *   one keeps (60) but visibly not (61), so (61) is a property of the data,
  *   not an identity of the callback. */

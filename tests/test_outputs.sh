@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_outputs.sh: the output rules of README "Outputs" (issue 10), each as a
+# test_outputs.sh: the output rules of docs/usage.md "Outputs" (issue 10), each as a
 # user meets it (e2e suite). Nothing outside the named output is modified:
 # a device, FIFO or symlink destination is written through, never replaced;
 # bad destinations are refused before any work; reduced runs never touch the

@@ -13,7 +13,7 @@
  * and a quad-precision RK4 reference with Richardson extrapolation; its
  * quad variant (Jacobi elliptic functions by A&S 16.4) against the double
  * one (GSL), the invariants and (70) at quad round-off, and an independent
- * quad integration (the s = 8 Gauss IRK of core/reference_tmpl.c) on [0, 10].
+ * quad integration (the s = 8 Gauss IRK of core/reference_irk.c) on [0, 10].
  *
  * The precision-generic part is this same file, included twice below with
  * VI_TEST_TMPL defined (once per precision, as the library's *_tmpl code

@@ -1,7 +1,7 @@
 /* man2020_tmpl.c: the table studies of man2020 Tables 1 and 3 as data (study.h) (Man, Gao, Zhong
  * 2020): the convergence order of the relative Hamiltonian error (46)-(49),
  * fitted from its root mean square over the nodes (the maximum (47) beside
- * it; README "Orders"), of the eight algorithms ELL..LGG for m = 2..9 points on
+ * it; docs/orders.md), of the eight algorithms ELL..LGG for m = 2..9 points on
  * the nonlinear spring pendulum (50)-(52), in quadruple precision as the
  * paper computed (published values: ../shared/published/man2020_orders.csv;
  * read only to compare).
@@ -114,7 +114,7 @@ static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen)
     return -1;
   }
   /* The order of the energy error from its mean square over the nodes
-   * (README "Orders": the maximum jitters with the phase of the nodes);
+   * (docs/orders.md: the maximum jitters with the phase of the nodes);
    * the maximum's fit is kept beside it. */
   vi_fit f = vi_order_energy_rms_fit(r), fm = vi_order_energy_fit(r);
   vi_cell_fit_set(&c->fit, r, &f, r->energy_rms);
@@ -243,7 +243,7 @@ static void man_md(FILE *f, const vi_study *st, const void *c_, int n, const vi_
       "# %s\n\n%s\n\nSystem `%s` (man2020 (50)-(52), default parameters), T = %s (the "
       "paper: 400 s), quad precision, built-in Newton (rtol = 100 eps); measure: the "
       "relative Hamiltonian error |H_k - H_0| / |H_0| (46), its order fitted from its root "
-      "mean square over the nodes (README \"Orders\": the maximum (47) the paper fits "
+      "mean square over the nodes (docs/orders.md: the maximum (47) the paper fits "
       "jitters with the phase of the nodes; its own fit is in the column `max`); no "
       "reference needed; step sizes chosen automatically (`vistudy order --measure energy "
       "--precision quad`); order: an ok verdict over the four finest settled errors. Each "

@@ -234,7 +234,7 @@ static void ty_md(FILE *f, const vi_study *st, const void *c_, int n, const vi_r
       "library's reference (Lotka-Volterra), h = T/K on the paper's range (K = 20 .. 1280, "
       "15 .. 960), the precision chosen per cell (double, rerun in quad when the floor of "
       "double leaves too few errors). Order: an ok verdict over the four finest settled "
-      "errors (README \"Orders\"); 'd': the error does not decrease. Each entry: "
+      "errors (docs/orders.md); 'd': the error does not decrease. Each entry: "
       "measured (published); a mismatch in **bold**. Matched %d/%d.\n\n",
       st->id, vi_table_caption(st), matched, total);
   static const char *const systems[] = {"kepler", "point-vortices", "lotka-volterra"};

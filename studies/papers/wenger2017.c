@@ -295,7 +295,7 @@ static json_t *wg_head(const vi_study *s) {
       wg_params(NULL, 0), "choices",
       "planar pendulum (default parameters; the paper does not name the system of its "
       "tables): the only system of §4 with an exact solution. T = 1, h = 1/N chosen "
-      "automatically (vistudy order --h auto, README \"Orders\"); quad precision where "
+      "automatically (vistudy order --h auto, docs/orders.md); quad precision where "
       "min(ordL, ordZ, 2s) >= 8. lambda is measured over the nodes k >= 1 (the paper's e_g "
       "takes k = 0..N; its start value lambda_0 is one-sided, and on this pendulum, released "
       "at rest, both give the same orders). An order is printed only for an ok verdict, else "
@@ -314,7 +314,7 @@ static void wg_md(FILE *f, const vi_study *st, const void *cells_, int n,
       f,
       "System: planar pendulum (%s), T = %g, exact reference; orders are least-squares "
       "slopes over the asymptotic range of h = 1/N chosen automatically, each with an ok "
-      "verdict (README \"Orders\"; see the JSON for each fit). lambda is measured over the "
+      "verdict (docs/orders.md; see the JSON for each fit). lambda is measured over the "
       "nodes k >= 1: the paper's error takes k = 0..N, but the start value lambda_0 is "
       "one-sided, of lower order for odd s when the system starts moving; this pendulum "
       "is released at rest, where both give the same orders. The paper does not say "

@@ -241,7 +241,7 @@ static int wp_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
           "energy, linear potential), which both rules integrate exactly, so their errors "
           "and counts agree and only the time of the extra quadrature node differs.\n\n");
 
-  /* The claims: vistudy's own statement (README) that the best Galerkin
+  /* The claims: vistudy's own statement (docs/usage.md) that the best Galerkin
    * configuration beats IDA, at every level the sweep reaches (a quick
    * run stops at 1e-7). */
   for (int l = 0; l < WP_NLEVELS; l++) {
@@ -269,7 +269,7 @@ static int wp_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
       vi_claim_set(c, 0, text, "n/a: %s", st[l].reason);
     }
   }
-  R->claims_heading = "Claims (vistudy's own, README \"Work-precision\")";
+  R->claims_heading = "Claims (vistudy's own, docs/usage.md, "Work-precision against SUNDIALS IDA")";
 
   char title[700];
   snprintf(title, sizeof title, "3D double pendulum, T = %g: Galerkin vs IDA\\n%s", S->T,
