@@ -269,7 +269,7 @@ static int wp_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
       vi_claim_set(c, 0, text, "n/a: %s", st[l].reason);
     }
   }
-  R->claims_heading = "Claims (vistudy's own, docs/usage.md, "Work-precision against SUNDIALS IDA")";
+  R->claims_heading = "Claims (vistudy's own, docs/usage.md, \"Work-precision against SUNDIALS IDA\")";
 
   char title[700];
   snprintf(title, sizeof title, "3D double pendulum, T = %g: Galerkin vs IDA\\n%s", S->T,
