@@ -83,6 +83,14 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
       return VI_OK;
     }
   }
+  /* The Newton iterations of a step: a measure of a run (its stepper). */
+  if (st && name && strcmp(name, "newton_iters") == 0) {
+    m->kind = VI_MK_NEWTON;
+    m->index = 0;
+    m->reference = VI_MR_FREE;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    return VI_OK;
+  }
   /* A whole block by its name: its max norm. */
   char xname[32] = "";
   if (st && VI_X(vi_stepper_dims)(st)->n_extra > 0) {
@@ -120,6 +128,9 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
       k += snprintf(err + k, errlen - (size_t)k, ", %s (max norm of the block)",
                     blocks[b].name);
     }
+  }
+  if (st && k > 0 && (size_t)k < errlen) {
+    snprintf(err + k, errlen - (size_t)k, ", newton_iters (of each step, in a trace)");
   }
   return VI_EINVAL;
 }
@@ -205,6 +216,9 @@ int VI_X(vi_measure_eval)(const VI_X(vi_system) *sys, const vi_measure *m, int n
       break;
     case VI_MK_GROUP_DEFECT:
       rc = group_defect(sys, nd->q, work, &v);
+      break;
+    case VI_MK_NEWTON:
+      v = (VI_REAL)NAN; /* the run's, not the node's: filled by a trace */
       break;
     case VI_MK_MOMENTUM:
       if (!have_mom) {

@@ -19,4 +19,7 @@ const vi_measure_doc vi_measure_docs[] = {
      "|A(q) v + a(q)|_inf, the nonholonomic constraints"},
     {"group_defect", VI_MK_GROUP_DEFECT, VI_MR_ZERO,
      "the distance of a group element stored in an embedding from its group"},
+    {"newton_iters", VI_MK_NEWTON, VI_MR_FREE,
+     "the Newton iterations of the step that produced the node (a trace only: the run "
+     "knows it, the node does not)"},
     {NULL, 0, 0, NULL}};

@@ -28,7 +28,11 @@ typedef enum vi_measure_kind {
   VI_MK_GV_NORM = 9,   /* |G(q) M^-1 p|_inf, the hidden constraint */
   VI_MK_PHI_NORM = 10, /* |A(q) v + a(q)|_inf */
   VI_MK_GROUP_DEFECT = 11, /* distance of a group element in an embedding from its group */
-  VI_MK_MOMENTUM = 12  /* a momentum map, by its name */
+  VI_MK_MOMENTUM = 12, /* a momentum map, by its name */
+  VI_MK_NEWTON = 13    /* the Newton iterations of the step that produced the
+                          node (its solves, retries included; 0 at node 0):
+                          a measure of a run, known to a trace (vi_api.trace),
+                          not to a node alone (betsch-ggl Table 2) */
 } vi_measure_kind;
 
 /* What the exact flow does with a measure: nothing in particular (a

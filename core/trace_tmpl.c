@@ -21,6 +21,8 @@
 typedef struct trace_obs {
   const vi_trace_config *c;
   const VI_X(vi_system) *sys;
+  const VI_X(vi_stepper) *st; /* its statistics: the Newton iterations of a step */
+  long newton_prev;
   vi_measure m[1 + VI_TRACE_MAXALSO];
   int nm, change, n_extra;
   VI_REAL *work, *val;
@@ -51,6 +53,15 @@ static int trace_observe(void *ctx, long k, const VI_X(vi_node) *nd) {
   if (rc != VI_OK) {
     return rc;
   }
+  /* A measure of the run: the Newton iterations since the previous node
+   * (node 0: those of init, the look-ahead's solves). */
+  const long it = VI_X(vi_stepper_stats)(o->st)->newton_iters;
+  for (int j = 0; j < o->nm; j++) {
+    if (o->m[j].kind == VI_MK_NEWTON) {
+      o->val[j] = (VI_REAL)(it - o->newton_prev);
+    }
+  }
+  o->newton_prev = it;
   const VI_REAL I = o->val[0];
   if (k == 0) {
     /* A first integral that starts at 0 has no relative change: absolute
@@ -122,6 +133,7 @@ int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size
   memset(&o, 0, sizeof o);
   o.c = c;
   o.sys = sys;
+  o.st = st;
   o.nm = 1 + c->nalso;
   for (int j = 0; rc == VI_OK && j < o.nm; j++) {
     rc = VI_X(vi_measure_find)(sys, st, j == 0 ? c->measure : c->also[j - 1], &o.m[j], err,

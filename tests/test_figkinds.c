@@ -123,8 +123,28 @@ static int exists(const char *dir, const char *id, const char *ext) {
   return access(p, R_OK) == 0;
 }
 
+/* The window rows of a trace into a series. */
+static int collect(void *ctx, const double *row, int ncol) {
+  vi_series *const *sz = ctx;
+  (void)ncol;
+  vi_series *s = sz[0];
+  if (s->rows == s->cap) {
+    const int cap = s->cap ? 2 * s->cap : 64;
+    double *v = realloc(s->v, (size_t)cap * (size_t)s->ncol * sizeof *v);
+    if (!v) {
+      return VI_ENOMEM;
+    }
+    s->v = v;
+    s->cap = cap;
+  }
+  memcpy(s->v + (size_t)s->rows * (size_t)s->ncol, row, (size_t)s->ncol * sizeof *row);
+  s->rows++;
+  return VI_OK;
+}
+
 /* A trace in double and in quad of the same run: Jz, which galerkin
- * conserves, changes at round-off in both. */
+ * conserves, changes at round-off in both; the Newton iterations of each
+ * step, a measure of the run. */
 static void test_trace_precisions(vi_check_ctx *T) {
   double amax[2] = {NAN, NAN};
   for (int p = 0; p < 2; p++) {
@@ -142,6 +162,32 @@ static void test_trace_precisions(vi_check_ctx *T) {
   }
   CHECK(amax[0] < 1e-12 && amax[1] < 1e-28, "Jz conserved: max change %.2e (double), %.2e "
         "(quad)", amax[0], amax[1]);
+  /* A measure of the run: the Newton iterations of each step, one window
+   * per node; galerkin solves one interval ahead at init (lookahead 1). */
+  vi_series s;
+  memset(&s, 0, sizeof s);
+  s.ncol = 3;
+  vi_series *sz[2] = {&s, NULL};
+  vi_trace_config nt = {0};
+  nt.system = "planar-pendulum";
+  nt.method = "galerkin:s=2,w=2";
+  nt.h = 0.05;
+  nt.N = 20;
+  nt.measure = "newton_iters";
+  nt.per = 1;
+  nt.window = collect;
+  nt.ctx = sz;
+  vi_trace_result nr;
+  char nerr[256] = "";
+  int rc = vi_api_of(VI_DOUBLE)->trace(&nt, &nr, nerr, sizeof nerr);
+  int sane = rc == VI_OK && s.rows == 21;
+  for (int r = 0; sane && r < s.rows; r++) {
+    const double it = vi_fig_at(&s, r, 1);
+    sane = it == vi_fig_at(&s, r, 2) && it >= 1 && it <= 50 && it == floor(it);
+  }
+  CHECK(sane, "newton_iters per step: %d rows, first %g (%s)", s.rows,
+        s.rows ? vi_fig_at(&s, 0, 1) : NAN, nerr);
+  free(s.v);
   vi_trace_config bad = {0};
   bad.system = "planar-pendulum";
   bad.method = "galerkin";
