@@ -25,9 +25,9 @@ static void list_systems(void) {
     if (in->nq > in->n) {
       snprintf(nq, sizeof nq, " (stored in %d reals)", in->nq);
     }
-    printf("\n%s  (%s form, n = %d%s, m = %d%s; %s)\n  %s\n", in->name,
+    printf("\n%s  (%s form, n = %d%s, m = %d%s; %s)%s\n  %s\n", in->name,
            vi_type_form_d(vi_system_types_d[i]), in->n, nq, in->m, nh, in->cite,
-           in->summary);
+           in->test_only ? " [test-only: built by tools/test]" : "", in->summary);
     printf("  invariants: %s", vi_type_energy_conserved_d(vi_system_types_d[i])
                                    ? "energy"
                                    : "(not the energy: an affine constraint does work)");
@@ -119,9 +119,14 @@ static void md_systems(void) {
       "[extending.md](extending.md#adding-a-system).\n\n");
   printf("| system | form | n | m | m_nh | invariants | exact solution | from |\n"
          "|---|---|---:|---:|---:|---|---|---|\n");
+  /* The test-only systems (tests/systems/) are no part of the reference, as
+   * the test-only families are not (md_methods). */
   for (int i = 0; vi_system_types_d[i]; i++) {
     const vi_system_type_d *t = vi_system_types_d[i];
     const vi_system_info *in = t->info;
+    if (in->test_only) {
+      continue;
+    }
     printf("| [`%s`](#%s) | %s | %d | %d | %d | ", in->name, in->name, vi_type_form_d(t),
            in->n, in->m, in->m_nh);
     md_invariants(t);
@@ -132,6 +137,9 @@ static void md_systems(void) {
   for (int i = 0; vi_system_types_d[i]; i++) {
     const vi_system_type_d *t = vi_system_types_d[i];
     const vi_system_info *in = t->info;
+    if (in->test_only) {
+      continue;
+    }
     printf("\n## %s\n\n%s.\n\n", in->name, in->summary);
     printf("- form: %s; n = %d", vi_type_form_d(t), in->n);
     if (in->nq > in->n) {
@@ -210,7 +218,8 @@ static void md_methods(void) {
            mt->lookahead);
     int any = 0;
     for (int j = 0; vi_system_types_d[j]; j++) {
-      if (vi_method_compatible_d(mt, vi_system_types_d[j], NULL, 0)) {
+      if (!vi_system_types_d[j]->info->test_only &&
+          vi_method_compatible_d(mt, vi_system_types_d[j], NULL, 0)) {
         printf("%s `%s`", any ? "," : "", vi_system_types_d[j]->info->name);
         any = 1;
       }

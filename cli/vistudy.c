@@ -1,6 +1,6 @@
 /* vistudy.c: the program (design.md, "Command line"): main, the help and
  * the dispatch to the subcommands (cli/cmd_*.c). Untemplated: the
- * subcommands reach either precision through vi_api_of (core/common.h).
+ * subcommands reach either precision through vi_api_of (core/drivers.h).
  * Exit status 0 on success, 1 on a failed check or run, 2 on bad usage. */
 #include "cli.h"
 #include "machine.h"

@@ -510,13 +510,13 @@ typedef struct VI_X(vi_method_type) {
    * on other options and refuse what the family's paper rules out (e.g.
    * Theorem 1 of wenger2017), with the reason. */
   int (*check)(void *opts, char *err, size_t errlen);
-  /* The extra block of every node (may be NULL: none): n_extra reals for
-   * these options and dimensions (d->n_extra is 0 when it is called),
-   * columns named extra_name1..extra_nameK, and what the exact flow says
-   * of it (VI_EXTRA_*). */
-  int (*n_extra)(const void *opts, const vi_dims *d);
-  const char *extra_name;
-  int extra_ref;
+  /* The extra block of every node for these options and dimensions (may
+   * be NULL: none; d->n_extra is 0 when it is called): its reals (0:
+   * none), its name (columns name1..nameK; at most VI_EXTRA_NAME_MAX
+   * characters, not the name of another measure: vi_stepper_alloc refuses
+   * it) and what the exact flow says of it (VI_EXTRA_*), so that the
+   * schemes of one family may differ (GGL's gamma of VI-A and VI-B). */
+  int (*extra)(const void *opts, const vi_dims *d, const char **name, int *ref);
   /* Bytes of private state for a system of these dimensions (n_extra
    * included); the state is allocated with the stepper, before init. */
   size_t (*state_size)(const void *opts, const vi_dims *d);
@@ -530,7 +530,7 @@ typedef struct VI_X(vi_method_type) {
    * multipliers and extra block included) and counts its solves in stats.
    * Everything a step needs is passed here. A failure may say why in err
    * (errlen bytes; vi_stepper_error). */
-  int (*init)(void *state, const void *opts, const VI_X(vi_system) *sys,
+  int (*init)(void *state, const void *opts, const VI_X(vi_system) *sys, const vi_dims *d,
               const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
               const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
               VI_X(vi_stats) *stats, char *err, size_t errlen);
@@ -539,16 +539,20 @@ typedef struct VI_X(vi_method_type) {
   /* Release what init acquired outside the state block (e.g. KINSOL). */
   void (*fini)(void *state);
   /* The order of each quantity as the family's paper predicts it for these
-   * options on a system of this kind (info: e.g. vprk's orders depend on
-   * whether alpha is affine): quantity VI_Q, VI_P, VI_LAMBDA, VI_ENERGY
-   * (the relative energy error) or VI_EXTRA (the extra block, when
-   * extra_ref is VI_EXTRA_ZERO); -1 where the family declares nothing,
-   * VI_ORDER_NONE where the paper says the method does not converge,
-   * VI_ORDER_EXACT where it conserves the quantity to round-off (the
-   * energy of an energy-momentum scheme). Used by the conformance tests,
+   * options on a system of this type (e.g. vprk's orders depend on whether
+   * alpha is affine, info->alpha_affine; a scheme's exact energy needs an
+   * energy that is a first integral, vi_type_energy_conserved): quantity
+   * VI_Q, VI_P, VI_LAMBDA, VI_ENERGY (the relative energy error), VI_EXTRA
+   * (the extra block, when the exact flow has it zero) or VI_MOMENTA (the
+   * momentum maps the system declares first integrals,
+   * vi_system_info.momenta_noether; only VI_ORDER_EXACT is meaningful);
+   * -1 where the family declares nothing, VI_ORDER_NONE where the paper
+   * says the method does not converge, VI_ORDER_EXACT where it conserves
+   * the quantity to round-off (the energy of an energy-momentum scheme, the
+   * momentum maps of a variational one). Used by the conformance tests,
    * the validation and the order studies' verdicts, never written into a
    * measured column. */
-  int (*expected_order)(const void *opts, const vi_system_info *info, int quantity);
+  int (*expected_order)(const void *opts, const VI_X(vi_system_type) *sys, int quantity);
   /* Specs that exercise the family (the conformance tests loop them),
    * NULL-terminated. */
   const char *const *examples;
@@ -634,7 +638,9 @@ typedef int (*VI_X(vi_observer))(void *ctx, long k, const VI_X(vi_node) *node);
 
 /* Initialise st at (q0, p0), t = 0, with step h (solver options may be
  * NULL: defaults), then take N steps, calling obs (may be NULL) at every
- * node. node is the caller's storage (q: nq reals, p: n, lambda: ml). Returns
+ * node. node is the caller's storage, bound to vi_node_size(vi_stepper_dims(st))
+ * reals by vi_node_bind (or made by vi_node_alloc): q, p, the multipliers
+ * and the method's extra block. Returns
  * VI_OK, the first failing status of init or of a step, or the
  * observer's; *last (may be NULL) receives the index of the last node the
  * observer saw, -1 when init failed. */

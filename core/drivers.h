@@ -31,9 +31,19 @@ typedef struct vi_solver_config {
 /* The quantities of an order study, and of a method's declared orders
  * (vi_method_type.expected_order): the global errors of q, p and every
  * multiplier lambda (the state, VI_NQUANT of them), the relative energy
- * error (VI_ENERGY) and the method's extra block (VI_EXTRA: its size, when
- * the exact flow has it zero). */
-enum { VI_Q = 0, VI_P = 1, VI_LAMBDA = 2, VI_NQUANT = 3, VI_ENERGY = 3, VI_EXTRA = 4 };
+ * error (VI_ENERGY), the method's extra block (VI_EXTRA: its size, when
+ * the exact flow has it zero) and the momentum maps a system declares
+ * first integrals (VI_MOMENTA: only their exact conservation is declared,
+ * and checked by the conformance suite). */
+enum {
+  VI_Q = 0,
+  VI_P = 1,
+  VI_LAMBDA = 2,
+  VI_NQUANT = 3,
+  VI_ENERGY = 3,
+  VI_EXTRA = 4,
+  VI_MOMENTA = 5
+};
 /* A declared order meaning "does not converge" (an inconsistent method,
  * e.g. the 2-stage Lobatto IIIA-IIIB pair of tyranowski2014 §4.3.2): an
  * order study must give the verdict 'd', never a slope. */
@@ -85,7 +95,7 @@ typedef struct vi_order_result {
   int started;          /* 0 when the study failed while being set up (the
                            system, its data, the method spec, T or the runs) */
   int at_final;         /* the errors are those at t = T (vi_order_config) */
-  /* The method's extra block (vi_method_type.n_extra): reals per node (0:
+  /* The method's extra block (vi_method_type.extra): reals per node (0:
    * none), its name ("gamma"), whether the exact flow has it zero (then its
    * size is an error, fitted like the others: VI_EXTRA), max_k
    * |extra_k|_inf over the nodes k >= 1 of each run, and its floor. */
@@ -98,6 +108,10 @@ typedef struct vi_order_result {
    * (VI_ORDER_EXACT): its error is checked against round-off
    * (vi_order_exact), not fitted, and does not drive the step sizes. */
   int energy_exact;
+  /* The method declares its extra block at round-off along every run
+   * (VI_ORDER_EXACT for VI_EXTRA): checked as the energy is, against
+   * extra_floor sqrt(N), never driving the step sizes. */
+  int extra_exact;
 } vi_order_result;
 
 /* The errors of quantity x of an order study (VI_Q, VI_P, VI_LAMBDA, the
@@ -112,6 +126,9 @@ static inline const double *vi_order_errors(const vi_order_result *r, int x, dou
  * N steps: the energy floor (100 eps) grown as a random walk of one
  * rounding per step, 100 eps max(1, sqrt(N)). */
 double vi_order_exact_bound(const vi_order_result *r, long N);
+/* The same bound for quantity x: VI_ENERGY (the energy floor) or VI_EXTRA
+ * (the extra block's floor), times sqrt(N). */
+double vi_order_exact_bound_of(const vi_order_result *r, int x, long N);
 
 /* A typed order study (vi_order_study_d / _q, vi_api.order): a system
  * (registry name and overrides "name=v1,v2"), a method spec, the final
@@ -160,11 +177,12 @@ typedef struct vi_traj_config {
 /* Nodes of a reference trajectory held in memory at once. */
 #define VI_TRAJ_MAX_REF_NODES 10000000L
 
-/* What a prepared trajectory will produce: the columns of every row (t,
- * q1..q{nq} (a group in its embedding), p1..pn, the multipliers lambda
- * then mu, energy, the residuals of the form (g_norm, gv_norm, phi_norm,
- * group_defect, alpha_defect), the momentum maps) and the canonical method
- * spec. */
+/* What a prepared trajectory will produce: the columns of every row, the
+ * measures of its node (measures.h, vi_measures: t, q1..q{nq} (a group in
+ * its embedding), p1..pn, the multipliers lambda then mu, the method's
+ * extra block, energy, the residuals of the form (g_norm, gv_norm,
+ * phi_norm, group_defect, alpha_defect), the momentum maps) and the
+ * canonical method spec. */
 typedef struct vi_traj_info {
   char system[64];
   char method[256];             /* canonical spec, or "reference" */
@@ -303,6 +321,9 @@ int vi_order_drives(const vi_order_result *r, int x);
  * *worst is the largest ratio error / bound over the runs and *at its run
  * (may be NULL). */
 int vi_order_exact(const vi_order_result *r, double *worst, int *at);
+/* The same for quantity x: VI_ENERGY (the maximum energy errors) or
+ * VI_EXTRA (the extra block's maxima). */
+int vi_order_exact_of(const vi_order_result *r, int x, double *worst, int *at);
 
 /* An order study with a precision policy (core/order_policy.c): precision
  * VI_DOUBLE or VI_QUAD runs in that precision; -1 (VI_PRECISION_AUTO) runs

@@ -248,8 +248,8 @@ void VI_X(vi_node_errors)(const vi_dims *d, const VI_X(vi_node) *nd,
   for (int x = 0; x < VI_NQUANT; x++) {
     for (int c = 0; c < len[x]; c++) {
       VI_REAL dd = vi_fabs(val[x][c] - rv[x][c]);
-      if (!(dd <= e[x])) {
-        e[x] = dd; /* also catches NaN */
+      if (e[x] == e[x] && !(dd <= e[x])) {
+        e[x] = dd; /* a NaN difference makes e NaN, and a NaN e stays */
       }
     }
   }

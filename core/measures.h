@@ -30,7 +30,8 @@ typedef enum vi_measure_kind {
   VI_MK_GROUP_DEFECT = 11, /* distance of a group element in an embedding from its group */
   VI_MK_MOMENTUM = 12, /* a momentum map, by its name */
   VI_MK_NEWTON = 13    /* the Newton iterations of the step that produced the
-                          node (its solves, retries included; 0 at node 0):
+                          node (its solves, retries included; at node 0 those
+                          of init, the look-ahead's):
                           a measure of a run, known to a trace (vi_api.trace),
                           not to a node alone (betsch-ggl Table 2) */
 } vi_measure_kind;

@@ -35,6 +35,8 @@ struct VI_X(vi_stepper) {
   const VI_X(vi_system) *sys;
   VI_X(vi_stats) stats;
   vi_dims dims; /* the system's and the method's extra block */
+  const char *extra_name; /* the extra block's name and reference (extra) */
+  int extra_ref;
   void *opts;
   void *state;
   int acquired; /* init ran: fini must release what it acquired */
@@ -191,6 +193,46 @@ int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *op
   return stepper_make(type, optbuf, sys, out, err, errlen);
 }
 
+/* The names a method's extra block may not take: the node's own blocks
+ * and the order results' quantities (their JSON keys). */
+static const char *const reserved_names[] = {"t",      "q",          "p",
+                                             "lambda", "mu",         "energy",
+                                             "energy_max", "lambda_start", NULL};
+
+/* A declared extra block: a size, a short name that is no other measure's
+ * (the run columns, the traces and the order results name it), a known
+ * reference. */
+static int extra_valid(const VI_X(vi_method_type) *type, const VI_X(vi_system) *sys,
+                       const vi_dims *d, const char *name, char *err, size_t errlen) {
+  if (d->n_extra < 0) {
+    snprintf(err, errlen, "method %s declares a negative extra block", type->name);
+    return VI_EINVAL;
+  }
+  if (d->n_extra == 0) {
+    return VI_OK;
+  }
+  const char *clash = NULL;
+  for (int i = 0; name && reserved_names[i]; i++) {
+    clash = strcmp(name, reserved_names[i]) == 0 ? reserved_names[i] : clash;
+  }
+  for (const vi_measure_doc *m = vi_measure_docs; name && m->name; m++) {
+    clash = strcmp(name, m->name) == 0 ? m->name : clash;
+  }
+  const vi_system_info *info = sys->type->info;
+  for (int i = 0; name && i < info->n_momenta; i++) {
+    clash = strcmp(name, info->momentum_names[i]) == 0 ? info->momentum_names[i] : clash;
+  }
+  if (!name || !name[0] || strlen(name) > VI_EXTRA_NAME_MAX || clash) {
+    snprintf(err, errlen,
+             "method %s names its extra block '%s': a name of 1..%d characters that is no "
+             "other measure's is needed%s%s",
+             type->name, name ? name : "(null)", VI_EXTRA_NAME_MAX,
+             clash ? "; it is taken by " : "", clash ? clash : "");
+    return VI_EINVAL;
+  }
+  return VI_OK;
+}
+
 /* One allocation of header, options and state from parsed or typed
  * options, checked here for both paths: the presets a typed caller stored,
  * the table's ranges, the family's own rules, then whether it accepts this
@@ -212,10 +254,11 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
     return rc;
   }
   vi_dims d = VI_X(vi_system_dims)(sys);
-  d.n_extra = type->n_extra ? type->n_extra(optbuf, &d) : 0;
-  if (d.n_extra < 0) {
-    snprintf(err, errlen, "method %s declares a negative extra block", type->name);
-    return VI_EINVAL;
+  const char *xname = NULL;
+  int xref = VI_EXTRA_UNREFERENCED;
+  d.n_extra = type->extra ? type->extra(optbuf, &d, &xname, &xref) : 0;
+  if ((rc = extra_valid(type, sys, &d, xname, err, errlen)) != VI_OK) {
+    return rc;
   }
   size_t head = ALIGN16(sizeof(VI_X(vi_stepper)));
   size_t obytes = ALIGN16(type->opts_size);
@@ -229,6 +272,8 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
   st->type = type;
   st->sys = sys;
   st->dims = d;
+  st->extra_name = d.n_extra > 0 ? xname : NULL;
+  st->extra_ref = d.n_extra > 0 ? xref : VI_EXTRA_UNREFERENCED;
   st->opts = mem + head;
   st->state = mem + head + obytes;
   memcpy(st->opts, optbuf, type->opts_size);
@@ -265,7 +310,7 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
     VI_X(vi_solver_opts_default)(&def);
     solver = &def;
   }
-  int rc = st->type->init(st->state, st->opts, st->sys, solver, h, t0, q0, p0,
+  int rc = st->type->init(st->state, st->opts, st->sys, &st->dims, solver, h, t0, q0, p0,
                           node0, &st->stats, st->err, sizeof st->err);
   st->acquired = 1; /* fini releases whatever init acquired */
   st->ready = rc == VI_OK;
@@ -306,7 +351,7 @@ const vi_dims *VI_X(vi_stepper_dims)(const VI_X(vi_stepper) *st) {
 }
 
 void VI_X(vi_stepper_extra_name)(const VI_X(vi_stepper) *st, int i, char *buf, size_t len) {
-  const char *base = st->type->extra_name ? st->type->extra_name : "extra";
+  const char *base = st->extra_name ? st->extra_name : "extra";
   if (i < 0) {
     snprintf(buf, len, "%s", base);
   } else {
@@ -315,7 +360,7 @@ void VI_X(vi_stepper_extra_name)(const VI_X(vi_stepper) *st, int i, char *buf, s
 }
 
 int VI_X(vi_stepper_extra_ref)(const VI_X(vi_stepper) *st) {
-  return st->dims.n_extra > 0 ? st->type->extra_ref : VI_EXTRA_UNREFERENCED;
+  return st->extra_ref;
 }
 
 const char *VI_X(vi_stepper_error)(const VI_X(vi_stepper) *st) {
@@ -324,7 +369,7 @@ const char *VI_X(vi_stepper_error)(const VI_X(vi_stepper) *st) {
 
 int VI_X(vi_stepper_expected_order)(const VI_X(vi_stepper) *st, int quantity) {
   return st->type->expected_order
-             ? st->type->expected_order(st->opts, st->sys->type->info, quantity)
+             ? st->type->expected_order(st->opts, st->sys->type, quantity)
              : -1;
 }
 

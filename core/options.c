@@ -1,4 +1,4 @@
-/* options.c: method options as data (common.h, vi_opt): one table per
+/* options.c: method options as data (options.h, vi_opt): one table per
  * family generates its spec parser, canonical spec, typed range checks,
  * `list methods` and the messages that name the valid choices. Untemplated
  * (options are integers and names in either precision). */

@@ -1,4 +1,4 @@
-/* order_policy.c: the precision policy of order studies (common.h,
+/* order_policy.c: the precision policy of order studies (drivers.h,
  * vi_order_run): untemplated, it reaches both precisions through vi_api. */
 #include "fit.h"
 #include "vistudy.h"
@@ -12,22 +12,32 @@ int vi_order_drives(const vi_order_result *r, int x) {
     return x == VI_ENERGY && !r->energy_exact;
   }
   return x == VI_Q || x == VI_P || (x == VI_LAMBDA && r->nmult > 0) ||
-         (x == VI_EXTRA && r->nextra > 0 && r->extra_zero);
+         (x == VI_EXTRA && r->nextra > 0 && r->extra_zero && !r->extra_exact);
+}
+
+double vi_order_exact_bound_of(const vi_order_result *r, int x, long N) {
+  const double fl = x == VI_EXTRA ? r->extra_floor : r->energy_floor;
+  return fl * sqrt(N > 1 ? (double)N : 1.0);
 }
 
 double vi_order_exact_bound(const vi_order_result *r, long N) {
-  return r->energy_floor * sqrt(N > 1 ? (double)N : 1.0);
+  return vi_order_exact_bound_of(r, VI_ENERGY, N);
 }
 
 int vi_order_exact(const vi_order_result *r, double *worst, int *at) {
+  return vi_order_exact_of(r, VI_ENERGY, worst, at);
+}
+
+int vi_order_exact_of(const vi_order_result *r, int x, double *worst, int *at) {
+  const double *e = x == VI_EXTRA ? r->extra_err : r->energy_err;
   double w = 0;
   int k = -1, any = 0;
   for (int i = 0; i < r->nh; i++) {
-    if (!isfinite(r->energy_err[i])) {
+    if (!isfinite(e[i])) {
       continue;
     }
     any = 1;
-    const double ratio = r->energy_err[i] / vi_order_exact_bound(r, r->steps[i]);
+    const double ratio = e[i] / vi_order_exact_bound_of(r, x, r->steps[i]);
     if (k < 0 || ratio > w) {
       w = ratio;
       k = i;

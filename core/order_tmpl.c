@@ -113,7 +113,17 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
                            ? (double)vi_sqrt((ob.eE2 - ob.eElast / 2) / (VI_REAL)(ob.nE - 1))
                            : NAN;
   res->lambda0_err[i] = mrc == VI_OK && state ? (double)ob.eL0 : NAN;
-  res->extra_err[i] = mrc == VI_OK && dims->n_extra > 0 ? (double)ob.eX : NAN;
+  /* The extra block's size: over the nodes k >= 1, or at t = T with the
+   * errors at the final node (at_final). */
+  VI_REAL eX = ob.eX;
+  if (a->at_final && mrc == VI_OK && dims->n_extra > 0) {
+    eX = 0;
+    for (int c = 0; c < dims->n_extra; c++) {
+      VI_REAL d = vi_fabs(nd.extra[c]);
+      eX = d > eX || d != d ? d : eX;
+    }
+  }
+  res->extra_err[i] = mrc == VI_OK && dims->n_extra > 0 ? (double)eX : NAN;
   VI_X(vi_stepper_spec)(st, res->method, sizeof res->method);
   if (a->progress) {
     a->progress(a->progress_ctx, res, i);
@@ -161,9 +171,11 @@ static void order_floors(vi_order_result *res, const VI_REAL *scale) {
   }
   res->energy_floor = 100 * (double)VI_EPS;
   /* The extra block vanishes along the exact flow: its floor is that of
-   * round-off against the multipliers' size, whose scale it shares (GGL's
-   * gamma is a multiplier). */
-  res->extra_floor = res->floor[VI_LAMBDA];
+   * round-off against the sizes it is computed from, the multipliers' (GGL's
+   * gamma is one) or the momenta's (a residual of the velocities), the
+   * larger. */
+  res->extra_floor = res->floor[VI_LAMBDA] > res->floor[VI_P] ? res->floor[VI_LAMBDA]
+                                                               : res->floor[VI_P];
 }
 
 /* The coarsest first run of an automatic study, in steps over [0, T]. */
@@ -357,6 +369,8 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
       res->extra_zero = VI_X(vi_stepper_extra_ref)(probe) == VI_EXTRA_ZERO;
     }
     res->energy_exact = VI_X(vi_stepper_expected_order)(probe, VI_ENERGY) == VI_ORDER_EXACT;
+    res->extra_exact = res->nextra > 0 &&
+                       VI_X(vi_stepper_expected_order)(probe, VI_EXTRA) == VI_ORDER_EXACT;
     VI_X(vi_stepper_free)(probe);
   }
   VI_X(vi_solver_opts) so;

@@ -45,7 +45,8 @@
  *   vi_system_accel: max(m, k) n + n + VI_MINV_WORK + VI_FORCE_WORK.
  * The stack size covers every system with n <= 12 and ml <= 12 (the
  * gyroscopic top in director form: n = 12, ml up to 12), checked below at
- * compile time and by tests/test_scratch.c (which counts allocations). */
+ * compile time and by tests/test_system_services.c (test_scratch: it counts
+ * allocations). */
 #define VI_MINV_WORK(n, cm) ((cm) ? 2 * (n) * (n) + (n) : 0)
 #define VI_FORCE_WORK(n, cm) ((cm) ? (n) + (n) * (n) : 0)
 #define VI_MECH_LAMBDA_WORK(n, m, k, cm)                                                      \

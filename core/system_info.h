@@ -64,7 +64,18 @@ typedef struct vi_system_info {
                           (tyranowski2014 §4.2: Theorems 4.3-4.6 apply);
                           vistudy check verifies it */
   const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
+  unsigned momenta_noether; /* bit i: momentum map i is the Noether quantity of
+                               a symmetry of L and the constraints (a first
+                               integral for every parameter and initial
+                               data); a variational method that keeps the
+                               symmetry conserves it exactly (wenger2017
+                               §3.4.2), which its family may declare
+                               (VI_MOMENTA, VI_ORDER_EXACT) */
   const vi_param *params; /* terminated by an entry with name == NULL */
+  int test_only;          /* 1 for a system of the tests only (tests/systems/,
+                             VI_TEST_SYSTEM in systems.def): registered in the
+                             test configuration, left out of the generated
+                             reference pages */
 } vi_system_info;
 
 /* Number of parameter values of a system (sum of counts). */
@@ -84,6 +95,8 @@ typedef struct vi_dims {
  * nothing (reported, not measured), or that it vanishes (e.g. the second
  * multiplier gamma of GGL): its size is then its error. */
 enum { VI_EXTRA_UNREFERENCED = 0, VI_EXTRA_ZERO = 1 };
+/* The longest name of an extra block (its columns add a number). */
+#define VI_EXTRA_NAME_MAX 16
 
 /* Reals of one node: q (nq), p (n), the multipliers (ml), the extra block
  * (n_extra); t is kept apart. The layout in a buffer, in this order, is

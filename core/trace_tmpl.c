@@ -90,11 +90,13 @@ static int trace_observe(void *ctx, long k, const VI_X(vi_node) *nd) {
   /* Past the breakdown threshold the orbit is destroyed (tyranowski2014
    * notes §4): the window so far is kept and the run ends. */
   const int brk = c->breakdown > 0 && !(fabs(d) <= c->breakdown);
-  o->amax = fabs(d) > o->amax ? fabs(d) : o->amax;
-  if (k <= c->N / 10 && fabs(d) > o->first) {
+  /* The maxima of |d|: a NaN makes them NaN and stays (a claim must not
+   * hold over a node it could not evaluate). */
+  o->amax = fabs(d) > o->amax || d != d ? fabs(d) : o->amax;
+  if (k <= c->N / 10 && (fabs(d) > o->first || d != d)) {
     o->first = fabs(d);
   }
-  if (k >= c->N - c->N / 10 && fabs(d) > o->last) {
+  if (k >= c->N - c->N / 10 && (fabs(d) > o->last || d != d)) {
     o->last = fabs(d);
   }
   if (c->per > 0 && ((k + 1) % per == 0 || k == c->N || brk) &&

@@ -53,7 +53,7 @@ static json_t *series_json(const vi_series *s) {
   const double sum[4] = {s->I0, s->amax, s->first, s->last};
   json_t *ex = json_array();
   for (int i = 0; i < 4; i++) {
-    json_array_append_new(ex, json_real(sum[i]));
+    json_array_append_new(ex, fin(sum[i])); /* null for a NaN: four entries always */
   }
   json_object_set_new(j, "extra", ex);
   if (!isnan(s->quad)) {
@@ -499,10 +499,18 @@ static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_
        f->system, quick ? f->T_quick : f->T, f->why);
   }
   if (f->kind == VI_FIG_MSWEEP) {
-    MD("Global error e = max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)) of one run over "
-       "[0, %g] at h = %g for each algorithm and m; (quad): the run was done in quad "
-       "precision.\n\n| m |",
-       quick ? f->T_quick : f->T, ns ? ss[0].h : 0);
+    if (strcmp(f->measure, "energy") == 0 && f->relative) {
+      MD("Global error e = max_k |H_k - H_0| / |H_0| (man2020 (46)-(47)) of one run over "
+         "[0, %g] at h = %g for each algorithm and m; (quad): the run was done in quad "
+         "precision.\n\n| m |",
+         quick ? f->T_quick : f->T, ns ? ss[0].h : 0);
+    } else {
+      MD("The largest change max_k |I_k - I_0|%s of %s over one run over [0, %g] at h = %g "
+         "for each curve and %s; (quad): the run was done in quad precision.\n\n| %s |",
+         f->relative ? " / |I_0|" : "", f->measure, quick ? f->T_quick : f->T,
+         ns ? ss[0].h : 0, f->msweep.key ? f->msweep.key : "m",
+         f->msweep.key ? f->msweep.key : "m");
+    }
     for (int i = 0; i < ns; i++) {
       MD(" %s |", ss[i].label);
     }

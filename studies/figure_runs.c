@@ -204,9 +204,12 @@ static int msweep_curve(const vi_fig_spec *f, const vi_curve_spec *c, double T, 
                         vi_series *s, char *err, size_t errlen) {
   const long N = lround(T / c->h);
   const char *key = f->msweep.key ? f->msweep.key : "m";
+  const char *measure = c->measure ? c->measure : f->measure;
+  /* The swept option added to the curve's spec (NAME or NAME:k=v,...). */
+  const char *sep = strchr(c->method, ':') ? "," : ":";
   for (int m = f->msweep.lo; m <= hi; m++) {
     char spec[256];
-    snprintf(spec, sizeof spec, "%s,%s=%d", c->method, key, m);
+    snprintf(spec, sizeof spec, "%s%s%s=%d", c->method, sep, key, m);
     vi_curve_spec cm = *c;
     cm.method = spec;
     vi_series tmp;
@@ -221,8 +224,8 @@ static int msweep_curve(const vi_fig_spec *f, const vi_curve_spec *c, double T, 
     }
     int quad = e[0] < MSWEEP_QUAD_BELOW;
     if (quad) {
-      rc = vi_fig_quad_invariant_error(f->system, spec, c->h, N, f->measure, f->relative, e,
-                                       err, errlen);
+      rc = vi_fig_quad_invariant_error(f->system, spec, c->h, N, measure, f->relative, e, err,
+                                       errlen);
       if (rc != VI_OK) {
         return rc;
       }
@@ -232,7 +235,7 @@ static int msweep_curve(const vi_fig_spec *f, const vi_curve_spec *c, double T, 
       return VI_ENOMEM;
     }
   }
-  snprintf(s->method, sizeof s->method, "%s,%s=%d..%d", c->method, key, f->msweep.lo, hi);
+  snprintf(s->method, sizeof s->method, "%s%s%s=%d..%d", c->method, sep, key, f->msweep.lo, hi);
   s->h = c->h;
   s->status = VI_OK;
   return VI_OK;

@@ -7,6 +7,7 @@
 #include "machine.h"
 
 #include <hwloc.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,12 @@ void vi_machine_describe(vi_machine *m) {
       }
       if (model) {
         snprintf(m->cpu, sizeof m->cpu, "%s", model);
+        /* Some firmware pads the model string with blanks (seen: "Oxide
+         * Virtual Turin-like Processor" and 13 spaces): not part of it. */
+        size_t len = strlen(m->cpu);
+        while (len > 0 && isspace((unsigned char)m->cpu[len - 1])) {
+          m->cpu[--len] = '\0';
+        }
       }
     }
     hwloc_topology_destroy(topo);

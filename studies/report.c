@@ -76,26 +76,33 @@ vi_fit vi_order_extra_fit(const vi_order_result *r) {
   return fit_of(r, r->extra_err, r->extra_floor);
 }
 
+/* A quantity the method declares exact (VI_ORDER_EXACT: the energy, the
+ * extra block): whether every run stayed within round-off
+ * (vi_order_exact_of). */
+static void print_exact(FILE *f, const vi_order_result *r, int x, const char *name) {
+  double worst = 0;
+  int at = -1;
+  const int held = vi_order_exact_of(r, x, &worst, &at);
+  const double *e = x == VI_EXTRA ? r->extra_err : r->energy_err;
+  if (held < 0) {
+    fprintf(f, "order %-6s exact (declared by the method; no run measured it)\n", name);
+  } else {
+    fprintf(f, "order %-6s %s (declared exact by the method: its maximum over the nodes %s "
+            "the round-off bound (%.1e sqrt(N)) in every run; largest %.1e at h = %.4g, %.2g "
+            "of its bound)\n",
+            name, held ? "exact      " : "NOT exact  ", held ? "within" : "NOT within",
+            x == VI_EXTRA ? r->extra_floor : r->energy_floor, e[at], r->h[at], worst);
+  }
+}
+
 /* The energy line: the fit of its root mean square, or, where the method
- * declares exact conservation (VI_ORDER_EXACT), whether every run stayed
- * within round-off (vi_order_exact). */
+ * declares exact conservation, whether every run stayed within round-off. */
 static void print_energy(FILE *f, const vi_order_result *r, const vi_fit *fe) {
   if (!r->energy_exact) {
     print_fit(f, r, "energy", fe, r->energy_floor);
     return;
   }
-  double worst = 0;
-  int at = -1;
-  const int held = vi_order_exact(r, &worst, &at);
-  if (held < 0) {
-    fprintf(f, "order energy exact (declared by the method; no run measured it)\n");
-  } else {
-    fprintf(f, "order energy %s (declared exact by the method: max_k |E_k - E_0| / |E_0| "
-            "%s the round-off bound 100 eps sqrt(N) in every run; largest %.1e at h = %.4g, "
-            "%.2g of its bound)\n",
-            held ? "exact      " : "NOT exact  ", held ? "within" : "NOT within",
-            r->energy_err[at], r->h[at], worst);
-  }
+  print_exact(f, r, VI_ENERGY, "energy");
 }
 
 void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
@@ -154,7 +161,9 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
       print_fit(f, r, quant_names[x], &fits[x], r->floor[x]);
     }
   }
-  if (r->nextra > 0 && r->extra_zero) {
+  if (r->nextra > 0 && r->extra_zero && r->extra_exact) {
+    print_exact(f, r, VI_EXTRA, r->extra_name);
+  } else if (r->nextra > 0 && r->extra_zero) {
     vi_fit fx = vi_order_extra_fit(r);
     print_fit(f, r, r->extra_name, &fx, r->extra_floor);
   }
@@ -257,16 +266,22 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
          *floor = json_object();
   vi_fit fe = vi_order_energy_rms_fit(r), fm = vi_order_energy_fit(r),
          f0 = vi_fit_order(r->nh, r->h, r->lambda0_err, r->floor[VI_LAMBDA], 10.0);
-  static const char *const extra[3] = {"energy", "energy_max", "lambda_start"};
-  for (int x = 0; x < VI_NQUANT + 3; x++) {
+  /* The quantities of the JSON, in this order: q, p, lambda, then the
+   * energy's root mean square, its maximum and lambda's start value (own
+   * indices here, not VI_ENERGY or VI_EXTRA). */
+  enum { J_RMS = VI_NQUANT, J_MAX, J_LAM0, J_COUNT };
+  static const char *const extra[J_COUNT - VI_NQUANT] = {"energy", "energy_max",
+                                                          "lambda_start"};
+  for (int x = 0; x < J_COUNT; x++) {
     const char *name = x < VI_NQUANT ? quant_names[x] : extra[x - VI_NQUANT];
-    const vi_fit *f = x < VI_NQUANT ? &fits[x] : x == VI_NQUANT ? &fe : x == VI_NQUANT + 1 ? &fm : &f0;
-    const double *ev = x < VI_NQUANT ? r->err[x] : x == VI_NQUANT ? r->energy_rms
-                       : x == VI_NQUANT + 1 ? r->energy_err : r->lambda0_err;
+    const vi_fit *f = x < VI_NQUANT ? &fits[x] : x == J_RMS ? &fe : x == J_MAX ? &fm : &f0;
+    const double *ev = x < VI_NQUANT ? r->err[x] : x == J_RMS ? r->energy_rms
+                       : x == J_MAX  ? r->energy_err
+                                     : r->lambda0_err;
     json_object_set_new(err, name, array_of(ev, r->nh));
     json_object_set_new(floor, name, json_real(x < VI_NQUANT ? r->floor[x]
-                                               : x == VI_NQUANT + 2 ? r->floor[VI_LAMBDA]
-                                                                     : r->energy_floor));
+                                               : x == J_LAM0 ? r->floor[VI_LAMBDA]
+                                                             : r->energy_floor));
     json_object_set_new(orders, name, order_label(f));
     json_object_set_new(fit, name, fit_json(f));
   }
@@ -275,7 +290,11 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
      * it zero. */
     json_object_set_new(err, r->extra_name, array_of(r->extra_err, r->nh));
     json_object_set_new(floor, r->extra_name, json_real(r->extra_floor));
-    if (r->extra_zero) {
+    if (r->extra_zero && r->extra_exact) {
+      const int held = vi_order_exact_of(r, VI_EXTRA, NULL, NULL);
+      json_object_set_new(orders, r->extra_name,
+                          json_string(held < 0 ? "unresolved" : held ? "exact" : "not exact"));
+    } else if (r->extra_zero) {
       vi_fit fx = vi_order_extra_fit(r);
       json_object_set_new(orders, r->extra_name, order_label(&fx));
       json_object_set_new(fit, r->extra_name, fit_json(&fx));

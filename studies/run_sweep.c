@@ -288,7 +288,7 @@ _Static_assert((int)VI_SW_Q == (int)VI_Q && (int)VI_SW_P == (int)VI_P &&
                "sweep measures share the order studies' indices");
 
 static void maxabs(double *e, double d) {
-  if (!(d <= *e)) { /* NaN sticks */
+  if (*e == *e && !(d <= *e)) { /* a NaN d makes e NaN, and a NaN e stays */
     *e = d;
   }
 }

@@ -64,6 +64,7 @@ static const vi_system_info dp_info = {
     .n = DP_N,
     .m = DP_M,
     .n_momenta = 1,
+    .momenta_noether = 1u << 0, /* Jz: rotations about the vertical */
     .momentum_names = dp_momentum_names,
     .params = dp_params,
 };

@@ -50,6 +50,7 @@ static const vi_system_info ke_info = {
     .n = KE_N,
     .m = 0,
     .n_momenta = 1,
+    .momenta_noether = 1u << 0, /* L: rotations of the plane */
     .momentum_names = ke_momenta,
     .alpha_affine = 1,
     .params = ke_params,

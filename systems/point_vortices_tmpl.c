@@ -50,6 +50,7 @@ static const vi_system_info pv_info = {
     .n = PV_N,
     .m = 0,
     .n_momenta = 3,
+    .momenta_noether = 7u, /* I (rotations), Px, Py (translations) */
     .momentum_names = pv_momenta,
     .alpha_affine = 1,
     .params = pv_params,

@@ -12,6 +12,12 @@
 #include "numerics_tmpl.h"
 #include "api_tmpl.h"
 
+/* The test-only systems are registered in the test configuration only
+ * (meson option test_families). */
+#ifdef VI_WITH_TEST_FAMILIES
+#define VI_TEST_SYSTEM(id) VI_SYSTEM(id)
+#endif
+
 #define VI_SYSTEM(id) extern const VI_X(vi_system_type) VI_X(vi_sys_##id);
 #include "systems.def"
 #undef VI_SYSTEM
@@ -22,6 +28,9 @@ const VI_X(vi_system_type) *const VI_X(vi_system_types)[] = {
 #undef VI_SYSTEM
     NULL,
 };
+#ifdef VI_WITH_TEST_FAMILIES
+#undef VI_TEST_SYSTEM
+#endif
 
 const VI_X(vi_system_type) *VI_X(vi_system_find)(const char *name, char *err,
                                                  size_t errlen) {

@@ -69,6 +69,8 @@ static const vi_system_info sb_info = {
     .n = SB_N,
     .m = SB_M,
     .n_momenta = 3,
+    .momenta_noether = 1u << 0, /* Jz (rotations); the antisymmetry quantities (61)
+                                   are invariants of symmetric data only */
     .momentum_names = sb_momentum_names,
     .params = sb_params,
 };

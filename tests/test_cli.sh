@@ -216,9 +216,12 @@ for what in systems methods studies; do
 done
 "$V" list systems >"$tmp/ls"
 "$V" list methods >"$tmp/lm"
-for name in $(grep -E '^[a-z0-9-]+  \(' "$tmp/ls" | cut -d' ' -f1); do
+for name in $(grep -E '^[a-z0-9-]+  \(' "$tmp/ls" | grep -v "\[test-only" | cut -d' ' -f1); do
   grep -q "^## $name\$" "$tmp/md_systems" && grep -q "^| \[\`$name\`\](#$name) |" "$tmp/md_systems" \
     && ok || bad "list systems --markdown lacks $name"
+done
+for name in $(grep -E '^[a-z0-9-]+  \(.*\[test-only' "$tmp/ls" | cut -d' ' -f1); do
+  ! grep -q "$name" "$tmp/md_systems" && ok || bad "list systems --markdown has the test-only $name"
 done
 # Every family but the test-only ones (tests/families/, which the test
 # configuration registers) is in the reference; those are not.

@@ -15,7 +15,12 @@
  *   - the declared exact energy: the discrete gradient keeps the energy of
  *     a particle in a quartic potential at round-off, the midpoint
  *     gradient does not (its error shrinks like h^2), in both precisions;
- *     vi_order_exact on synthetic results. */
+ *     vi_order_exact on synthetic results;
+ *   - an extra block named like another measure ("energy", "q", a
+ *     system's momentum) is refused at allocation, naming the clash;
+ *   - a negative control of the conformance test of declared momenta
+ *     (test_conformance.c, cf_momenta): a non-variational tableau does not
+ *     keep Kepler's angular momentum within that test's bound. */
 #ifndef VI_TEST_TMPL
 
 #include <math.h>
@@ -149,6 +154,30 @@ static int VI_X(try_alloc)(const VI_X(vi_system_type) * t, const char *spec, cha
   VI_X(vi_stepper_free)(st);
   VI_X(vi_system_free)(sys);
   return rc;
+}
+
+/* nhmid's extra block, renamed to a name another measure already has:
+ * one hook per name (no mutable state). */
+static int VI_X(extra_energy)(const void *opts, const vi_dims *d, const char **name, int *ref) {
+  (void)opts;
+  (void)d;
+  *name = "energy";
+  *ref = VI_EXTRA_ZERO;
+  return 1;
+}
+static int VI_X(extra_q)(const void *opts, const vi_dims *d, const char **name, int *ref) {
+  (void)opts;
+  (void)d;
+  *name = "q";
+  *ref = VI_EXTRA_ZERO;
+  return 1;
+}
+static int VI_X(extra_L)(const void *opts, const vi_dims *d, const char **name, int *ref) {
+  (void)opts;
+  (void)d;
+  *name = "L";
+  *ref = VI_EXTRA_ZERO;
+  return 1;
 }
 
 /* M(q) = (1 + x^2) I for the particle copy that nhmid must refuse. */
@@ -332,6 +361,64 @@ static void VI_X(contract)(vi_check_ctx *T) {
   }
   VI_X(vi_stepper_free)(st);
   VI_X(vi_system_free)(sys);
+
+  /* An extra block may not take another measure's name: the reserved
+   * ones, the measures' and the system's momenta. */
+  {
+    VI_X(vi_method_type) mt = *nhmid;
+    struct {
+      int (*hook)(const void *, const vi_dims *, const char **, int *);
+      const char *clash;
+    } cases[] = {{VI_X(extra_energy), "taken by energy"},
+                 {VI_X(extra_q), "taken by q"},
+                 {VI_X(extra_L), NULL}};
+    sys = NULL;
+    rc = VI_X(vi_system_alloc)(np, 0, NULL, &sys, err, sizeof err);
+    for (int i = 0; rc == VI_OK && i < 3; i++) {
+      mt.extra = cases[i].hook;
+      _Alignas(16) char ob[256];
+      vi_opts_defaults(mt.options, ob);
+      st = NULL;
+      int r = VI_X(vi_stepper_alloc_opts)(&mt, ob, sys, &st, err, sizeof err);
+      if (cases[i].clash) {
+        CHECK(r == VI_EINVAL && strstr(err, cases[i].clash) != NULL,
+              "an extra block named like a measure is refused: %d '%s'", r, err);
+      } else {
+        /* The particle has no momentum named L: the name is free there. */
+        CHECK(r == VI_OK, "an extra block named L on a system without L: %d '%s'", r, err);
+      }
+      VI_X(vi_stepper_free)(st);
+    }
+    VI_X(vi_system_free)(sys);
+  }
+
+  /* Negative control of cf_momenta (test_conformance.c): with the bound
+   * that test uses, Radau IIA (no variational integrator) changes
+   * Kepler's angular momentum far beyond it, so the check can fail. */
+  {
+    vi_trace_config tc = {0};
+    tc.system = "kepler";
+    tc.method = "vprk:tableau=radau-iia,s=2";
+    tc.h = 0.05;
+    tc.N = 40;
+    tc.measure = "L";
+    vi_trace_result tr;
+    rc = VI_X(vi_trace)(&tc, &tr, err, sizeof err);
+    const VI_X(vi_system_type) *kt = VI_X(find)("kepler");
+    VI_X(vi_system) *ks = NULL;
+    if (kt && VI_X(vi_system_alloc)(kt, 0, NULL, &ks, err, sizeof err) == VI_OK) {
+      const double qs = (double)VI_X(vi_norm_inf)(ks->nq, ks->q0);
+      const double ps = (double)VI_X(vi_norm_inf)(ks->n, ks->p0);
+      const double bound = 100 * (double)VI_EPS * sqrt((double)tc.N) * fmax(1, qs) * fmax(1, ps);
+      CHECK(rc == VI_OK && tr.amax > 1e3 * bound,
+            "%s: radau-iia changes L by %.2e, not far beyond the bound %.2e", VI_PREC_NAME,
+            tr.amax, bound);
+      printf("contract (%s): negative control, radau-iia changes Kepler's L by %.2e (bound "
+             "%.2e)\n",
+             VI_PREC_NAME, tr.amax, bound);
+    }
+    VI_X(vi_system_free)(ks);
+  }
 
   /* The exact energy on a quartic potential: the discrete gradient at
    * round-off (within the order studies' bound 100 eps sqrt(N)), the

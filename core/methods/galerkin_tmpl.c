@@ -513,9 +513,10 @@ static void advance(gal_state *st) {
 }
 
 static int galerkin_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
-                         const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-                         const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
-                         VI_X(vi_stats) *stats, char *err, size_t errlen) {
+                         const vi_dims *d, const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                         VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
+                         VI_X(vi_node) *node0, VI_X(vi_stats) *stats, char *err,
+                         size_t errlen) {
   gal_state *st = state;
   const galerkin_opts *o = opts_;
   const int n = sys->n, m = sys->m;
@@ -626,9 +627,18 @@ static void galerkin_fini(void *state) {
  * reaches 2s, p 2 floor(s/2) + 2, lambda 2 floor((s+1)/2) (every such row
  * of both tables). Elsewhere the tables show parity effects that no rule
  * of the paper states: nothing is declared. */
-static int galerkin_expected_order(const void *opts_, const vi_system_info *info, int quantity) {
-  (void)info;
+static int galerkin_expected_order(const void *opts_, const VI_X(vi_system_type) *sys,
+                                   int quantity) {
+  (void)sys;
   const galerkin_opts *o = opts_;
+  /* Every option keeps the symmetries of L and g that the quadratures
+   * keep (rotations: any rule), so the discrete Noether theorem conserves
+   * their momentum maps exactly (wenger2017 §3.4.2, Fig. 3); a projection
+   * p <- P p along M^-1 G' leaves them too, the constraint forces of a
+   * symmetric g carrying no momentum. */
+  if (quantity == VI_MOMENTA) {
+    return VI_ORDER_EXACT;
+  }
   const int ordL = o->quadL == VI_RULE_GAUSS ? 2 * o->r : 2 * o->r - 2;
   if (o->w != o->s || o->quadZ != VI_RULE_LOBATTO || ordL < 2 * o->s ||
       o->ctrl != VI_CTRL_LOBATTO || o->project != 0 || o->lambda != 0) {

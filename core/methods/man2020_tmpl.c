@@ -391,9 +391,9 @@ static int man_solve(man_state *st, VI_X(vi_stats) *stats) {
 }
 
 static int man_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
-                    const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-                    const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
-                    VI_X(vi_stats) *stats, char *err, size_t errlen) {
+                    const vi_dims *d, const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                    VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
+                    VI_X(vi_node) *node0, VI_X(vi_stats) *stats, char *err, size_t errlen) {
   man_state *st = state;
   const man_opts *o = opts_;
   const int n = sys->n, m = sys->m;
@@ -501,10 +501,17 @@ static void man_fini(void *state) {
 /* man2020 Tables 1 and 3: the order of the relative energy error is
  * 2m - 2 on Lobatto control points and 2 ceil(m/2) on equidistant ones,
  * whatever the quadratures. The paper states no order of q, p, lambda. */
-static int man_expected_order(const void *opts_, const vi_system_info *info, int quantity) {
-  (void)info;
+static int man_expected_order(const void *opts_, const VI_X(vi_system_type) *sys,
+                              int quantity) {
+  (void)sys;
   const man_opts *o = opts_;
-  if (quantity != VI_NQUANT) {
+  /* A variational integrator of a rotation-invariant L and g: the discrete
+   * Noether theorem conserves the angular momentum exactly (man2020 (60),
+   * Fig. 9). */
+  if (quantity == VI_MOMENTA) {
+    return VI_ORDER_EXACT;
+  }
+  if (quantity != VI_ENERGY) {
     return -1;
   }
   return o->ctrl == VI_CTRL_LOBATTO ? 2 * o->m - 2 : 2 * ((o->m + 1) / 2);

@@ -242,9 +242,10 @@ static int vprk_solve(vprk_state *st, VI_X(vi_stats) *stats) {
 }
 
 static int vprk_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
-                     const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-                     const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
-                     VI_X(vi_stats) *stats, char *err, size_t errlen) {
+                     const vi_dims *d, const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                     VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
+                     VI_X(vi_node) *node0, VI_X(vi_stats) *stats, char *err,
+                     size_t errlen) {
   vprk_state *st = state;
   const vprk_opts *o = opts_;
   const int n = sys->n, s = o->s;
@@ -359,10 +360,18 @@ static void vprk_fini(void *state) {
  *     alpha, §4.3.2), s = 3, 4 order 2 (the paper's experiments); nothing
  *     is declared for s >= 5, which the paper did not run.
  * p of Gauss with nonlinear alpha and of Lobatto is left undeclared (the
- * paper states nothing; p - alpha(q) = O(h^2) for Lobatto). */
-static int vprk_expected_order(const void *opts_, const vi_system_info *info, int quantity) {
+ * paper states nothing; p - alpha(q) = O(h^2) for Lobatto). The momentum
+ * maps of the systems (Kepler's angular momentum, the vortices' I, Px, Py)
+ * are quadratic or linear in q for affine alpha: Gauss, a symplectic RK
+ * method, conserves them exactly (tyranowski2014 §4.1, TY-22); nothing is
+ * declared for the others. */
+static int vprk_expected_order(const void *opts_, const VI_X(vi_system_type) *sys,
+                               int quantity) {
   const vprk_opts *o = opts_;
-  const int s = o->s, affine = info != NULL && info->alpha_affine;
+  const int s = o->s, affine = sys != NULL && sys->info->alpha_affine;
+  if (quantity == VI_MOMENTA) {
+    return o->tableau == VI_VPRK_GAUSS && affine ? VI_ORDER_EXACT : -1;
+  }
   if (quantity != VI_Q && quantity != VI_P) {
     return -1;
   }

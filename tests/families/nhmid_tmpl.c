@@ -71,6 +71,7 @@ typedef struct nhmid_state {
    * lambda), and work: q1, qm, Delta, v1, gradients, the n x n and k x n
    * blocks. */
   VI_REAL *M, *Minv, *q0, *v0, *x, *q1, *qm, *dq, *v1, *g0, *g1, *gm, *c, *w, *H, *D, *A, *Ph;
+  VI_REAL *gq0, *gq1, *G1; /* g(q0), g(q1) (m) and G(q1) (m x n) */
 } nhmid_state;
 
 static size_t nhmid_layout(nhmid_state *st, char *base, const vi_dims *d) {
@@ -97,6 +98,9 @@ static size_t nhmid_layout(nhmid_state *st, char *base, const vi_dims *d) {
   t->D = vi_carve(base, &off, nn);
   t->A = vi_carve(base, &off, k * n);
   t->Ph = vi_carve(base, &off, k * n);
+  t->gq0 = vi_carve(base, &off, mx);
+  t->gq1 = vi_carve(base, &off, mx);
+  t->G1 = vi_carve(base, &off, mx * n);
   return off;
 }
 
@@ -133,8 +137,12 @@ static int nhmid_accepts(const void *opts, const VI_X(vi_system_type) *sys, char
   return VI_OK;
 }
 
-static int nhmid_n_extra(const void *opts, const vi_dims *d) {
+/* The extra block: the node residual of the nonholonomic constraints,
+ * zero along the exact flow. */
+static int nhmid_extra(const void *opts, const vi_dims *d, const char **name, int *ref) {
   (void)opts;
+  *name = "phi_end";
+  *ref = VI_EXTRA_ZERO;
   return d->m_nh;
 }
 
@@ -223,10 +231,7 @@ static int nhmid_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
   VI_REAL *G1 = st->g0; /* G(q1)' lambda (n) */
   VI_REAL cl = 0;       /* sum_j lambda_j c_j */
   if (m > 0) {
-    VI_REAL gq0[64], gq1[64];
-    if (m > 64) {
-      return VI_EUNSUPPORTED;
-    }
+    VI_REAL *gq0 = st->gq0, *gq1 = st->gq1;
     if ((rc = vi_callback_status(holo->constraint(sys->state, q1, gq1))) != VI_OK ||
         (rc = vi_callback_status(holo->constraint(sys->state, st->q0, gq0))) != VI_OK ||
         (rc = vi_callback_status(holo->constraint_jac(sys->state, st->qm, st->gm))) != VI_OK) {
@@ -297,10 +302,7 @@ static int nhmid_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
     /* sum_j lambda_j (Hess g_j(qm) / 2 + c_j I + Delta (grad c_j)'), with
      * sum_j lambda_j grad c_j = (G(q1)'lambda - H_lambda(qm) Delta / 2 -
      * G(qm)'lambda - 2 cl Delta) / |Delta|^2. */
-    VI_REAL G1full[64 * 64];
-    if (m * n > 64 * 64) {
-      return VI_EUNSUPPORTED;
-    }
+    VI_REAL *G1full = st->G1;
     if ((rc = vi_callback_status(holo->constraint_hess(sys->state, st->qm, lam, st->H))) !=
             VI_OK ||
         (rc = vi_callback_status(holo->constraint_jac(sys->state, q1, G1full))) != VI_OK) {
@@ -386,9 +388,10 @@ static int nhmid_emit(nhmid_state *st, VI_X(vi_node) *nd, const VI_REAL *q, cons
 }
 
 static int nhmid_init(void *state, const void *opts, const VI_X(vi_system) *sys,
-                      const VI_X(vi_solver_opts) *solver, VI_REAL h, VI_REAL t0,
-                      const VI_REAL *q0, const VI_REAL *p0, VI_X(vi_node) *node0,
-                      VI_X(vi_stats) *stats, char *err, size_t errlen) {
+                      const vi_dims *d, const VI_X(vi_solver_opts) *solver, VI_REAL h,
+                      VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
+                      VI_X(vi_node) *node0, VI_X(vi_stats) *stats, char *err,
+                      size_t errlen) {
   nhmid_state *st = state;
   (void)stats;
   memset(st, 0, sizeof *st);
@@ -400,12 +403,7 @@ static int nhmid_init(void *state, const void *opts, const VI_X(vi_system) *sys,
   st->N = st->n + st->k + st->m;
   st->h = h;
   st->t0 = t0;
-  const vi_dims d = VI_X(vi_system_dims)(sys);
-  nhmid_layout(st, (char *)state + (sizeof *st + 15) / 16 * 16, &d);
-  if (st->m > 64 || st->k > 64 || st->n > 64) {
-    snprintf(err, errlen, "nhmid handles at most 64 coordinates and 64 constraints of a kind");
-    return VI_EUNSUPPORTED;
-  }
+  nhmid_layout(st, (char *)state + (sizeof *st + 15) / 16 * 16, d);
   int rc = VI_X(vi_system_mass)(sys, q0, st->M);
   if (rc == VI_OK) {
     rc = VI_X(vi_system_mass_inv)(sys, q0, st->Minv);
@@ -487,9 +485,9 @@ static int nhmid_unknowns(const void *state) {
  * the midpoint gradient the energy error is of order 2 in general but
  * exact for a quadratic V (both nonholonomic test systems): nothing is
  * declared. */
-static int nhmid_expected_order(const void *opts, const vi_system_info *info, int quantity) {
+static int nhmid_expected_order(const void *opts, const VI_X(vi_system_type) *sys,
+                                int quantity) {
   const nhmid_opts *o = opts;
-  (void)info;
   switch (quantity) {
   case VI_Q:
   case VI_P:
@@ -497,7 +495,11 @@ static int nhmid_expected_order(const void *opts, const vi_system_info *info, in
   case VI_EXTRA:
     return 2;
   case VI_ENERGY:
-    return o->gradient == VI_NHMID_GONZALEZ ? VI_ORDER_EXACT : -1;
+    /* Exact where the energy is a first integral (a = 0: the file
+     * comment's identity). */
+    return o->gradient == VI_NHMID_GONZALEZ && VI_X(vi_type_energy_conserved)(sys)
+               ? VI_ORDER_EXACT
+               : -1;
   default:
     return -1;
   }
@@ -517,9 +519,7 @@ const VI_X(vi_method_type) VI_X(vi_method_nhmid) = {
     .optional = VI_NEED_HOLO,
     .accepts = nhmid_accepts,
     .opts_size = sizeof(nhmid_opts),
-    .n_extra = nhmid_n_extra,
-    .extra_name = "phi_end",
-    .extra_ref = VI_EXTRA_ZERO,
+    .extra = nhmid_extra,
     .state_size = nhmid_state_size,
     .lookahead = 0,
     .init = nhmid_init,
