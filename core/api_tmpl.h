@@ -512,9 +512,11 @@ typedef struct VI_X(vi_method_type) {
   int (*check)(void *opts, char *err, size_t errlen);
   /* The extra block of every node for these options and dimensions (may
    * be NULL: none; d->n_extra is 0 when it is called): its reals (0:
-   * none), its name (columns name1..nameK; at most VI_EXTRA_NAME_MAX
-   * characters, not the name of another measure: vi_stepper_alloc refuses
-   * it) and what the exact flow says of it (VI_EXTRA_*), so that the
+   * none), its name (columns name1..nameK: an identifier of at most
+   * VI_EXTRA_NAME_MAX characters that does not end in a digit and is not
+   * the name of another measure, else vi_stepper_alloc refuses it; the
+   * stepper keeps a copy) and what the exact flow says of it (VI_EXTRA_*),
+   * so that the
    * schemes of one family may differ (GGL's gamma of VI-A and VI-B). */
   int (*extra)(const void *opts, const vi_dims *d, const char **name, int *ref);
   /* Bytes of private state for a system of these dimensions (n_extra

@@ -317,7 +317,8 @@ int vi_order_drives(const vi_order_result *r, int x);
 
 /* Whether an energy declared exact (r->energy_exact) stayed at round-off:
  * 1 when every run's maximum energy error is within vi_order_exact_bound
- * of its steps, 0 when one is not; -1 when no run has an energy error.
+ * of its steps, 0 when one is not (a run that succeeded with a NaN or
+ * infinite error is not); -1 when no run that succeeded measured it.
  * *worst is the largest ratio error / bound over the runs and *at its run
  * (may be NULL). */
 int vi_order_exact(const vi_order_result *r, double *worst, int *at);

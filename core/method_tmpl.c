@@ -7,6 +7,7 @@
 #include "api_tmpl.h"
 #include "spec.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,9 @@ struct VI_X(vi_stepper) {
   const VI_X(vi_system) *sys;
   VI_X(vi_stats) stats;
   vi_dims dims; /* the system's and the method's extra block */
-  const char *extra_name; /* the extra block's name and reference (extra) */
+  char extra_name[VI_EXTRA_NAME_MAX + 1]; /* the extra block's name (a copy: the
+                                             hook's string need not outlive it)
+                                             and reference */
   int extra_ref;
   void *opts;
   void *state;
@@ -199,17 +202,43 @@ static const char *const reserved_names[] = {"t",      "q",          "p",
                                              "lambda", "mu",         "energy",
                                              "energy_max", "lambda_start", NULL};
 
+/* 1 when name is an identifier ([A-Za-z_][A-Za-z0-9_]*) that does not end
+ * in a digit: its columns NAME1..NAMEK then cannot be another column (q11
+ * of "q1"), a CSV header stays one field per column, and a measure found
+ * by name is found by this one. */
+static int extra_name_ok(const char *name) {
+  const size_t len = name ? strlen(name) : 0;
+  if (len == 0 || len > VI_EXTRA_NAME_MAX || isdigit((unsigned char)name[0]) ||
+      isdigit((unsigned char)name[len - 1])) {
+    return 0;
+  }
+  for (size_t i = 0; i < len; i++) {
+    if (!(isalnum((unsigned char)name[i]) || name[i] == '_')) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* A declared extra block: a size, a short name that is no other measure's
  * (the run columns, the traces and the order results name it), a known
  * reference. */
 static int extra_valid(const VI_X(vi_method_type) *type, const VI_X(vi_system) *sys,
-                       const vi_dims *d, const char *name, char *err, size_t errlen) {
+                       const vi_dims *d, const char *name, int ref, char *err,
+                       size_t errlen) {
   if (d->n_extra < 0) {
     snprintf(err, errlen, "method %s declares a negative extra block", type->name);
     return VI_EINVAL;
   }
   if (d->n_extra == 0) {
     return VI_OK;
+  }
+  if (ref != VI_EXTRA_ZERO && ref != VI_EXTRA_UNREFERENCED) {
+    snprintf(err, errlen,
+             "method %s declares its extra block's reference as %d: VI_EXTRA_ZERO or "
+             "VI_EXTRA_UNREFERENCED is needed",
+             type->name, ref);
+    return VI_EINVAL;
   }
   const char *clash = NULL;
   for (int i = 0; name && reserved_names[i]; i++) {
@@ -222,10 +251,10 @@ static int extra_valid(const VI_X(vi_method_type) *type, const VI_X(vi_system) *
   for (int i = 0; name && i < info->n_momenta; i++) {
     clash = strcmp(name, info->momentum_names[i]) == 0 ? info->momentum_names[i] : clash;
   }
-  if (!name || !name[0] || strlen(name) > VI_EXTRA_NAME_MAX || clash) {
+  if (!extra_name_ok(name) || clash) {
     snprintf(err, errlen,
-             "method %s names its extra block '%s': a name of 1..%d characters that is no "
-             "other measure's is needed%s%s",
+             "method %s names its extra block '%s': an identifier of 1..%d characters, not "
+             "ending in a digit, that is no other measure's is needed%s%s",
              type->name, name ? name : "(null)", VI_EXTRA_NAME_MAX,
              clash ? "; it is taken by " : "", clash ? clash : "");
     return VI_EINVAL;
@@ -257,7 +286,7 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
   const char *xname = NULL;
   int xref = VI_EXTRA_UNREFERENCED;
   d.n_extra = type->extra ? type->extra(optbuf, &d, &xname, &xref) : 0;
-  if ((rc = extra_valid(type, sys, &d, xname, err, errlen)) != VI_OK) {
+  if ((rc = extra_valid(type, sys, &d, xname, xref, err, errlen)) != VI_OK) {
     return rc;
   }
   size_t head = ALIGN16(sizeof(VI_X(vi_stepper)));
@@ -272,7 +301,9 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
   st->type = type;
   st->sys = sys;
   st->dims = d;
-  st->extra_name = d.n_extra > 0 ? xname : NULL;
+  if (d.n_extra > 0) {
+    snprintf(st->extra_name, sizeof st->extra_name, "%s", xname);
+  }
   st->extra_ref = d.n_extra > 0 ? xref : VI_EXTRA_UNREFERENCED;
   st->opts = mem + head;
   st->state = mem + head + obytes;
@@ -351,7 +382,7 @@ const vi_dims *VI_X(vi_stepper_dims)(const VI_X(vi_stepper) *st) {
 }
 
 void VI_X(vi_stepper_extra_name)(const VI_X(vi_stepper) *st, int i, char *buf, size_t len) {
-  const char *base = st->extra_name ? st->extra_name : "extra";
+  const char *base = st->extra_name[0] ? st->extra_name : "extra";
   if (i < 0) {
     snprintf(buf, len, "%s", base);
   } else {

@@ -33,11 +33,14 @@ int vi_order_exact_of(const vi_order_result *r, int x, double *worst, int *at) {
   double w = 0;
   int k = -1, any = 0;
   for (int i = 0; i < r->nh; i++) {
-    if (!isfinite(e[i])) {
+    /* A failed run measured nothing; one that ran but measured NaN or Inf
+     * broke the claim. */
+    if (!isfinite(e[i]) && r->status[i] != VI_OK) {
       continue;
     }
     any = 1;
-    const double ratio = e[i] / vi_order_exact_bound_of(r, x, r->steps[i]);
+    const double ratio =
+        isfinite(e[i]) ? e[i] / vi_order_exact_bound_of(r, x, r->steps[i]) : INFINITY;
     if (k < 0 || ratio > w) {
       w = ratio;
       k = i;

@@ -64,13 +64,16 @@ typedef struct vi_system_info {
                           (tyranowski2014 §4.2: Theorems 4.3-4.6 apply);
                           vistudy check verifies it */
   const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
-  unsigned momenta_noether; /* bit i: momentum map i is the Noether quantity of
-                               a symmetry of L and the constraints (a first
-                               integral for every parameter and initial
-                               data); a variational method that keeps the
-                               symmetry conserves it exactly (wenger2017
-                               §3.4.2), which its family may declare
-                               (VI_MOMENTA, VI_ORDER_EXACT) */
+  unsigned momenta_noether; /* bit i: momentum map i is a first integral
+                               for every parameter and initial datum, the
+                               Noether quantity of a symmetry acting
+                               linearly on q (rotation, translation) that
+                               keeps L (up to a total derivative) and the
+                               constraints; a family whose discrete
+                               Lagrangian keeps such symmetries may declare
+                               its exact conservation (VI_MOMENTA,
+                               VI_ORDER_EXACT: wenger2017 §3.4.2), which the
+                               conformance suite traces */
   const vi_param *params; /* terminated by an entry with name == NULL */
   int test_only;          /* 1 for a system of the tests only (tests/systems/,
                              VI_TEST_SYSTEM in systems.def): registered in the

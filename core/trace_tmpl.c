@@ -35,6 +35,16 @@ typedef struct trace_obs {
 } trace_obs;
 
 /* The row of the window in progress at node k. */
+/* A window's extreme (dir -1: minimum, 1: maximum) with v: v itself at the
+ * window's start; a NaN makes it NaN for the rest of the window (a claim
+ * must not hold over a node it could not evaluate). */
+static double win_ext(double cur, double v, int start, int dir) {
+  if (start || v != v || cur != cur) {
+    return start || v != v ? v : cur;
+  }
+  return dir * v > dir * cur ? v : cur;
+}
+
 static int deliver_window(trace_obs *o, long k) {
   double row[3 + VI_TRACE_MAXALSO];
   row[0] = (double)k * o->c->h;
@@ -81,11 +91,11 @@ static int trace_observe(void *ctx, long k, const VI_X(vi_node) *nd) {
     }
   }
   const long per = c->per > 0 ? c->per : c->N + 1;
-  o->lo = k % per == 0 || d < o->lo ? d : o->lo;
-  o->hi = k % per == 0 || d > o->hi ? d : o->hi;
+  const int start = k % per == 0;
+  o->lo = win_ext(o->lo, d, start, -1);
+  o->hi = win_ext(o->hi, d, start, 1);
   for (int j = 1; j < o->nm; j++) {
-    const double v = (double)o->val[j];
-    o->wmax[j - 1] = k % per == 0 || v > o->wmax[j - 1] ? v : o->wmax[j - 1];
+    o->wmax[j - 1] = win_ext(o->wmax[j - 1], (double)o->val[j], start, 1);
   }
   /* Past the breakdown threshold the orbit is destroyed (tyranowski2014
    * notes §4): the window so far is kept and the run ends. */

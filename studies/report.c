@@ -291,9 +291,17 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
     json_object_set_new(err, r->extra_name, array_of(r->extra_err, r->nh));
     json_object_set_new(floor, r->extra_name, json_real(r->extra_floor));
     if (r->extra_zero && r->extra_exact) {
-      const int held = vi_order_exact_of(r, VI_EXTRA, NULL, NULL);
+      double worst = 0;
+      int at = -1;
+      const int held = vi_order_exact_of(r, VI_EXTRA, &worst, &at);
       json_object_set_new(orders, r->extra_name,
                           json_string(held < 0 ? "unresolved" : held ? "exact" : "not exact"));
+      json_object_set_new(j, "extra_exact",
+                          json_pack("{s:b, s:o, s:o, s:s}", "declared", 1, "holds",
+                                    held < 0 ? json_null() : json_boolean(held), "worst_ratio",
+                                    num_or_null(held < 0 ? NAN : worst), "bound",
+                                    "the extra block's floor times sqrt(N) of each run's N "
+                                    "steps"));
     } else if (r->extra_zero) {
       vi_fit fx = vi_order_extra_fit(r);
       json_object_set_new(orders, r->extra_name, order_label(&fx));

@@ -31,7 +31,8 @@
  * flow has it zero, and an energy the family declares exact
  * (VI_ORDER_EXACT) is judged in every study of a system whose energy is a
  * first integral: right when every run stayed within its round-off bound
- * (vi_order_exact), wrong when one did not. The pairs interleave the
+ * (vi_order_exact), wrong when one did not; an extra block declared exact
+ * likewise against its own bound (vi_order_exact_of). The pairs interleave the
  * families, so the reduced run (--quick) covers every family.
  *
  * Each finished case goes to the cell store (resume); the verdicts are
@@ -223,7 +224,7 @@ static int declare(val_case *c, char *err, size_t errlen) {
     if ((x == VAL_L && sys->ml == 0) || (x == VAL_X && !zero_extra)) {
       c->declared[x] = -1;
     }
-    state |= x != VAL_E && c->declared[x] >= 0;
+    state |= x != VAL_E && (c->declared[x] >= 0 || c->declared[x] == VI_ORDER_EXACT);
   }
   /* The study's measure: the state when the family declares an order of
    * q, p, lambda or its extra block, else the energy; only its quantities
@@ -351,19 +352,22 @@ static int run_case(val_case *c, const reproduce_opts *o, char *err, size_t errl
     c->unc[x] = f->verdict == VI_VERDICT_OK ? f->uncertainty : NAN;
     snprintf(c->why[x], sizeof c->why[x], "%s", vi_fit_why(f->why));
   }
-  if (c->declared[VAL_E] == VI_ORDER_EXACT) {
-    /* Declared exact: the measurement is the worst error over its
-     * round-off bound (vi_order_exact), the verdict whether it stayed
-     * within. */
+  for (int x = VAL_E; x <= VAL_X; x++) {
+    if (c->declared[x] != VI_ORDER_EXACT) {
+      continue;
+    }
+    /* Declared exact (the energy, or the extra block): the measurement is
+     * the worst error over its round-off bound (vi_order_exact_of), the
+     * verdict whether it stayed within. */
     double worst = NAN;
-    const int held = vi_order_exact(r, &worst, NULL);
-    c->verdict[VAL_E] = held == 1 ? VI_VERDICT_OK : VI_VERDICT_UNRESOLVED;
-    c->order[VAL_E] = held >= 0 ? worst : NAN;
-    c->unc[VAL_E] = NAN;
-    snprintf(c->why[VAL_E], sizeof c->why[VAL_E], "%s",
+    const int held = vi_order_exact_of(r, x == VAL_E ? VI_ENERGY : VI_EXTRA, &worst, NULL);
+    c->verdict[x] = held == 1 ? VI_VERDICT_OK : VI_VERDICT_UNRESOLVED;
+    c->order[x] = held >= 0 ? worst : NAN;
+    c->unc[x] = NAN;
+    snprintf(c->why[x], sizeof c->why[x], "%s",
              held == 1   ? "within round-off"
              : held == 0 ? "above round-off"
-                         : "no energy error measured");
+                         : "no error measured");
   }
   snprintf(c->precision, sizeof c->precision, "%s", r->precision);
   c->nruns = r->nh;

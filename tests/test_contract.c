@@ -17,7 +17,9 @@
  *     gradient does not (its error shrinks like h^2), in both precisions;
  *     vi_order_exact on synthetic results;
  *   - an extra block named like another measure ("energy", "q", a
- *     system's momentum) is refused at allocation, naming the clash;
+ *     system's momentum), named so that its columns could be others' ("q1")
+ *     or break a CSV header ("a,b"), or with an unknown reference, is
+ *     refused at allocation, naming the rule;
  *   - a negative control of the conformance test of declared momenta
  *     (test_conformance.c, cf_momenta): a non-variational tableau does not
  *     keep Kepler's angular momentum within that test's bound. */
@@ -99,7 +101,9 @@ static void test_drivers(vi_check_ctx *T) {
 }
 
 /* vi_order_exact on synthetic results: within the bound 100 eps sqrt(N)
- * holds, one run above it does not, no energy at all is undecided. */
+ * holds, one run above it or a successful run with a NaN error does not,
+ * no run that measured the energy is undecided; vi_order_exact_of the
+ * same for the extra block against its floor. */
 static void test_exact_rule(vi_check_ctx *T) {
   vi_order_result *r = calloc(1, sizeof *r);
   if (!r) {
@@ -117,10 +121,28 @@ static void test_exact_rule(vi_check_ctx *T) {
         "within the bound: holds (worst %.3g)", worst);
   r->energy_err[1] = 3 * vi_order_exact_bound(r, r->steps[1]);
   CHECK(vi_order_exact(r, &worst, &at) == 0 && at == 1, "one run above the bound: fails at 1");
+  /* A run that succeeded but measured NaN breaks the claim; failed runs
+   * measured nothing. */
+  r->energy_err[1] = NAN;
+  CHECK(vi_order_exact(r, &worst, &at) == 0 && at == 1 && isinf(worst),
+        "a NaN energy error of a successful run: fails at 1 (worst %g)", worst);
   for (int i = 0; i < 3; i++) {
     r->energy_err[i] = NAN;
+    r->status[i] = VI_NEWTON_NOCONV;
   }
-  CHECK(vi_order_exact(r, NULL, NULL) == -1, "no energy: undecided");
+  CHECK(vi_order_exact(r, NULL, NULL) == -1, "no run measured the energy: undecided");
+  /* The extra block against its own floor times sqrt(N). */
+  r->extra_floor = 1e-12;
+  for (int i = 0; i < 3; i++) {
+    r->status[i] = VI_OK;
+    r->extra_err[i] = 0.9 * r->extra_floor * sqrt((double)r->steps[i]);
+  }
+  CHECK(vi_order_exact_of(r, VI_EXTRA, &worst, &at) == 1 && fabs(worst - 0.9) < 1e-12 &&
+            fabs(vi_order_exact_bound_of(r, VI_EXTRA, 400) - 2e-11) < 1e-24,
+        "extra block within its bound: holds (worst %.3g)", worst);
+  r->extra_err[2] = 1.1 * r->extra_floor * sqrt((double)r->steps[2]);
+  CHECK(vi_order_exact_of(r, VI_EXTRA, &worst, &at) == 0 && at == 2,
+        "extra block above its bound at run 2: fails there (at %d)", at);
   free(r);
 }
 
@@ -179,6 +201,28 @@ static int VI_X(extra_L)(const void *opts, const vi_dims *d, const char **name, 
   *ref = VI_EXTRA_ZERO;
   return 1;
 }
+static int VI_X(extra_q1)(const void *opts, const vi_dims *d, const char **name, int *ref) {
+  (void)opts;
+  (void)d;
+  *name = "q1"; /* its column q11 would be six-balls' q11 */
+  *ref = VI_EXTRA_ZERO;
+  return 1;
+}
+static int VI_X(extra_comma)(const void *opts, const vi_dims *d, const char **name, int *ref) {
+  (void)opts;
+  (void)d;
+  *name = "a,b"; /* two CSV fields */
+  *ref = VI_EXTRA_ZERO;
+  return 1;
+}
+static int VI_X(extra_badref)(const void *opts, const vi_dims *d, const char **name, int *ref) {
+  (void)opts;
+  (void)d;
+  *name = "gamma";
+  *ref = 7;
+  return 1;
+}
+
 
 /* M(q) = (1 + x^2) I for the particle copy that nhmid must refuse. */
 static int VI_X(mq_mass)(const void *state, const VI_REAL *q, VI_REAL *M) {
@@ -371,10 +415,13 @@ static void VI_X(contract)(vi_check_ctx *T) {
       const char *clash;
     } cases[] = {{VI_X(extra_energy), "taken by energy"},
                  {VI_X(extra_q), "taken by q"},
+                 {VI_X(extra_q1), "not ending in a digit"},
+                 {VI_X(extra_comma), "an identifier"},
+                 {VI_X(extra_badref), "VI_EXTRA_ZERO or VI_EXTRA_UNREFERENCED"},
                  {VI_X(extra_L), NULL}};
     sys = NULL;
     rc = VI_X(vi_system_alloc)(np, 0, NULL, &sys, err, sizeof err);
-    for (int i = 0; rc == VI_OK && i < 3; i++) {
+    for (int i = 0; rc == VI_OK && i < 6; i++) {
       mt.extra = cases[i].hook;
       _Alignas(16) char ob[256];
       vi_opts_defaults(mt.options, ob);
@@ -406,7 +453,9 @@ static void VI_X(contract)(vi_check_ctx *T) {
     rc = VI_X(vi_trace)(&tc, &tr, err, sizeof err);
     const VI_X(vi_system_type) *kt = VI_X(find)("kepler");
     VI_X(vi_system) *ks = NULL;
-    if (kt && VI_X(vi_system_alloc)(kt, 0, NULL, &ks, err, sizeof err) == VI_OK) {
+    const int krc = kt ? VI_X(vi_system_alloc)(kt, 0, NULL, &ks, err, sizeof err) : VI_EINVAL;
+    CHECK(krc == VI_OK, "the negative control's kepler: %s", err);
+    if (krc == VI_OK) {
       const double qs = (double)VI_X(vi_norm_inf)(ks->nq, ks->q0);
       const double ps = (double)VI_X(vi_norm_inf)(ks->n, ks->p0);
       const double bound = 100 * (double)VI_EPS * sqrt((double)tc.N) * fmax(1, qs) * fmax(1, ps);

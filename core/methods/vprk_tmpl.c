@@ -364,7 +364,9 @@ static void vprk_fini(void *state) {
  * maps of the systems (Kepler's angular momentum, the vortices' I, Px, Py)
  * are quadratic or linear in q for affine alpha: Gauss, a symplectic RK
  * method, conserves them exactly (tyranowski2014 §4.1, TY-22); nothing is
- * declared for the others. */
+ * declared for the others. A system whose marked maps (momenta_noether)
+ * were not quadratic invariants would break this declaration, which the
+ * conformance suite's trace of every marked map would show. */
 static int vprk_expected_order(const void *opts_, const VI_X(vi_system_type) *sys,
                                int quantity) {
   const vprk_opts *o = opts_;

@@ -16,8 +16,18 @@ typedef enum vi_nhmid_gradient {
   VI_NHMID_GONZALEZ = 1
 } vi_nhmid_gradient;
 
+/* The extra block: the nonholonomic residual A(q_k) v_k + a(q_k) at the
+ * nodes (phi_end, O(h^2): the constraint is enforced at the midpoints) or
+ * the holonomic residual g(q_k) (g_end, m reals: enforced at the nodes,
+ * so at round-off, declared exact; none on a system without g). */
+typedef enum vi_nhmid_extra {
+  VI_NHMID_EXTRA_PHI = 0,
+  VI_NHMID_EXTRA_G = 1
+} vi_nhmid_extra;
+
 typedef struct vi_nhmid_opts {
   int gradient; /* vi_nhmid_gradient */
+  int extra;    /* vi_nhmid_extra */
 } vi_nhmid_opts;
 
 #ifdef __cplusplus

@@ -37,7 +37,10 @@
  * (q_k, p_k) (vi_system_lambda; order 2 with the state) and the extra
  * block phi_end = A(q_k) v_k + a(q_k), the nonholonomic constraint at the
  * node, which the midpoint enforcement leaves at O(h^2) (the exact flow
- * has it zero). Compiled once per precision (prec.h). */
+ * has it zero), or with extra=g the holonomic residual g_end = g(q_k),
+ * which the node equation g(q1) = 0 keeps at round-off (declared exact:
+ * the contract's exact extra block). Compiled once per precision
+ * (prec.h). */
 #include "methods/kit_tmpl.h"
 #include "tests/families/nhmid.h"
 
@@ -47,12 +50,18 @@ typedef vi_nhmid_opts nhmid_opts;
 
 static const char *const nhmid_grad_names[] = {"midpoint", "gonzalez", NULL};
 static const int nhmid_grad_values[] = {VI_NHMID_MIDPOINT, VI_NHMID_GONZALEZ};
+static const char *const nhmid_extra_names[] = {"phi", "g", NULL};
+static const int nhmid_extra_values[] = {VI_NHMID_EXTRA_PHI, VI_NHMID_EXTRA_G};
 
 static const vi_opt nhmid_options[] = {
     {"gradient", VI_OPT_CHOICE, offsetof(nhmid_opts, gradient), 0, 0, nhmid_grad_names,
      nhmid_grad_values, NULL, VI_NHMID_GONZALEZ, 0, NULL, NULL,
      "the gradient of V and g in the momentum update: at the midpoint, or Gonzalez's "
      "discrete gradient (exact energy)"},
+    {"extra", VI_OPT_CHOICE, offsetof(nhmid_opts, extra), 0, 0, nhmid_extra_names,
+     nhmid_extra_values, NULL, VI_NHMID_EXTRA_PHI, 0, NULL, NULL,
+     "the extra block: the nonholonomic residual at the nodes (phi_end, order 2) or the "
+     "holonomic one (g_end, at round-off)"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Below this |Delta|^2 relative to |q|^2 the midpoint gradient is used:
@@ -137,12 +146,16 @@ static int nhmid_accepts(const void *opts, const VI_X(vi_system_type) *sys, char
   return VI_OK;
 }
 
-/* The extra block: the node residual of the nonholonomic constraints,
- * zero along the exact flow. */
+/* The extra block: the node residual of the nonholonomic constraints or
+ * of the holonomic ones (nhmid.h), zero along the exact flow. */
 static int nhmid_extra(const void *opts, const vi_dims *d, const char **name, int *ref) {
-  (void)opts;
-  *name = "phi_end";
+  const nhmid_opts *o = opts;
   *ref = VI_EXTRA_ZERO;
+  if (o->extra == VI_NHMID_EXTRA_G) {
+    *name = "g_end";
+    return d->m;
+  }
+  *name = "phi_end";
   return d->m_nh;
 }
 
@@ -381,7 +394,11 @@ static int nhmid_emit(nhmid_state *st, VI_X(vi_node) *nd, const VI_REAL *q, cons
     nd->p[a] = t;
   }
   int rc = VI_X(vi_system_lambda)(st->sys, nd->q, nd->p, nd->lambda);
-  if (rc == VI_OK) {
+  if (rc == VI_OK && st->o.extra == VI_NHMID_EXTRA_G) {
+    if (st->m > 0) {
+      rc = vi_callback_status(st->sys->type->holo->constraint(st->sys->state, q, nd->extra));
+    }
+  } else if (rc == VI_OK) {
     rc = nh_rows(st, q, v, st->A, nd->extra);
   }
   return rc;
@@ -483,8 +500,8 @@ static int nhmid_unknowns(const void *state) {
  * index-1 form at the nodes) and the node constraint residual; the energy
  * exact with the discrete gradient (where it is a first integral). With
  * the midpoint gradient the energy error is of order 2 in general but
- * exact for a quadratic V (both nonholonomic test systems): nothing is
- * declared. */
+ * exact for a quadratic or linear V (nonholonomic-particle,
+ * knife-edge-incline; not test-nh-curved): nothing is declared. */
 static int nhmid_expected_order(const void *opts, const VI_X(vi_system_type) *sys,
                                 int quantity) {
   const nhmid_opts *o = opts;
@@ -492,8 +509,10 @@ static int nhmid_expected_order(const void *opts, const VI_X(vi_system_type) *sy
   case VI_Q:
   case VI_P:
   case VI_LAMBDA:
-  case VI_EXTRA:
     return 2;
+  case VI_EXTRA:
+    /* g(q_k) = 0 is an equation of every step: its residual is Newton's. */
+    return o->extra == VI_NHMID_EXTRA_G ? VI_ORDER_EXACT : 2;
   case VI_ENERGY:
     /* Exact where the energy is a first integral (a = 0: the file
      * comment's identity). */
@@ -505,7 +524,8 @@ static int nhmid_expected_order(const void *opts, const VI_X(vi_system_type) *sy
   }
 }
 
-static const char *const nhmid_examples[] = {"nhmid", "nhmid:gradient=midpoint", NULL};
+static const char *const nhmid_examples[] = {"nhmid", "nhmid:gradient=midpoint",
+                                             "nhmid:extra=g", NULL};
 
 const VI_X(vi_method_type) VI_X(vi_method_nhmid) = {
     .name = "nhmid",
