@@ -81,6 +81,8 @@ typedef struct vi_order_result {
   double newton_per_step[VI_ORDER_MAXH];
   double seconds[VI_ORDER_MAXH];        /* by vi_order_config.clock; NaN untimed */
   int status[VI_ORDER_MAXH];            /* vi_status of each run */
+  double reached[VI_ORDER_MAXH];        /* the fraction of [0, T] each run
+                                           covered (1 when it finished) */
   int unknowns;
   char note[320];       /* "" or a warning for the user (a cache not written) */
   int nparams;
