@@ -47,7 +47,6 @@ $d1 << EOD
 4.085178985e-06 2.304020000e+05
 2.302992132e-06 3.072020000e+05
 1.041281664e-06 4.608020000e+05
-6.154353299e-07 6.144020000e+05
 EOD
 $d2 << EOD
 9.595426361e-01 3.330000000e+02
@@ -227,7 +226,7 @@ $d13 << EOD
 EOD
 set grid
 set key outside bottom center horizontal maxrows 4 width 1
-set title "3D double pendulum, T = 10: Galerkin vs IDA\nIntel(R) Xeon(R) Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v769 x86_64, gcc 12.2.0, release build, vistudy 57009e5-dirty" noenhanced font ',10'
+set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy 9a6b8ea-dirty" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations"
 set logscale x
@@ -299,7 +298,6 @@ $d1 << EOD
 4.085178985e-06 2.304020000e+05
 2.302992132e-06 3.072020000e+05
 1.041281664e-06 4.608020000e+05
-6.154353299e-07 6.144020000e+05
 EOD
 $d2 << EOD
 9.595426361e-01 3.330000000e+02
@@ -479,7 +477,7 @@ $d13 << EOD
 EOD
 set grid
 set key outside bottom center horizontal maxrows 4 width 1
-set title "3D double pendulum, T = 10: Galerkin vs IDA\nIntel(R) Xeon(R) Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v769 x86_64, gcc 12.2.0, release build, vistudy 57009e5-dirty" noenhanced font ',10'
+set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy 9a6b8ea-dirty" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations"
 set logscale x
