@@ -6,6 +6,7 @@
 #define VI_FIGURE_IMPL_H
 
 #include "figure.h"
+#include "outfile.h"
 #include "reproduce.h"
 #include "timing.h"
 
@@ -38,10 +39,11 @@ int vi_fig_curve_restore(vi_series *s, vi_series *zoom, json_t *v, char *why, si
 /* The panels a spec names. */
 int vi_fig_panel_count(const vi_fig_spec *f);
 
-/* Every output of one figure: ID.json, .md, .csv, .dat, .gp, .svg, .png;
- * 0, or -1 with err. */
-int vi_fig_write_outputs(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot,
-                         const vi_claim *cl, int nc, const vi_timing *tg,
+/* Every output of one figure, ID.json, .md, .csv, .dat, .gp, .svg, .png, as
+ * members of set (outfile.h), replaced when the owner commits it; 0, or -1
+ * with err (the owner aborts the set). */
+int vi_fig_stage_outputs(vi_outset *set, const vi_fig_spec *f, const vi_series *ss, int ns,
+                         int ntot, const vi_claim *cl, int nc, const vi_timing *tg,
                          const reproduce_opts *o, char *err, size_t errlen);
 
 #endif

@@ -613,8 +613,8 @@ static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_
 }
 
 
-int vi_fig_write_outputs(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot,
-                         const vi_claim *cl, int nc, const vi_timing *tg,
+int vi_fig_stage_outputs(vi_outset *set, const vi_fig_spec *f, const vi_series *ss, int ns,
+                         int ntot, const vi_claim *cl, int nc, const vi_timing *tg,
                          const reproduce_opts *o, char *err, size_t errlen) {
   char base[1024];
   const char *line = tg->line;
@@ -643,19 +643,22 @@ int vi_fig_write_outputs(const vi_fig_spec *f, const vi_series *ss, int ns, int 
   snprintf(dat, sizeof dat, "%s.dat", base);
   char *d = fig_dat(f, ss, ntot), *c = fig_csv(ss, ntot);
   char *md = fig_md(f, ss, ns, cl, nc, line, o->quick);
-  int bad = vi_study_write(o->results_dir, f->id, j, md, c, err, errlen) != 0;
+  int bad = vi_study_stage(set, o->results_dir, f->id, j, md, c, err, errlen) != 0;
   json_decref(j);
   /* The script holds its data (the builder's datablocks), so the kept .gp
    * reruns in place; ID.dat is the same data as a file. */
   char *gp = fig_gnuplot(f, ss, ns, ntot, line, o->quick);
   if (!bad) {
-    bad |= vi_write_text(dat, d, err, errlen) != 0;
+    bad |= vi_outset_text(set, dat, d, err, errlen) != 0;
   }
   if (!bad) {
     /* Two stacked panels (zoom), or the larger man2020 layouts. */
     const int big = vi_fig_panel_count(f) > 2 || f->kind == VI_FIG_MSWEEP;
-    bad |= !gp || vi_plot(o->results_dir, f->id, gp, big ? 1100 : 900,
-                          big ? 950 : ntot > ns ? 900 : 600, err, errlen) != 0;
+    if (!gp) {
+      snprintf(err, errlen, "out of memory");
+    }
+    bad |= !gp || vi_plot_stage(set, o->results_dir, f->id, gp, big ? 1100 : 900,
+                                big ? 950 : ntot > ns ? 900 : 600, err, errlen) != 0;
   }
   free(d);
   free(c);

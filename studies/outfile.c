@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
  * handler can reach nothing else. A slot's path is written before the slot
  * is marked used, and the handler only reads used slots, calling unlink(2)
  * and raise(3), both async-signal-safe. */
-#define TMP_SLOTS 32
+#define TMP_SLOTS 128 /* a figure set stages 8 files a figure */
 static char tmp_paths[TMP_SLOTS][VI_PATH_MAX + 64];
 static volatile sig_atomic_t tmp_used[TMP_SLOTS];
 /* A child writing into temporaries (gnuplot): killed and reaped first, so
@@ -54,6 +55,12 @@ static void on_signal(int sig) {
       unlink(tmp_paths[i]);
     }
   }
+  /* A word for the log (write(2) is async-signal-safe; stdio is not). */
+  static const char msg[] =
+      "\nvistudy: interrupted; unfinished outputs removed, finished ones kept (a study "
+      "resumes from its measured cells when rerun)\n";
+  ssize_t w = write(2, msg, sizeof msg - 1);
+  (void)w;
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -223,7 +230,10 @@ int vi_tmp_beside(const char *path, char *tmp, size_t len, int *slot, char *err,
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
   *slot = -1;
-  if (snprintf(tmp, len, "%s/.%s.tmp.%ld.XXXXXX", dir, base, (long)getpid()) >=
+  /* At most 200 characters of the name: the temporary (and its ".old"
+   * backup, vi_outset_commit) must stay within NAME_MAX (255) however long
+   * a valid destination name is; mkstemp makes it unique. */
+  if (snprintf(tmp, len, "%s/.%.200s.tmp.%ld.XXXXXX", dir, base, (long)getpid()) >=
       (int)len) {
     snprintf(err, errlen, "%s: path too long", path);
     return -1;
@@ -296,7 +306,7 @@ void vi_out_abort(vi_out *o) {
   o->slot = -1;
 }
 
-int vi_out_commit(vi_out *o, char *err, size_t errlen) {
+int vi_out_finish(vi_out *o, char *err, size_t errlen) {
   const char *name = o->d.kind == VI_DEST_STDOUT ? "standard output" : o->d.path;
   if (!o->f) {
     snprintf(err, errlen, "%s: not open", name);
@@ -316,6 +326,13 @@ int vi_out_commit(vi_out *o, char *err, size_t errlen) {
     vi_out_abort(o);
     return -1;
   }
+  return 0;
+}
+
+int vi_out_commit(vi_out *o, char *err, size_t errlen) {
+  if (vi_out_finish(o, err, errlen) != 0) {
+    return -1;
+  }
   if (o->d.kind == VI_DEST_FILE) {
     if (rename(o->tmp, o->d.path) != 0) {
       snprintf(err, errlen, "cannot write %s (rename of %s): %s", o->d.path, o->tmp,
@@ -328,6 +345,131 @@ int vi_out_commit(vi_out *o, char *err, size_t errlen) {
   vi_tmp_unregister(o->slot);
   o->slot = -1;
   return 0;
+}
+
+/* ---- sets of files replaced together ------------------------------------ */
+
+void vi_outset_init(vi_outset *s) {
+  memset(s, 0, sizeof *s);
+}
+
+vi_out *vi_outset_add(vi_outset *s, const char *path, char *err, size_t errlen) {
+  if (s->n == s->cap) {
+    int cap = s->cap ? 2 * s->cap : 8;
+    vi_out *o = realloc(s->o, (size_t)cap * sizeof *o);
+    if (!o) {
+      snprintf(err, errlen, "out of memory writing %s", path);
+      return NULL;
+    }
+    s->o = o;
+    s->cap = cap;
+  }
+  /* Classified before opening: opening a FIFO would wait for a reader. */
+  vi_dest d;
+  if (vi_dest_check(path, &d, err, errlen) != 0) {
+    return NULL;
+  }
+  if (d.kind != VI_DEST_FILE) {
+    snprintf(err, errlen, "%s is not a regular file: results are written as files", path);
+    return NULL;
+  }
+  vi_out *o = &s->o[s->n];
+  if (vi_out_open(o, path, err, errlen) != 0) {
+    return NULL;
+  }
+  s->n++;
+  return o;
+}
+
+int vi_outset_text(vi_outset *s, const char *path, const char *text, char *err,
+                   size_t errlen) {
+  if (!text) {
+    snprintf(err, errlen, "out of memory writing %s", path);
+    return -1;
+  }
+  vi_out *o = vi_outset_add(s, path, err, errlen);
+  if (!o) {
+    return -1;
+  }
+  if (fputs(text, o->f) < 0) {
+    snprintf(err, errlen, "write error on %s: %s", o->d.path, strerror(errno));
+    return -1; /* the set is aborted by its owner */
+  }
+  return 0;
+}
+
+void vi_outset_abort(vi_outset *s) {
+  for (int i = 0; i < s->n; i++) {
+    vi_out_abort(&s->o[i]);
+  }
+  free(s->o);
+  memset(s, 0, sizeof *s);
+}
+
+/* Put back what rename_all replaced before member k failed: the old file
+ * from its backup, or no file where there was none. */
+static void outset_undo(vi_outset *s, int k, char (*bak)[VI_PATH_MAX + 72]) {
+  for (int i = 0; i < k; i++) {
+    if (bak[i][0]) {
+      rename(bak[i], s->o[i].d.path);
+      bak[i][0] = '\0';
+    } else if (!s->o[i].d.exists) {
+      unlink(s->o[i].d.path);
+    }
+  }
+}
+
+int vi_outset_commit(vi_outset *s, char *err, size_t errlen) {
+  /* Every member complete on disk first: a full disk shows here. */
+  for (int i = 0; i < s->n; i++) {
+    if (s->o[i].f && vi_out_finish(&s->o[i], err, errlen) != 0) {
+      vi_outset_abort(s);
+      return -1;
+    }
+  }
+  char(*bak)[VI_PATH_MAX + 72] = calloc((size_t)(s->n ? s->n : 1), sizeof *bak);
+  if (!bak) {
+    snprintf(err, errlen, "out of memory replacing the results");
+    vi_outset_abort(s);
+    return -1;
+  }
+  /* A signal between two renames would leave a mixed set. */
+  sigset_t hold, old;
+  sigemptyset(&hold);
+  sigaddset(&hold, SIGINT);
+  sigaddset(&hold, SIGTERM);
+  sigaddset(&hold, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &hold, &old);
+  /* Backups of the old files as hard links (no data copied); where the
+   * file system refuses links, that member cannot be put back. */
+  for (int i = 0; i < s->n; i++) {
+    if (s->o[i].d.exists) {
+      snprintf(bak[i], sizeof bak[i], "%s.old", s->o[i].tmp);
+      if (link(s->o[i].d.path, bak[i]) != 0) {
+        bak[i][0] = '\0';
+      }
+    }
+  }
+  int rc = 0;
+  for (int i = 0; i < s->n; i++) {
+    if (rename(s->o[i].tmp, s->o[i].d.path) != 0) {
+      snprintf(err, errlen, "cannot write %s (rename of %s): %s; the other files of the set "
+               "are kept as they were", s->o[i].d.path, s->o[i].tmp, strerror(errno));
+      outset_undo(s, i, bak);
+      rc = -1;
+      break;
+    }
+    s->o[i].tmp[0] = '\0';
+  }
+  for (int i = 0; i < s->n; i++) {
+    if (bak[i][0]) {
+      unlink(bak[i]);
+    }
+  }
+  free(bak);
+  vi_outset_abort(s); /* removes the temporaries not renamed, frees */
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc;
 }
 
 int vi_write_text(const char *path, const char *text, char *err, size_t errlen) {

@@ -62,6 +62,40 @@ int vi_out_commit(vi_out *o, char *err, size_t errlen);
 /* Give up: close and remove the temporary (the destination is untouched). */
 void vi_out_abort(vi_out *o);
 
+/* Finish the writing of o without renaming: flush and close, the temporary
+ * kept (a member of a set, below). 0, or -1 with the reason in err (the
+ * temporary is removed). */
+int vi_out_finish(vi_out *o, char *err, size_t errlen);
+
+/* A set of regular files replaced together: a study's results. Every member
+ * is written to its temporary first; vi_outset_commit then renames them all,
+ * with signals held off, and when a rename fails puts back the files it
+ * already replaced (from hard links of the old files made just before), so
+ * that the set is all old or all new. A failure anywhere before removes
+ * every temporary and keeps every old file (vi_outset_abort). */
+typedef struct vi_outset {
+  vi_out *o;
+  int n, cap;
+} vi_outset;
+
+void vi_outset_init(vi_outset *s);
+
+/* A new member at path, which must be a regular file or a new name (a
+ * symbolic link is followed): its vi_out, open for writing, or NULL with
+ * the reason in err. */
+vi_out *vi_outset_add(vi_outset *s, const char *path, char *err, size_t errlen);
+
+/* A member with the given text. 0, or -1 with the reason in err. */
+int vi_outset_text(vi_outset *s, const char *path, const char *text, char *err,
+                   size_t errlen);
+
+/* Rename every member over its destination (above); the set is then empty.
+ * 0, or -1 with the reason in err (every old file kept). */
+int vi_outset_commit(vi_outset *s, char *err, size_t errlen);
+
+/* Remove every temporary of the set (the destinations are untouched). */
+void vi_outset_abort(vi_outset *s);
+
 /* Whole-file writers built on vi_out_open/commit: text, or JSON (indent 2,
  * 17 significant digits). 0, or -1 with the reason in err. */
 int vi_write_text(const char *path, const char *text, char *err, size_t errlen);

@@ -2,9 +2,10 @@
  * both terminals: svg (vector, for reading) and pngcairo (for quick
  * viewing). The kept script ID.gp draws to ID.svg and ID.png, so
  * `cd DIR && gnuplot ID.gp` regenerates the figure in place; the program
- * itself pipes the same script with temporary output names to gnuplot and
- * renames the images when gnuplot succeeds, so a failed rendering never
- * leaves a half-written figure (outfile.h). */
+ * itself pipes the same script with temporary output names to gnuplot; the
+ * images, like the script, are members of the study's set of outputs,
+ * renamed with the other files only when the whole study succeeded
+ * (outfile.h). */
 #include "plot.h"
 #include "outfile.h"
 #include "report.h"
@@ -82,15 +83,41 @@ static int run_gnuplot(const char *dir, const char *script, char *err, size_t er
   pid_t waited = waitpid(pid, &st, 0);
   vi_tmp_child(0);
   if (waited < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    snprintf(err, errlen, "gnuplot failed in %s (exit %d); the data files are kept", dir,
+    snprintf(err, errlen, "gnuplot failed in %s (exit %d)", dir,
              WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     return -1;
   }
   return 0;
 }
 
-int vi_plot(const char *dir, const char *name, const char *body, int width, int height,
-            char *err, size_t errlen) {
+/* path as a gnuplot single-quoted string body ('' for a quote), absolute
+ * (gnuplot runs in the results directory, a temporary may be elsewhere: the
+ * target of a symbolic link). NULL when out of memory or unresolvable. */
+static char *gp_path(const char *path) {
+  char *abs = realpath(path, NULL);
+  if (!abs) {
+    return NULL;
+  }
+  size_t n = 0;
+  for (const char *c = abs; *c; c++) {
+    n += *c == '\'' ? 2 : 1;
+  }
+  char *q = malloc(n + 1), *w = q;
+  for (const char *c = abs; q && *c; c++) {
+    *w++ = *c;
+    if (*c == '\'') {
+      *w++ = '\'';
+    }
+  }
+  if (q) {
+    *w = '\0';
+  }
+  free(abs);
+  return q;
+}
+
+int vi_plot_stage(vi_outset *set, const char *dir, const char *name, const char *body,
+                  int width, int height, char *err, size_t errlen) {
   char gp[VI_PATH_MAX], svg[VI_PATH_MAX], png[VI_PATH_MAX], gpn[300], svgn[300],
       pngn[300];
   snprintf(gpn, sizeof gpn, "%s.gp", name);
@@ -100,68 +127,29 @@ int vi_plot(const char *dir, const char *name, const char *body, int width, int 
   snprintf(svg, sizeof svg, "%s/%s", dir, svgn);
   snprintf(png, sizeof png, "%s/%s", dir, pngn);
   char *kept = script_text(gpn, svgn, pngn, body, width, height);
-  if (!kept) {
-    snprintf(err, errlen, "out of memory");
-    return -1;
-  }
-  int rc = vi_write_text(gp, kept, err, errlen);
+  int rc = vi_outset_text(set, gp, kept, err, errlen);
   free(kept);
   if (rc != 0) {
     return -1;
   }
-  char tsvg[VI_PATH_MAX + 64] = "", tpng[VI_PATH_MAX + 64] = "";
-  const char *tsvgn = NULL, *tpngn = NULL;
-  int ssvg = -1, spng = -1;
-  rc = -1;
-  char *run = NULL;
-  int fs = vi_tmp_beside(svg, tsvg, sizeof tsvg, &ssvg, err, errlen);
-  int fp = fs < 0 ? -1 : vi_tmp_beside(png, tpng, sizeof tpng, &spng, err, errlen);
-  if (fs >= 0) {
-    close(fs);
+  /* The images' temporaries, closed: gnuplot writes them. */
+  vi_out *os = vi_outset_add(set, svg, err, errlen);
+  if (!os || vi_out_finish(os, err, errlen) != 0) {
+    return -1;
   }
-  if (fp >= 0) {
-    close(fp);
+  vi_out *op = vi_outset_add(set, png, err, errlen);
+  if (!op || vi_out_finish(op, err, errlen) != 0) {
+    return -1;
   }
-  if (fs < 0 || fp < 0) {
-    tsvg[0] = fs < 0 ? '\0' : tsvg[0];
-    tpng[0] = fp < 0 ? '\0' : tpng[0];
-    goto done;
-  }
-  tsvgn = strrchr(tsvg, '/') + 1;
-  tpngn = strrchr(tpng, '/') + 1;
-  run = script_text(gpn, tsvgn, tpngn, body, width, height);
+  char *tsvg = gp_path(os->tmp), *tpng = gp_path(op->tmp);
+  char *run = tsvg && tpng ? script_text(gpn, tsvg, tpng, body, width, height) : NULL;
+  rc = run ? run_gnuplot(dir, run, err, errlen) : -1;
   if (!run) {
     snprintf(err, errlen, "out of memory");
-    goto done;
   }
-  if (run_gnuplot(dir, run, err, errlen) != 0) {
-    goto done;
-  }
-  vi_dest dsvg, dpng;
-  if (vi_dest_check(svg, &dsvg, err, errlen) != 0 ||
-      vi_dest_check(png, &dpng, err, errlen) != 0) {
-    goto done;
-  }
-  if (dsvg.kind != VI_DEST_FILE || dpng.kind != VI_DEST_FILE) {
-    snprintf(err, errlen, "%s is not a regular file: figures are written as files",
-             dsvg.kind != VI_DEST_FILE ? svg : png);
-    goto done;
-  }
-  if (rename(tsvg, dsvg.path) != 0 || rename(tpng, dpng.path) != 0) {
-    snprintf(err, errlen, "cannot write %s / %s: %s", svg, png, strerror(errno));
-    goto done;
-  }
-  rc = 0;
-done:
   free(run);
-  if (tsvg[0]) {
-    unlink(tsvg); /* gone already when renamed */
-  }
-  if (tpng[0]) {
-    unlink(tpng);
-  }
-  vi_tmp_unregister(ssvg);
-  vi_tmp_unregister(spng);
+  free(tsvg);
+  free(tpng);
   return rc;
 }
 

@@ -8,6 +8,8 @@
 #ifndef VI_PLOT_H
 #define VI_PLOT_H
 
+#include "outfile.h"
+
 #include <stddef.h>
 
 /* The gnuplot builder: one shared palette, data as inline datablocks (the
@@ -48,12 +50,14 @@ void vi_gp_band(vi_gp *g, const char *label, const double *x, const double *lo,
 char *vi_gp_body(vi_gp *g, int rows, int cols);
 void vi_gp_free(vi_gp *g);
 
-/* Render body with gnuplot into DIR/NAME.svg and DIR/NAME.png (width x
- * height pixels), keeping the script as DIR/NAME.gp. gnuplot runs in DIR,
- * so the body names its data files relative to DIR and the kept script
- * reruns in place (cd DIR && gnuplot NAME.gp). Returns 0, or -1 with the
- * reason in err (gnuplot missing or failing: data files are kept). */
-int vi_plot(const char *dir, const char *name, const char *body, int width, int height,
-            char *err, size_t errlen);
+/* Stage DIR/NAME.gp (the script, drawing to NAME.svg and NAME.png, so that
+ * `cd DIR && gnuplot NAME.gp` reruns in place), and render body with gnuplot
+ * (width x height pixels) into the temporaries of DIR/NAME.svg and
+ * DIR/NAME.png: three members of set, replaced when the set is committed
+ * (outfile.h). The body holds its data (datablocks) and names no file.
+ * Returns 0, or -1 with the reason in err (gnuplot missing or failing); the
+ * owner then aborts the set. */
+int vi_plot_stage(vi_outset *set, const char *dir, const char *name, const char *body,
+                  int width, int height, char *err, size_t errlen);
 
 #endif

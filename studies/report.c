@@ -358,22 +358,47 @@ int vi_json_write(const json_t *j, const char *path, char *err, size_t errlen) {
   return vi_out_commit(&o, err, errlen);
 }
 
+int vi_outset_json(vi_outset *set, const char *path, const json_t *j, char *err,
+                   size_t errlen) {
+  if (!j) {
+    snprintf(err, errlen, "out of memory writing %s", path);
+    return -1;
+  }
+  vi_out *o = vi_outset_add(set, path, err, errlen);
+  if (!o) {
+    return -1;
+  }
+  if (json_dumpf(j, o->f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", o->d.path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+int vi_study_stage(vi_outset *set, const char *dir, const char *id, const json_t *j,
+                   const char *md, const char *csv, char *err, size_t errlen) {
+  char path[VI_PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%s.json", dir, id);
+  if (vi_outset_json(set, path, j, err, errlen) != 0) {
+    return -1;
+  }
+  snprintf(path, sizeof path, "%s/%s.md", dir, id);
+  if (vi_outset_text(set, path, md, err, errlen) != 0) {
+    return -1;
+  }
+  snprintf(path, sizeof path, "%s/%s.csv", dir, id);
+  return csv ? vi_outset_text(set, path, csv, err, errlen) : 0;
+}
+
 int vi_study_write(const char *dir, const char *id, const json_t *j, const char *md,
                    const char *csv, char *err, size_t errlen) {
-  static const char *const ext[3] = {"json", "md", "csv"};
-  const char *text[3] = {NULL, md, csv};
-  char path[4096], e[5000];
-  int bad = 0;
-  for (int i = 0; i < 3; i++) {
-    snprintf(path, sizeof path, "%s/%s.%s", dir, id, ext[i]);
-    int rc;
-    rc = i == 0 ? vi_json_write(j, path, e, sizeof e) : vi_write_text(path, text[i], e, sizeof e);
-    if (rc != 0 && !bad) {
-      snprintf(err, errlen, "%s", e);
-      bad = 1;
-    }
+  vi_outset set;
+  vi_outset_init(&set);
+  if (vi_study_stage(&set, dir, id, j, md, csv, err, errlen) != 0) {
+    vi_outset_abort(&set);
+    return -1;
   }
-  return bad ? -1 : 0;
+  return vi_outset_commit(&set, err, errlen);
 }
 
 int vi_study_check(const char *dir, const char *id, const char *suffixes, char *err,

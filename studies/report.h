@@ -7,6 +7,7 @@
 #include "fit.h"
 #include "timing.h"
 #include "outcome.h"
+#include "outfile.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -44,9 +45,18 @@ json_t *vi_params_json(const vi_system_d *sys);
  * 0 or -1 with the path and errno text in err. */
 int vi_json_write(const json_t *j, const char *path, char *err, size_t errlen);
 
-/* The three files every study writes: DIR/ID.json, DIR/ID.md, DIR/ID.csv,
- * each atomically. md or csv NULL (a failed allocation) is an error. All
- * three are attempted; 0, or -1 with the first failure in err. */
+/* JSON as a member of a set of outputs (outfile.h). 0, or -1 with err. */
+int vi_outset_json(vi_outset *set, const char *path, const json_t *j, char *err,
+                   size_t errlen);
+
+/* The three files every study writes, DIR/ID.json, DIR/ID.md, DIR/ID.csv
+ * (csv NULL: none), as members of set; md or j NULL (a failed allocation)
+ * is an error. 0, or -1 with the failure in err (the owner aborts the set). */
+int vi_study_stage(vi_outset *set, const char *dir, const char *id, const json_t *j,
+                   const char *md, const char *csv, char *err, size_t errlen);
+
+/* vi_study_stage of a set of its own, committed: the three files replaced
+ * together or not at all. 0, or -1 with the failure in err. */
 int vi_study_write(const char *dir, const char *id, const json_t *j, const char *md,
                    const char *csv, char *err, size_t errlen);
 

@@ -269,38 +269,44 @@ static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
   free(jobs);
 }
 
-/* Phase 3: the claims, the outputs, the summary. */
-static void fig_finish(fig_run *R, const reproduce_opts *o) {
+/* Phase 3: the claims, the outputs staged in set (replaced only when every
+ * figure of the study finished), the claims printed. */
+static void fig_finish(fig_run *R, const reproduce_opts *o, vi_outset *set) {
   const vi_fig_spec *f = R->f;
   char err[1024] = "";
-  if (R->status == VI_EXIT_OK) {
-    memset(R->cl, 0, sizeof R->cl);
-    R->nc = f->claims(f, R->ss, R->ns, o->quick, R->cl, err, sizeof err);
-    if (R->nc < 0) {
-      fig_report(R, o, err);
-      R->status = VI_EXIT_FAIL;
-      R->nc = 0;
+  if (R->status != VI_EXIT_OK) {
+    return;
+  }
+  memset(R->cl, 0, sizeof R->cl);
+  R->nc = f->claims(f, R->ss, R->ns, o->quick, R->cl, err, sizeof err);
+  if (R->nc < 0) {
+    fig_report(R, o, err);
+    R->status = VI_EXIT_FAIL;
+    R->nc = 0;
+    return;
+  }
+  err[0] = 0;
+  if (vi_fig_stage_outputs(set, f, R->ss, R->ns, R->ntot, R->cl, R->nc, &R->tg, o, err,
+                           sizeof err) != 0) {
+    fig_report(R, o, err);
+    R->status = VI_EXIT_FAIL;
+    return;
+  }
+  vi_claims_print(stdout, f->id, "of the text", R->cl, R->nc);
+  for (int i = 0; i < R->ns; i++) {
+    if (isfinite(R->ss[i].event_t)) {
+      printf("  event: %s: %s at t = %.6g\n", R->ss[i].label, R->ss[i].event, R->ss[i].event_t);
     }
-    err[0] = 0;
-    int written = vi_fig_write_outputs(f, R->ss, R->ns, R->ntot, R->cl, R->nc, &R->tg, o,
-                                       err, sizeof err) == 0;
-    if (!written) {
-      fig_report(R, o, err);
-      R->status = VI_EXIT_FAIL;
-    }
-    vi_claims_print(stdout, f->id, "of the text", R->cl, R->nc);
-    for (int i = 0; i < R->ns; i++) {
-      if (isfinite(R->ss[i].event_t)) {
-        printf("  event: %s: %s at t = %.6g\n", R->ss[i].label, R->ss[i].event, R->ss[i].event_t);
-      }
-    }
-    if (written) {
-      printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, f->id);
-    }
-    if (R->status == VI_EXIT_OK) {
-      vi_cells_finish(&R->store);
-    }
-    if (R->status == VI_EXIT_OK && vi_claims_status(R->cl, R->nc, o->strict)) {
+  }
+}
+
+/* After the set: the store finished when the results were written (kept
+ * otherwise, so that a rerun resumes), the --strict verdict, the memory. */
+static void fig_close(fig_run *R, const reproduce_opts *o, int written) {
+  if (written) {
+    printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, R->f->id);
+    vi_cells_finish(&R->store);
+    if (vi_claims_status(R->cl, R->nc, o->strict)) {
       R->status = VI_EXIT_FAIL;
     }
   }
@@ -312,18 +318,48 @@ static void fig_finish(fig_run *R, const reproduce_opts *o) {
   }
 }
 
+/* The figures' runs and outputs staged in set; VI_EXIT_OK when every one
+ * finished (the set may then be committed). */
 static int run_figures(const vi_fig_spec *const *figs, int n, fig_run *Rs,
-                       const reproduce_opts *o) {
+                       const reproduce_opts *o, vi_outset *set) {
   for (int r = 0; r < n; r++) {
     fig_prepare(&Rs[r], figs[r], o);
   }
   fig_run_all(Rs, n, o);
   int worst = VI_EXIT_OK;
   for (int r = 0; r < n; r++) {
-    fig_finish(&Rs[r], o);
+    fig_finish(&Rs[r], o, set);
     worst = Rs[r].status > worst ? Rs[r].status : worst;
   }
   return worst;
+}
+
+/* Commit set when every figure finished (st OK), abort it otherwise: a
+ * study's files are replaced together or not at all. Then each figure
+ * closed; the worst status. */
+static int figures_commit(const char *id, fig_run *Rs, int n, int st, vi_outset *set,
+                          const reproduce_opts *o, int *was_written) {
+  char err[VI_PATH_MAX + 512] = "";
+  int written = 0;
+  if (st == VI_EXIT_OK) {
+    written = vi_outset_commit(set, err, sizeof err) == 0;
+    if (!written) {
+      fprintf(stderr, "vistudy reproduce: %s: %s\n", id, err);
+      st = VI_EXIT_FAIL;
+    }
+  } else {
+    vi_outset_abort(set);
+    fprintf(stderr, "vistudy reproduce: %s: stopped early: no result file replaced%s\n", id,
+            o->quick ? "" : "; its finished curves are kept for a rerun to resume");
+  }
+  for (int r = 0; r < n; r++) {
+    fig_close(&Rs[r], o, written);
+    st = Rs[r].status > st ? Rs[r].status : st;
+  }
+  if (was_written) {
+    *was_written = written;
+  }
+  return st;
 }
 
 int vi_run_figure(const vi_study *s, const reproduce_opts *o) {
@@ -333,7 +369,9 @@ int vi_run_figure(const vi_study *s, const reproduce_opts *o) {
     fprintf(stderr, "vistudy reproduce: %s: out of memory\n", s->id);
     return VI_EXIT_FAIL;
   }
-  int st = run_figures(&f, 1, R, o);
+  vi_outset set;
+  vi_outset_init(&set);
+  int st = figures_commit(s->id, R, 1, run_figures(&f, 1, R, o, &set), &set, o, NULL);
   free(R);
   return st;
 }
@@ -350,7 +388,9 @@ int vi_run_figure_set(const vi_study *s, const reproduce_opts *o) {
     return VI_EXIT_FAIL;
   }
   const double t0 = vi_clock();
-  int st = run_figures(set->figs, n, Rs, o);
+  vi_outset out;
+  vi_outset_init(&out);
+  int st = run_figures(set->figs, n, Rs, o, &out);
   const double wall = vi_clock() - t0;
   /* The summary of the set: every figure's claims and events. */
   json_t *j = json_object(), *figs = json_array();
@@ -410,18 +450,19 @@ int vi_run_figure_set(const vi_study *s, const reproduce_opts *o) {
             held, total, wall, s->id);
     fclose(mf);
   }
-  char err[1024] = "", path[VI_PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/%s.json", o->results_dir, s->id);
-  int bad = !md || vi_json_write(j, path, err, sizeof err) != 0;
-  snprintf(path, sizeof path, "%s/%s.md", o->results_dir, s->id);
-  bad = bad || vi_write_text(path, md, err, sizeof err) != 0;
-  if (bad) {
+  char err[1024] = "";
+  if (st == VI_EXIT_OK &&
+      vi_study_stage(&out, o->results_dir, s->id, md ? j : NULL, md, NULL, err, sizeof err) != 0) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, err[0] ? err : "out of memory");
     st = VI_EXIT_FAIL;
   }
-  printf("%s: %d/%d claims of the text hold over %d figures; wall time %.1f s\n  results: "
-         "%s/%s.{md,json}\n",
-         s->id, held, total, n, wall, o->results_dir, s->id);
+  int written = 0;
+  st = figures_commit(s->id, Rs, n, st, &out, o, &written);
+  printf("%s: %d/%d claims of the text hold over %d figures; wall time %.1f s\n", s->id, held,
+         total, n, wall);
+  if (written) {
+    printf("  results: %s/%s.{md,json}\n", o->results_dir, s->id);
+  }
   json_decref(j);
   free(md);
   free(Rs);

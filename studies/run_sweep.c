@@ -998,21 +998,28 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
     goto out;
   }
   rep.md = rep.summary = NULL;
-  if (vi_study_write(o->results_dir, id, j, mdbuf, csv, err, sizeof err) != 0) {
+  /* The study's files and its plots, replaced together (outfile.h). */
+  vi_outset set;
+  vi_outset_init(&set);
+  int staged = vi_study_stage(&set, o->results_dir, id, j, mdbuf, csv, err, sizeof err) == 0;
+  for (int i = 0; staged && i < rep.nplots; i++) {
+    char name[256];
+    snprintf(name, sizeof name, "%s%s", id, rep.plots[i].suffix);
+    if (!rep.plots[i].body) {
+      vi_set_err(err, sizeof err, "out of memory");
+    }
+    staged = rep.plots[i].body && vi_plot_stage(&set, o->results_dir, name, rep.plots[i].body,
+                                                rep.plots[i].width, rep.plots[i].height, err,
+                                                sizeof err) == 0;
+  }
+  if (!staged) {
+    vi_outset_abort(&set);
+    goto out;
+  }
+  if (vi_outset_commit(&set, err, sizeof err) != 0) {
     goto out;
   }
   status = VI_EXIT_OK;
-  for (int i = 0; i < rep.nplots; i++) {
-    char name[256];
-    snprintf(name, sizeof name, "%s%s", id, rep.plots[i].suffix);
-    if (!rep.plots[i].body ||
-        vi_plot(o->results_dir, name, rep.plots[i].body, rep.plots[i].width,
-                rep.plots[i].height, err, sizeof err) != 0) {
-      fprintf(stderr, "vistudy reproduce: %s: %s\n", id,
-              rep.plots[i].body ? err : "out of memory");
-      status = VI_EXIT_FAIL;
-    }
-  }
   fputs(sumbuf, stdout);
   if (rep.nclaims > 0) {
     vi_claims_print(stdout, id, rep.claims_whose, rep.claims, rep.nclaims);

@@ -262,10 +262,16 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
                    ? VI_EXIT_OK
                    : VI_EXIT_FAIL;
   vi_table_out out;
-  int written = vi_table_render(s, cells, n, &out, err, sizeof err) == 0 &&
+  int rendered = vi_table_render(s, cells, n, &out, err, sizeof err) == 0;
+  /* A study that stopped early replaces no result file: its measured
+   * cells wait in the store for a rerun to resume (outfile.h). */
+  int written = rendered && status == VI_EXIT_OK &&
                 vi_study_write(o->results_dir, s->id, out.json, out.md, out.csv, err,
                                sizeof err) == 0;
-  if (!written) {
+  if (status != VI_EXIT_OK) {
+    fprintf(stderr, "vistudy reproduce: %s: stopped early: no result file replaced; its "
+            "measured cells are kept for a rerun to resume\n", s->id);
+  } else if (!written) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
   }

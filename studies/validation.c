@@ -845,10 +845,14 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
   if (!j || !md || !csv) {
     snprintf(err, sizeof err, "%s: out of memory writing the results", s->id);
   }
+  /* A study that stopped early replaces no result file (run_table.c). */
   const int written =
-      j && md && csv &&
+      status == VI_EXIT_OK && j && md && csv &&
       vi_study_write(o->results_dir, s->id, j, md, csv, err, sizeof err) == 0;
-  if (!written) {
+  if (status != VI_EXIT_OK) {
+    fprintf(stderr, "vistudy reproduce: %s: stopped early: no result file replaced; its "
+            "measured cases are kept for a rerun to resume\n", s->id);
+  } else if (!written) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
   }
