@@ -165,9 +165,17 @@ typedef struct VI_X(vi_obs_ops) {
 typedef struct VI_X(vi_system_type) {
   const vi_system_info *info;
   /* Private derived constants, computed once by setup from the flattened
-   * parameter values (in the order of info->params). */
+   * parameter values (in the order of info->params), which setup also
+   * checks against the domain of the system's equations beyond the
+   * parameters' own domains (vi_param.domain, enforced before setup): a
+   * strength the equations divide by is nonzero, two bodies do not start
+   * at one point, ... (vi_data_nonzero, vi_data_apart below). 0, or
+   * nonzero with "DATUM: RULE" in err (errlen bytes, "" on entry; the
+   * caller's buffer, as vi_method_type.init's), e.g. "q0: vortices 1 and 2
+   * coincide at (0, 0), where H is singular"; vi_system_alloc then refuses
+   * the data (VI_EINVAL) with "SYSTEM: DATUM: RULE". */
   size_t state_size;
-  int (*setup)(void *state, const VI_REAL *par);
+  int (*setup)(void *state, const VI_REAL *par, char *err, size_t errlen);
   /* Initial data from the parameters: q0 (nq) and, for the mechanical form,
    * v0 (n; NULL is passed for the degenerate form, whose p0 = alpha(q0)).
    * Consistency with the constraints is checked by vi_system_alloc. */
@@ -264,6 +272,18 @@ int VI_X(vi_system_alloc_projected)(const VI_X(vi_system_type) *type, int nset,
                                     const char *const *set, VI_X(vi_system) **out,
                                     char *err, size_t errlen);
 void VI_X(vi_system_free)(VI_X(vi_system) *sys);
+
+/* The rules a system's setup checks its data against (vi_system_type.setup),
+ * one helper per rule that several systems share, each with the message
+ * setup returns: 0 when the rule holds, else -1 with "NAME ..." in err.
+ * why says what goes wrong otherwise and where the rule comes from. */
+/* x (the parameter NAME) is not zero: "G1 must be nonzero, got 0: WHY". */
+int VI_X(vi_data_nonzero)(const char *name, VI_REAL x, const char *why, char *err,
+                          size_t errlen);
+/* The points a and b of R^dim (b NULL: the origin), named together by
+ * what, are apart: "q0: WHAT coincide at (x, y), WHY". */
+int VI_X(vi_data_apart)(const char *name, const char *what, int dim, const VI_REAL *a,
+                        const VI_REAL *b, const char *why, char *err, size_t errlen);
 
 /* Project data (q, v) onto the constraints, in place, with p (n) the
  * momentum that goes with the result. Mechanical form: p = M(q) v at the

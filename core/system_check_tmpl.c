@@ -11,8 +11,11 @@
  *   group (Lie form): g0 cay(x), central differences along the directions
  *   the pair names: coordinates of xi, left-trivialised g cay(eps e_b), the
  *   chart of a group map.
- * Each check is one line "SYSTEM NAME at WHERE: ... ok|FAIL". Compiled once
- * per precision. */
+ * Each check is one line "SYSTEM NAME at WHERE: ... ok|FAIL", or "not
+ * checked" when no step of the differences stays in the domain of the
+ * callback or lets them settle (fd_compare halves the step first: a probe
+ * near the edge of Lotka-Volterra's u, v > 0). Compiled once per
+ * precision. */
 #include <stdio.h>
 
 #include "system_impl.h"
@@ -88,9 +91,14 @@ static void pair_failed(fd_run *r, const vi_fd_pair *pr, const char *where, int 
 }
 
 /* The verdict of a pair: its error e against the tolerance. */
+/* The tolerance of a pair's verdict: about eps^(2/3) (the accuracy of a
+ * central difference) with room. */
+static VI_REAL pair_tol(void) {
+  return 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
+}
+
 static void pair_verdict(fd_run *r, const vi_fd_pair *pr, const char *where, VI_REAL e) {
-  /* About eps^(2/3) (the accuracy of a central difference) with room. */
-  const VI_REAL tol = 100 * vi_pow(VI_EPS, 2 / VI_C(3.0));
+  const VI_REAL tol = pair_tol();
   char line[256];
   int ok = e <= tol;
   r->failures += !ok;
@@ -101,55 +109,174 @@ static void pair_verdict(fd_run *r, const vi_fd_pair *pr, const char *where, VI_
 
 /* ---- coordinates of R^n -------------------------------------------------------- */
 
+/* Whether f's values are finite: a value that is not is a point outside
+ * the callback's domain as much as a refusal is (a callback may compute
+ * log 0 = -inf instead of refusing). */
+static int all_finite(int nf, const VI_REAL *f) {
+  for (int i = 0; i < nf; i++) {
+    if (!vi_isfinite(f[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* f at x into out: the callback's status, or 1 (outside the domain) for
+ * values that are not finite. */
+static int fd_eval(const sys_impl *s, const vi_fd_pair *pr, const fd_point *pt,
+                   const VI_REAL *x, int nf, VI_REAL *out, VI_REAL *tmp) {
+  int rc = pr->f(s, pt, x, pt->v, out, tmp);
+  return rc == 0 && !all_finite(nf, out) ? 1 : rc;
+}
+
+/* Column j of the central differences at the steps h and h/2, combined by
+ * Richardson extrapolation (4 D(h/2) - D(h)) / 3 into D: 0, the status of
+ * a callback that failed, or > 0 when a point x +- h or x +- h/2 is
+ * outside the callback's domain. */
+static int fd_column(const sys_impl *s, const vi_fd_pair *pr, const fd_point *pt, int nf, int j,
+                     VI_REAL h, VI_REAL *x, VI_REAL *fp, VI_REAL *fm, VI_REAL *D,
+                     VI_REAL *tmp) {
+  const int n = s->pub.n;
+  const VI_REAL xj = pt->q[j];
+  int rc = 0;
+  for (int half = 0; rc == 0 && half < 2; half++) {
+    const VI_REAL hh = half ? h / 2 : h;
+    const VI_REAL xp = xj + hh, xm = xj - hh;
+    x[j] = xp;
+    rc = fd_eval(s, pr, pt, x, nf, fp, tmp);
+    if (rc == 0) {
+      x[j] = xm;
+      rc = fd_eval(s, pr, pt, x, nf, fm, tmp);
+    }
+    /* Divide by the step actually taken (xp - xm is exact here). */
+    for (int i = 0; rc == 0 && i < nf; i++) {
+      VI_REAL d = (fp[i] - fm[i]) / (xp - xm);
+      D[i * n + j] = half ? (4 * d - D[i * n + j]) / 3 : d;
+    }
+  }
+  x[j] = xj;
+  return rc;
+}
+
+/* The largest difference between column j of D and of J (nf x n) over
+ * scale. */
+static VI_REAL col_err(int nf, int n, int j, const VI_REAL *J, const VI_REAL *D, VI_REAL scale) {
+  VI_REAL e = 0;
+  for (int i = 0; i < nf; i++) {
+    VI_REAL d = vi_fabs(D[i * n + j] - J[i * n + j]);
+    e = d > e || d != d ? d : e;
+  }
+  return scale > 0 ? e / scale : e;
+}
+
 /* Max relative error of the analytic nf x n Jacobian J of the pair's f at
  * the point against central differences in the coordinates of q. The
  * error is relative to the largest of |J|, the differences and |f(q)| /
- * max(1, |q|) (the size of the rounding error of a difference quotient). */
+ * max(1, |q|) (the size of the rounding error of a difference quotient).
+ * 0 or the status of a callback that failed; *jout is -1, or the
+ * coordinate j along which no difference could be trusted (then 0 is
+ * returned, *err_out is not set and *outside says whether the differences
+ * left the callback's domain or did not settle). */
 static int fd_compare(const sys_impl *s, const vi_fd_pair *pr, const fd_point *pt, int nf,
-                      const VI_REAL *J, VI_REAL *work, VI_REAL *err_out) {
+                      const VI_REAL *J, VI_REAL tol, VI_REAL *work, VI_REAL *err_out,
+                      int *jout, int *outside) {
   const int n = s->pub.n;
   const VI_REAL *x0 = pt->q;
-  VI_REAL *x = work, *f0 = x + n, *fp = f0 + nf, *fm = fp + nf;
-  VI_REAL *D = fm + nf, *tmp = D + nf * n;
+  VI_REAL *x = work, *f0 = x + n, *fp = f0 + nf, *fm = fp + nf, *prev = fm + nf;
+  VI_REAL *D = prev + nf, *tmp = D + nf * n;
   memcpy(x, x0, (size_t)n * sizeof *x);
-  int rc = pr->f(s, pt, x, pt->v, f0, tmp);
+  *jout = -1;
+  int rc = fd_eval(s, pr, pt, x, nf, f0, tmp);
   if (rc != 0) {
     return rc;
   }
+  VI_REAL one = 1;
+  VI_REAL xs = VI_X(vi_norm_inf)(n, x0);
+  xs = xs > one ? xs : one;
+  /* The scale of a column's error: at most rel_err's, so a column that
+   * passes here passes there. */
+  VI_REAL scale = VI_X(vi_norm_inf)(nf * n, J);
+  const VI_REAL fs = VI_X(vi_norm_inf)(nf, f0) / xs;
+  scale = fs > scale ? fs : scale;
   /* Step eps^(1/3) balances the O(h^2) truncation against the O(eps / h)
    * rounding error of a central difference; the differences at h and h/2
    * are combined by Richardson extrapolation (4 D(h/2) - D(h)) / 3, whose
-   * truncation error is O(h^4): a correct derivative near a singularity of
-   * the callback (log u at small u) still passes, a wrong one differs by
-   * O(1) as before. */
-  VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
-  VI_REAL one = 1;
+   * truncation error is O(h^4). Near a singularity of the callback (log u
+   * at small u, the edge of its domain) that step may still be too long:
+   * a column that does not match J is recomputed at half the step, and
+   * again, until it matches (a correct derivative), or until the
+   * extrapolated difference has settled, moving by less than an eighth of
+   * its distance from J between two steps (a wrong derivative: the
+   * verdict fails), or until the step reaches sqrt(eps) |x_j|, below which
+   * rounding swamps it (not checked: the differences do not settle). A
+   * step whose points leave the callback's domain (a recoverable refusal
+   * or values that are not finite) is halved likewise (not checked when no
+   * step stays inside: the probe leaves the domain). A column that
+   * matches at the first step is computed exactly as without any of
+   * this. */
+  const VI_REAL h0 = vi_pow(VI_EPS, 1 / VI_C(3.0));
   for (int j = 0; j < n; j++) {
-    VI_REAL a = vi_fabs(x0[j]);
-    for (int half = 0; half < 2; half++) {
-      VI_REAL h = h0 * (a > one ? a : one) / (half ? 2 : 1);
-      VI_REAL xp = x0[j] + h, xm = x0[j] - h;
-      x[j] = xp;
-      rc = pr->f(s, pt, x, pt->v, fp, tmp);
-      if (rc == 0) {
-        x[j] = xm;
-        rc = pr->f(s, pt, x, pt->v, fm, tmp);
-      }
-      x[j] = x0[j];
-      if (rc != 0) {
+    const VI_REAL a = vi_fabs(x0[j]);
+    const VI_REAL floor = vi_sqrt(VI_EPS) * a;
+    VI_REAL h = h0 * (a > one ? a : one);
+    int have_prev = 0, done = 0;
+    *outside = 0;
+    for (int it = 0; !done && it < 200 && h > floor && h > 0; it++, h /= 2) {
+      rc = fd_column(s, pr, pt, nf, j, h, x, fp, fm, D, tmp);
+      if (rc < 0) {
         return rc;
       }
-      /* Divide by the step actually taken (xp - xm is exact here). */
-      for (int i = 0; i < nf; i++) {
-        VI_REAL d = (fp[i] - fm[i]) / (xp - xm);
-        D[i * n + j] = half ? (4 * d - D[i * n + j]) / 3 : d;
+      if (rc > 0) {
+        *outside = 1;
+        have_prev = 0;
+        continue;
       }
+      *outside = 0;
+      VI_REAL e = col_err(nf, n, j, J, D, scale), moved = 0;
+      for (int i = 0; have_prev && i < nf; i++) {
+        VI_REAL d = vi_fabs(D[i * n + j] - prev[i]) / (scale > 0 ? scale : 1);
+        moved = d > moved || d != d ? d : moved;
+      }
+      done = e <= tol || e != e || (have_prev && moved <= e / 8);
+      for (int i = 0; i < nf; i++) {
+        prev[i] = D[i * n + j];
+      }
+      have_prev = 1;
+    }
+    if (!done) {
+      *jout = j;
+      return 0;
     }
   }
-  VI_REAL xs = VI_X(vi_norm_inf)(n, x0);
-  xs = xs > one ? xs : one;
   *err_out = rel_err(nf, n, J, D, VI_X(vi_norm_inf)(nf, f0) / xs);
   return 0;
+}
+
+/* The line of a pair whose differences along q_j cannot be trusted at the
+ * point (they leave the domain of its callback, or do not settle):
+ * neither a pass nor a failure. */
+static void pair_unchecked(fd_run *r, const vi_fd_pair *pr, const fd_point *pt,
+                           const char *where, int j, int outside) {
+  char line[512], at[320] = "";
+  size_t used = 0;
+  const int n = r->s->pub.n;
+  for (int i = 0; i < n && used < sizeof at; i++) {
+    int w = snprintf(at + used, sizeof at - used, "%s%.17g", i ? ", " : "", (double)pt->q[i]);
+    used += w > 0 ? (size_t)w : 0;
+  }
+  if (outside) {
+    snprintf(line, sizeof line,
+             "%s %s at %s: not checked: the probe leaves the domain at q = (%s) (no step "
+             "along q%d stays in the callback's domain)",
+             r->name, pr->name, where, at, j + 1);
+  } else {
+    snprintf(line, sizeof line,
+             "%s %s at %s: not checked: the differences along q%d do not settle at q = (%s) "
+             "(a singularity within rounding distance)",
+             r->name, pr->name, where, j + 1, at);
+  }
+  VI_X(vi_fd_line)(r, line);
+  r->unchecked++;
 }
 
 /* One pair at one probe: 0, 1 when the callback refused the point (the
@@ -161,8 +288,14 @@ static int coords_pair(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, int 
     return 0;
   }
   VI_REAL e = 0;
+  int j = -1, outside = 0;
   if (rc == 0) {
-    rc = fd_compare(r->s, pr, pt, rows_of(r->s, pr->rows), r->J, fdw, &e);
+    rc = fd_compare(r->s, pr, pt, rows_of(r->s, pr->rows), r->J, pair_tol(), fdw, &e, &j,
+                    &outside);
+  }
+  if (rc == 0 && j >= 0) {
+    pair_unchecked(r, pr, pt, where, j, outside);
+    return 0;
   }
   if (rc > 0 && probe > 0) {
     /* A perturbed point outside the domain of a callback (a recoverable
@@ -207,15 +340,15 @@ int VI_X(vi_check_coords)(const sys_impl *s, int nprobe, void (*report)(void *, 
                           void *ctx) {
   /* m counts every multiplier (the probes' mu serve G and A alike). */
   const int n = s->pub.n, m = s->pub.ml;
-  /* J, D (n x n), q, v, mu, then fd_compare's x, f0, f+, f-, its D and the
-   * pairs' temporary. */
+  /* J, D (n x n), q, v, mu, then fd_compare's x, f0, f+, f-, the previous
+   * column, its D and the pairs' temporary. */
   const size_t nn = (size_t)n * (size_t)n, ntmp = VI_FD_TMP((size_t)n, (size_t)n, (size_t)m);
-  size_t nwork = 3 * nn + 6 * (size_t)n + (size_t)m + 2 * ntmp;
+  size_t nwork = 3 * nn + 7 * (size_t)n + (size_t)m + 2 * ntmp;
   VI_REAL *work = malloc(nwork * sizeof *work);
   if (work == NULL) {
     return VI_ENOMEM;
   }
-  fd_run r = {s, s->pub.type->info->name, report, ctx, 0, work, work + nn, work + 2 * nn};
+  fd_run r = {s, s->pub.type->info->name, report, ctx, 0, work, work + nn, work + 2 * nn, 0};
   VI_REAL *q = r.tmp + ntmp, *v = q + n, *mu = v + n, *fdw = mu + m;
   int status = 0;
   VI_REAL qs = VI_X(vi_norm_inf)(n, s->pub.q0);
@@ -251,6 +384,14 @@ int VI_X(vi_check_coords)(const sys_impl *s, int nprobe, void (*report)(void *, 
     if (status == 0 && s->form->probe_post != NULL) {
       status = s->form->probe_post(&r, &pt, probe, where);
     }
+  }
+  if (r.unchecked > 0) {
+    char line[256];
+    snprintf(line, sizeof line,
+             "%s: %d derivative check%s not checked: no finite difference could be trusted "
+             "(neither passed nor failed)",
+             r.name, r.unchecked, r.unchecked == 1 ? "" : "s");
+    VI_X(vi_fd_line)(&r, line);
   }
   free(work);
   return status != 0 ? status : r.failures;
@@ -366,7 +507,7 @@ int VI_X(vi_check_group)(const sys_impl *s, int nprobe, void (*report)(void *, c
   if (work == NULL) {
     return VI_ENOMEM;
   }
-  fd_run r = {s, s->pub.type->info->name, report, ctx, 0, work, work + jn, work + 2 * jn};
+  fd_run r = {s, s->pub.type->info->name, report, ctx, 0, work, work + jn, work + 2 * jn, 0};
   VI_REAL *g = r.tmp + ntmp, *xi = g + nq, *aux = xi + n, *X = aux + n, *x = X + n;
   VI_REAL *pv = x + n;
   int status = VI_OK;

@@ -204,6 +204,7 @@ typedef struct fd_run {
   void *ctx;
   int failures;
   VI_REAL *J, *D, *tmp; /* n_max x n, twice, and the pairs' temporary */
+  int unchecked; /* pairs whose differences could not stay in the domain */
 } fd_run;
 
 /* A check of its own at every probe (e.g. the declared affine alpha): 0 or

@@ -176,6 +176,36 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
   return VI_OK;
 }
 
+/* ---- rules of a system's data (its setup) ---------------------------------- */
+
+int VI_X(vi_data_nonzero)(const char *name, VI_REAL x, const char *why, char *err,
+                          size_t errlen) {
+  if (x != 0) {
+    return 0;
+  }
+  vi_set_err(err, errlen, "%s must be nonzero, got 0: %s", name, why);
+  return -1;
+}
+
+int VI_X(vi_data_apart)(const char *name, const char *what, int dim, const VI_REAL *a,
+                        const VI_REAL *b, const char *why, char *err, size_t errlen) {
+  int same = 1;
+  for (int i = 0; i < dim; i++) {
+    same = same && a[i] == (b != NULL ? b[i] : 0);
+  }
+  if (!same) {
+    return 0;
+  }
+  char at[160] = "";
+  size_t used = 0;
+  for (int i = 0; i < dim && used < sizeof at; i++) {
+    int w = snprintf(at + used, sizeof at - used, "%s%.17g", i ? ", " : "", (double)a[i]);
+    used += w > 0 ? (size_t)w : 0;
+  }
+  vi_set_err(err, errlen, "%s: %s coincide at (%s), %s", name, what, at, why);
+  return -1;
+}
+
 /* ---- instance ------------------------------------------------------------- */
 
 void VI_X(vi_system_free)(VI_X(vi_system) *sys) {
@@ -340,11 +370,17 @@ static int system_alloc(const VI_X(vi_system_type) *type, int nset, const char *
   VI_X(vi_system) *sys = &s->pub;
   rc = set_params(info, sys->par, nset, set, err, errlen);
   if (rc == VI_OK && type->setup != NULL) {
-    int src = type->setup(sys->state, sys->par);
-    if (src != 0) {
+    /* The system's own rules on its data (api_tmpl.h): the datum and the
+     * rule it breaks, prefixed by the system's name. */
+    char why[512] = "";
+    int src = type->setup(sys->state, sys->par, why, sizeof why);
+    if (src != 0 && why[0] != '\0') {
+      vi_set_err(err, errlen, "%s: %s", info->name, why);
+      rc = VI_EINVAL;
+    } else if (src != 0) {
       vi_set_err(err, errlen,
-                 "system %s rejected its parameters (setup returned %d); see "
-                 "'vistudy list systems' for their meaning and ranges",
+                 "system %s rejected its parameters without saying why (setup returned %d); "
+                 "see 'vistudy list systems' for their meaning and ranges",
                  info->name, src);
       rc = VI_EINVAL;
     }

@@ -69,7 +69,11 @@ static const vi_system_info dp_info = {
     .params = dp_params,
 };
 
-static int dp_setup(void *state, const VI_REAL *par) {
+/* Masses and lengths > 0 are their parameters' domains, q0 and v0 on the
+ * constraints is checked by vi_system_alloc: no rule of its own. */
+static int dp_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   dp_state *s = state;
   s->m1 = par[0];
   s->m2 = par[1];
@@ -79,9 +83,6 @@ static int dp_setup(void *state, const VI_REAL *par) {
   for (int i = 0; i < DP_N; i++) {
     s->q0[i] = par[5 + i];
     s->v0[i] = par[5 + DP_N + i];
-  }
-  if (!(s->m1 > 0) || !(s->m2 > 0) || !(s->l1 > 0) || !(s->l2 > 0)) {
-    return -1;
   }
   return 0;
 }

@@ -17,7 +17,8 @@
  * orbital elements from q0, Kepler's equation E - e sin E = M solved by
  * Newton to round-off in the working precision. Invariants: H and the
  * angular momentum x p_y - y p_x (quadratic: Gauss VPRK keeps it). The
- * domain is r > 0: a callback at r = 0 refuses (recoverable). Compiled
+ * domain is r > 0: setup refuses q0 at the origin, a callback at r = 0
+ * refuses (recoverable). Compiled
  * once per precision. */
 #include <stddef.h>
 
@@ -56,14 +57,18 @@ static const vi_system_info ke_info = {
     .params = ke_params,
 };
 
-static int ke_setup(void *state, const VI_REAL *par) {
+/* The domain of (5.1) is r > 0: q0 may not put the body at the origin. */
+static int ke_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
   ke_state *s = state;
   s->mu = par[0];
   s->H0 = par[1];
   for (int i = 0; i < KE_N; i++) {
     s->q0[i] = par[2 + i];
   }
-  return 0;
+  return VI_X(vi_data_apart)("q0", "the initial position (x, y) and the attracting centre",
+                             2, s->q0, NULL,
+                             "where H = |p|^2/2 - mu/r (tyranowski2014 (5.1)) is singular",
+                             err, errlen);
 }
 
 static int ke_initial(const void *state, VI_REAL *q0, VI_REAL *v0) {

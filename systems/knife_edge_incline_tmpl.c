@@ -74,7 +74,13 @@ static const vi_system_info ke_info = {
     .params = ke_params,
 };
 
-static int ke_setup(void *state, const VI_REAL *par) {
+/* m, J > 0 are their parameters' domains; G and A are independent for
+ * every alpha and phi (the plane's normal and a vector in the plane), and
+ * q0, v0 on both constraints is checked by vi_system_alloc: no rule of
+ * its own. */
+static int ke_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   ke_state *s = state;
   s->m = par[0];
   s->J = par[1];

@@ -52,7 +52,12 @@ static const vi_system_info lv_info = {
     .params = lv_params,
 };
 
-static int lv_setup(void *state, const VI_REAL *par) {
+/* The domain u, v > 0 of (5.9)-(5.10) is q0's parameter domain
+ * (VI_PARAM_POSITIVE), enforced before setup; the coefficients may take
+ * any value. */
+static int lv_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   lv_state *s = state;
   s->a1 = par[0];
   s->a2 = par[1];

@@ -47,7 +47,11 @@ static const vi_system_info np_info = {
     .params = np_params,
 };
 
-static int np_setup(void *state, const VI_REAL *par) {
+/* m > 0 is its parameter's domain, A = (-y, 0, 1) is never zero and v0
+ * on the constraint is checked by vi_system_alloc: no rule of its own. */
+static int np_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   np_state *s = state;
   s->m = par[0];
   s->k = par[1];

@@ -171,16 +171,17 @@ static VI_REAL pp_phase(const pp_state *s, VI_REAL theta0) {
 }
 #endif
 
-static int pp_setup(void *state, const VI_REAL *par) {
+/* m, l > 0 are their parameters' domains; q0, v0 are made from the angle,
+ * on the constraint for every phi0 and omega0: no rule of its own. */
+static int pp_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   pp_state *s = state;
   s->m = par[0];
   s->l = par[1];
   s->gravity = par[2];
   s->phi0 = par[3];
   s->omega0 = par[4];
-  if (!(s->m > 0) || !(s->l > 0)) {
-    return -1;
-  }
   s->regime = PP_ROTATION;
   s->w = s->k = s->u0 = s->K4 = 0;
 #ifdef VI_PREC_Q

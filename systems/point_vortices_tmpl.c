@@ -56,7 +56,10 @@ static const vi_system_info pv_info = {
     .params = pv_params,
 };
 
-static int pv_setup(void *state, const VI_REAL *par) {
+/* The domain of (5.4)-(5.5): nonzero strengths (Dalpha' - Dalpha =
+ * blockdiag(G1 J, G2 J) is inverted: xdot_i = -dH/dy_i / G_i) and
+ * vortices apart (log r^2 in H). */
+static int pv_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
   pv_state *s = state;
   s->G1 = par[0];
   s->G2 = par[1];
@@ -64,8 +67,20 @@ static int pv_setup(void *state, const VI_REAL *par) {
   for (int i = 0; i < PV_N; i++) {
     s->q0[i] = par[3 + i];
   }
-  /* Zero strengths make Dalpha' - Dalpha singular: no dynamics. */
-  return s->G1 != 0 && s->G2 != 0 ? 0 : -1;
+  return VI_X(vi_data_nonzero)("G1", s->G1,
+                               "the equations divide by it (xdot_1 = -dH/dy_1 / G1, "
+                               "tyranowski2014 (5.4)-(5.5))",
+                               err, errlen) ||
+                 VI_X(vi_data_nonzero)("G2", s->G2,
+                                       "the equations divide by it (xdot_2 = -dH/dy_2 / G2, "
+                                       "tyranowski2014 (5.4)-(5.5))",
+                                       err, errlen) ||
+                 VI_X(vi_data_apart)("q0", "vortices 1 and 2", 2, s->q0, s->q0 + 2,
+                                     "where H = G1 G2/(4 pi) log r^2 (tyranowski2014 (5.5)) "
+                                     "is singular",
+                                     err, errlen)
+             ? -1
+             : 0;
 }
 
 static int pv_initial(const void *state, VI_REAL *q0, VI_REAL *v0) {

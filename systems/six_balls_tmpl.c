@@ -14,6 +14,7 @@
  * is, because the Lagrangian is invariant under i -> 7-i with b -> c - b.
  * No exact solution. Compiled once per precision. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "prec.h"
 #include "numerics_tmpl.h"
@@ -75,15 +76,19 @@ static const vi_system_info sb_info = {
     .params = sb_params,
 };
 
-static int sb_setup(void *state, const VI_REAL *par) {
+/* s0, l and the masses > 0 are their parameters' domains, q0 and v0 on
+ * the bars' constraints (58) is checked by vi_system_alloc. The rule of
+ * its own: the two ends of each spring apart in q0, since the spring's
+ * force k (r - s0) d / r (the gradient of (57)) has no direction at
+ * r = 0 (the bars allow it: balls i and i+2 meet when bars i and i+1
+ * fold onto each other). */
+static int sb_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
   sb_state *s = state;
   s->k = par[0];
   s->s0 = par[1];
   s->l = par[2];
-  int ok = s->s0 > 0 && s->l > 0;
   for (int i = 0; i < SB_BALLS; i++) {
     s->mass[i] = par[3 + i];
-    ok = ok && s->mass[i] > 0;
   }
   for (int i = 0; i < SB_N; i++) {
     s->q0[i] = par[3 + SB_BALLS + i];
@@ -91,7 +96,17 @@ static int sb_setup(void *state, const VI_REAL *par) {
   }
   s->C1 = s->q0[0] + s->q0[10];
   s->C2 = s->q0[1] + s->q0[11];
-  return ok ? 0 : -1;
+  for (int j = 0; j < SB_SPRINGS; j++) {
+    char what[64];
+    snprintf(what, sizeof what, "balls %d and %d (the ends of spring %d)", j + 1, j + 3, j + 1);
+    if (VI_X(vi_data_apart)("q0", what, 2, s->q0 + 2 * j, s->q0 + 2 * (j + 2),
+                            "where the spring's force (the gradient of V, man2020 (57)) has "
+                            "no direction",
+                            err, errlen) != 0) {
+      return -1;
+    }
+  }
+  return 0;
 }
 
 static int sb_mass(const void *state, VI_REAL *M) {

@@ -55,7 +55,11 @@ static const vi_system_info sp_info = {
     .params = sp_params,
 };
 
-static int sp_setup(void *state, const VI_REAL *par) {
+/* Masses and the length > 0 are their parameters' domains, q0 and v0 on
+ * the constraints is checked by vi_system_alloc: no rule of its own. */
+static int sp_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   sp_state *s = state;
   s->m1 = par[0];
   s->m2 = par[1];
@@ -66,9 +70,6 @@ static int sp_setup(void *state, const VI_REAL *par) {
   for (int i = 0; i < SP_N; i++) {
     s->q0[i] = par[6 + i];
     s->v0[i] = par[6 + SP_N + i];
-  }
-  if (!(s->m1 > 0) || !(s->m2 > 0) || !(s->l > 0)) {
-    return -1;
   }
   return 0;
 }

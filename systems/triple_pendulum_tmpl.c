@@ -60,7 +60,12 @@ static const vi_system_info tp_info = {
     .params = tp_params,
 };
 
-static int tp_setup(void *state, const VI_REAL *par) {
+/* Masses and the length > 0 are their parameters' domains (they make M(q)
+ * regular for every q, file comment), q0 and v0 on the constraint is
+ * checked by vi_system_alloc: no rule of its own. */
+static int tp_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   tp_state *s = state;
   s->m1 = par[0];
   s->m2 = par[1];
@@ -70,9 +75,6 @@ static int tp_setup(void *state, const VI_REAL *par) {
   for (int i = 0; i < TP_N; i++) {
     s->q0[i] = par[5 + i];
     s->v0[i] = par[5 + TP_N + i];
-  }
-  if (!(s->m1 > 0) || !(s->m2 > 0) || !(s->m3 > 0) || !(s->l > 0)) {
-    return -1;
   }
   s->a = s->m2 * s->l * s->l;
   s->b = (s->m1 + s->m2) * s->l * s->l;

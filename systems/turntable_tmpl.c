@@ -76,7 +76,12 @@ static const vi_system_info tt_info = {
     .params = tt_params,
 };
 
-static int tt_setup(void *state, const VI_REAL *par) {
+/* r and a, b, c > 0 are their parameters' domains (a positive inertia);
+ * R0 in SO(3) (through project) and eta0 on the rolling constraints are
+ * checked by vi_system_alloc: no rule of its own. */
+static int tt_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   tt_state *s = state;
   s->r = par[0];
   s->a = par[1];

@@ -55,7 +55,11 @@ static const vi_system_info vd_info = {
     .params = vd_params,
 };
 
-static int vd_setup(void *state, const VI_REAL *par) {
+/* m, Iz > 0 are their parameters' domains (a regular Lagrangian), eta0
+ * on the constraint is checked by vi_system_alloc: no rule of its own. */
+static int vd_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   vd_state *s = state;
   s->m = par[0];
   s->Iz = par[1];

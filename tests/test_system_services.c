@@ -96,6 +96,10 @@ int main(void) {
   test_broken_q(c);
   test_degen_toy_d(c);
   test_degen_toy_q(c);
+  test_domain_edge_d(c);
+  test_domain_edge_q(c);
+  test_setup_text_d(c);
+  test_setup_text_q(c);
   test_nh_wrong_d(c);
   test_nh_wrong_q(c);
   test_big_d(c);
@@ -121,7 +125,9 @@ static VI_REAL VI_X(b12_cm)(int i) {
   return VI_C(0.1) * (1 + i / VI_C(12.0));
 }
 
-static int VI_X(b12_setup)(void *st, const VI_REAL *par) {
+static int VI_X(b12_setup)(void *st, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   VI_X(b12) *s = st;
   s->m = (int)par[0];
   s->k = (int)par[1];
@@ -890,6 +896,115 @@ static void VI_X(test_nh_wrong)(vi_check_ctx *c) {
     VI_X(vi_system_free)(sys);
   }
   VI_CHECK(c, rc == VI_OK, "nh (%s): alloc %d %s", VI_PREC_NAME, rc, err);
+}
+
+/* Lotka-Volterra's grad H at its defaults (a1 = a2 = 1, b1 = -1, b2 = -2)
+ * with the coefficient of 1/v off by 1e-3: wrong at every point. */
+static int VI_X(lv_dH_wrong)(const void *st, const VI_REAL *q, VI_REAL *dH) {
+  (void)st;
+  if (!(q[0] > 0) || !(q[1] > 0)) {
+    return 1;
+  }
+  dH[0] = 1 - 1 / q[0];
+  dH[1] = 1 - VI_C(2.002) / q[1];
+  return 0;
+}
+
+/* The checker next to the edge of a domain (issue 22): at Lotka-Volterra's
+ * q0 = (1e-10, 1e-10) the default step of the differences leaves u, v > 0
+ * in double and is too long for log u in quad; the step is shortened, so
+ * every derivative there is checked and passes (none "not checked", none
+ * failed), while a wrong grad H there still fails (the shortened
+ * differences settle away from it). Far below rounding distance (1e-300)
+ * no step fits: "not checked", not a failure. */
+static void VI_X(test_domain_edge)(vi_check_ctx *c) {
+  char err[512] = "";
+  const VI_X(vi_system_type) *t = VI_X(vi_system_find)("lotka-volterra", err, sizeof err);
+  VI_CHECK(c, t != NULL && t->degen != NULL, "lotka-volterra not registered: %s", err);
+  if (t == NULL || t->degen == NULL) {
+    return;
+  }
+  const char *edge[] = {"q0=1e-10,1e-10"};
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(t, 1, edge, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_OK, "edge (%s): alloc %d %s", VI_PREC_NAME, rc, err);
+  if (sys != NULL) {
+    vi_report_ctx r = {0, 0, 1};
+    int nf = VI_X(vi_system_check)(sys, 0, vi_report_line, &r);
+    VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 4,
+             "edge (%s): correct derivatives at 1e-10 gave %d failures, %d of %d lines not ok",
+             VI_PREC_NAME, nf, r.failed_lines, r.lines);
+    VI_X(vi_system_free)(sys);
+  }
+  VI_X(vi_degen_ops) ops = *t->degen;
+  VI_X(vi_system_type) wt = *t;
+  ops.grad_hamiltonian = VI_X(lv_dH_wrong);
+  wt.degen = &ops;
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&wt, 1, edge, &sys, err, sizeof err);
+  if (sys != NULL) {
+    vi_report_ctx r = {0, 0, 1};
+    int nf = VI_X(vi_system_check)(sys, 0, vi_report_line, &r);
+    /* grad H itself, and Hess H against differences of the wrong grad H. */
+    VI_CHECK(c, nf == 2 && r.failed_lines == 2,
+             "edge (%s): a wrong grad H at 1e-10 gave %d failures, %d lines not ok",
+             VI_PREC_NAME, nf, r.failed_lines);
+    VI_X(vi_system_free)(sys);
+  }
+  const char *far[] = {"q0=1e-300,1e-300"};
+  sys = NULL;
+  rc = t->degen != NULL ? VI_X(vi_system_alloc)(t, 1, far, &sys, err, sizeof err) : VI_EINVAL;
+  if (sys != NULL && VI_X(vi_system_check)(sys, 0, NULL, NULL) >= 0) {
+    vi_report_ctx r = {0, 0, 1};
+    int nf = VI_X(vi_system_check)(sys, 0, vi_report_line, &r);
+    /* quad: every pair "not checked" (4 lines) and the summary line; in
+     * double the point itself is beyond the range (1/u^2 overflows). */
+    VI_CHECK(c, nf == 0 && r.lines == 5,
+             "edge (%s): 1e-300 gave %d failures and %d lines (want 0 and 5)", VI_PREC_NAME,
+             nf, r.lines);
+  }
+  VI_X(vi_system_free)(sys);
+}
+
+/* A setup's refusal reaches the caller with its text (issue 22): the
+ * system, the datum and the rule; a refusal without a text still names the
+ * system. */
+static int VI_X(mute_setup)(void *st, const VI_REAL *par, char *err, size_t errlen) {
+  (void)st;
+  (void)par;
+  (void)err;
+  (void)errlen;
+  return -1;
+}
+
+static void VI_X(test_setup_text)(vi_check_ctx *c) {
+  char err[512] = "";
+  const VI_X(vi_system_type) *t = VI_X(vi_system_find)("point-vortices", err, sizeof err);
+  VI_CHECK(c, t != NULL, "point-vortices not registered: %s", err);
+  if (t == NULL) {
+    return;
+  }
+  const char *g1[] = {"G1=0"};
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(t, 1, g1, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_EINVAL && sys == NULL &&
+                  contains(err, "point-vortices: G1 must be nonzero, got 0: the equations "
+                                "divide by it"),
+           "setup (%s): G1 = 0 gave %d '%s'", VI_PREC_NAME, rc, err);
+  VI_X(vi_system_free)(sys);
+  const char *meet[] = {"q0=0.25,1.5,0.25,1.5"};
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(t, 1, meet, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_EINVAL && contains(err, "q0: vortices 1 and 2 coincide at (0.25, 1.5)"),
+           "setup (%s): coincident vortices gave %d '%s'", VI_PREC_NAME, rc, err);
+  VI_X(vi_system_free)(sys);
+  VI_X(vi_system_type) mt = *t;
+  mt.setup = VI_X(mute_setup);
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&mt, 0, NULL, &sys, err, sizeof err);
+  VI_CHECK(c, rc == VI_EINVAL && contains(err, "point-vortices rejected its parameters"),
+           "setup (%s): a refusal without a text gave %d '%s'", VI_PREC_NAME, rc, err);
+  VI_X(vi_system_free)(sys);
 }
 
 static void VI_X(test_degen_toy)(vi_check_ctx *c) {

@@ -58,7 +58,9 @@ static const vi_system_info cart_info = {
     .params = cart_params,
 };
 
-static int cart_setup(void *state, const double *par) {
+static int cart_setup(void *state, const double *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   cart *s = state;
   memcpy(s->m, par, 3 * sizeof *par);
   s->l = par[3];

@@ -76,7 +76,12 @@ static void nc_grad_g(const nc_state *s, const VI_REAL *q, VI_REAL *G) {
   G[3] = 0;
 }
 
-static int nc_setup(void *state, const VI_REAL *par) {
+/* m > 0 is its parameter's domain; x0 is on the surface by construction,
+ * and a point where grad g = 0 (the origin) is refused by vi_system_alloc
+ * as dependent constraint rows: no rule of its own. */
+static int nc_setup(void *state, const VI_REAL *par, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
   nc_state *s = state;
   s->m = par[0];
   s->a = par[1];
