@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -160,6 +161,30 @@ json_t *vi_cells_fit_json(double order, const char *label, double residual) {
                    "residual", num_or_null(residual));
 }
 
+/* The labels of a fit without an order (vi_fit_label). */
+static int label_word(const char *label) {
+  static const char *const words[] = {"d", "plateau", "unresolved", "-"};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+    if (strcmp(label, words[i]) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int vi_cells_label_ok(const char *label) {
+  if (label_word(label)) {
+    return 1;
+  }
+  char *end = NULL, again[32];
+  const double x = strtod(label, &end);
+  if (end == label || *end != '\0' || !isfinite(x) || fabs(x) > VI_CELLS_ORDER_MAX) {
+    return 0;
+  }
+  snprintf(again, sizeof again, "%.2f", x);
+  return strcmp(again, label) == 0;
+}
+
 int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
                       double *residual, char *why, size_t whylen) {
   json_t *o = NULL, *r = NULL;
@@ -170,23 +195,32 @@ int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
-  if (!(json_is_number(o) || json_is_null(o)) ||
+  if (!(json_is_number(o) || json_is_null(o)) || json_is_number(o) != json_is_number(r) ||
       !(json_is_number(r) || json_is_null(r))) {
-    snprintf(why, whylen, "order and residual must be numbers or null");
+    snprintf(why, whylen, "order and residual must be both numbers or both null");
     return -1;
   }
-  *order = json_is_number(o) ? json_number_value(o) : NAN;
-  *residual = json_is_number(r) ? json_number_value(r) : NAN;
+  const double x = json_is_number(o) ? json_number_value(o) : NAN;
+  const double res = json_is_number(r) ? json_number_value(r) : NAN;
+  /* An order is a slope of a few decades of errors: anything larger is not
+   * a measurement (and overflows an integer rounding). */
+  if (json_is_number(o) && !(fabs(x) <= VI_CELLS_ORDER_MAX)) {
+    snprintf(why, whylen, "order %.3g out of range (|order| <= %d)", x,
+             VI_CELLS_ORDER_MAX);
+    return -1;
+  }
+  if (json_is_number(r) && !(res >= 0 && res <= 1e3)) {
+    snprintf(why, whylen, "fit residual %.3g out of range (0..1e3)", res);
+    return -1;
+  }
   char expect[32];
-  if (isfinite(*order)) {
-    snprintf(expect, sizeof expect, "%.2f", *order);
+  if (isfinite(x)) {
+    snprintf(expect, sizeof expect, "%.2f", x);
     if (strcmp(lab, expect) != 0) {
-      snprintf(why, whylen, "label '%s' does not match the order %s", lab, expect);
+      snprintf(why, whylen, "label '%.20s' does not match the order %s", lab, expect);
       return -1;
     }
-  } else if (strcmp(lab, "d") != 0 && strcmp(lab, "plateau") != 0 &&
-             strcmp(lab, "unresolved") != 0 &&
-             strcmp(lab, "-") != 0) {
+  } else if (!label_word(lab)) {
     snprintf(why, whylen, "label '%.20s' without an order", lab);
     return -1;
   }
@@ -194,6 +228,8 @@ int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
     snprintf(why, whylen, "label too long");
     return -1;
   }
+  *order = x;
+  *residual = res;
   snprintf(label, labellen, "%s", lab);
   return 0;
 }
@@ -235,17 +271,53 @@ json_t *vi_cell_fit_stored(json_t *own, const char *name, const vi_cell_fit *c) 
   return own;
 }
 
-static double num_or_nan(json_t *v) {
-  return json_is_number(v) ? json_number_value(v) : NAN;
+/* A pair [a, b] of the store as numbers (NaN for null): 0, or -1 when it
+ * is not numbers or nulls. */
+static int pair(json_t *a, json_t *b, double *x, double *y) {
+  if (!(json_is_number(a) || json_is_null(a)) ||
+      !(json_is_number(b) || json_is_null(b))) {
+    return -1;
+  }
+  *x = json_is_number(a) ? json_number_value(a) : NAN;
+  *y = json_is_number(b) ? json_number_value(b) : NAN;
+  return 0;
+}
+
+/* The range of an ok fit (h, errors, points) against what a fit can be: a
+ * window of at least two of the study's step sizes, h and the errors
+ * finite and positive, h decreasing; none of it without a fit (the errors
+ * of a divergent fit excepted, kept to show its size). */
+static int fit_range_ok(const vi_cell_fit *c, char *why, size_t whylen) {
+  const int ok = isfinite(c->order);
+  const int hs =
+      isfinite(c->hmax) && isfinite(c->hmin) && c->hmin > 0 && c->hmin < c->hmax;
+  const int es = isfinite(c->emax) && isfinite(c->emin) && c->emax > 0 && c->emin > 0;
+  const int pts = c->npoints >= 2 && c->npoints <= VI_ORDER_MAXH;
+  if (ok ? !(hs && es && pts)
+         : !(isnan(c->hmax) && isnan(c->hmin) && c->npoints == 0 &&
+             !(c->emax < 0 || c->emin < 0 || isinf(c->emax) || isinf(c->emin)))) {
+    snprintf(why, whylen, "fit_h [%.3g, %.3g], fit_err [%.3g, %.3g] or fit_points %d %s",
+             c->hmax, c->hmin, c->emax, c->emin, c->npoints,
+             ok ? "is not the range of a fit (0 < h_min < h_max, errors > 0, 2 or more "
+                  "points)"
+                : "given without a fit");
+    return -1;
+  }
+  if (!(isfinite(c->seconds) && c->seconds >= 0)) {
+    snprintf(why, whylen, "seconds %.3g is not a time", c->seconds);
+    return -1;
+  }
+  return 0;
 }
 
 int vi_cell_fit_restore(json_t *v, const char *name, int nown, vi_cell_fit *c, char *why,
                         size_t whylen) {
   json_t *fit, *h0, *h1, *e0, *e1;
   json_error_t je;
+  vi_cell_fit x;
   if (json_unpack_ex(v, &je, 0, "{s:o, s:[oo!], s:[oo!], s:i, s:F}", name, &fit, "fit_h",
-                     &h0, &h1, "fit_err", &e0, &e1, "fit_points", &c->npoints, "seconds",
-                     &c->seconds) != 0) {
+                     &h0, &h1, "fit_err", &e0, &e1, "fit_points", &x.npoints, "seconds",
+                     &x.seconds) != 0) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
@@ -253,10 +325,15 @@ int vi_cell_fit_restore(json_t *v, const char *name, int nown, vi_cell_fit *c, c
     snprintf(why, whylen, "%zu keys, expected %d", json_object_size(v), 5 + nown);
     return -1;
   }
-  c->hmax = num_or_nan(h0);
-  c->hmin = num_or_nan(h1);
-  c->emax = num_or_nan(e0);
-  c->emin = num_or_nan(e1);
-  return vi_cells_fit_read(fit, &c->order, c->label, sizeof c->label, &c->residual, why,
-                           whylen);
+  if (pair(h0, h1, &x.hmax, &x.hmin) != 0 || pair(e0, e1, &x.emax, &x.emin) != 0) {
+    snprintf(why, whylen, "fit_h and fit_err must be numbers or null");
+    return -1;
+  }
+  if (vi_cells_fit_read(fit, &x.order, x.label, sizeof x.label, &x.residual, why,
+                        whylen) != 0 ||
+      fit_range_ok(&x, why, whylen) != 0) {
+    return -1;
+  }
+  *c = x;
+  return 0;
 }

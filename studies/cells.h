@@ -81,9 +81,19 @@ int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
  * "label": "4.01" | "d" | "plateau" | "-", "residual": number or null}. */
 json_t *vi_cells_fit_json(double order, const char *label, double residual);
 
-/* Read one back, checking it is consistent (a number with its two-decimal
- * label, or null with one of the other labels). 0, or -1 with the reason
- * in why. order and residual are NaN where null. */
+/* The largest |order| a stored measurement may hold (a slope of the
+ * errors of one study is a few units; more is a corrupt store). */
+#define VI_CELLS_ORDER_MAX 100
+
+/* Whether label is a fit's label: "4.01" (two decimals of an order within
+ * VI_CELLS_ORDER_MAX), "d", "plateau", "unresolved" or "-". */
+int vi_cells_label_ok(const char *label);
+
+/* Read one back, checking it is consistent (an order within
+ * VI_CELLS_ORDER_MAX with its two-decimal label and a residual in 0..1e3,
+ * or null with one of the other labels and a null residual). 0, or -1
+ * with the reason in why (nothing written). order and residual are NaN
+ * where null. */
 int vi_cells_fit_read(json_t *v, double *order, char *label, size_t labellen,
                       double *residual, char *why, size_t whylen);
 
@@ -112,7 +122,10 @@ void vi_cell_fit_set(vi_cell_fit *c, const vi_order_result *r, const vi_fit *f,
 json_t *vi_cell_fit_stored(json_t *own, const char *name, const vi_cell_fit *c);
 
 /* Read those keys of v back; v holds exactly nown keys of the study's own
- * beside them. 0, or -1 with the reason in why. */
+ * beside them. Every value is checked against what a fit can be (the
+ * order as vi_cells_fit_read; an ok fit with 0 < h_min < h_max, positive
+ * errors and 2..VI_ORDER_MAXH points, no range without one; seconds
+ * finite, >= 0). 0, or -1 with the reason in why (c untouched). */
 int vi_cell_fit_restore(json_t *v, const char *name, int nown, vi_cell_fit *c, char *why,
                         size_t whylen);
 

@@ -1,41 +1,67 @@
 /* published.h: one reader of the published tables (../shared/published,
- * studies/published): CSV with a header row, fields found by column name,
- * so a study names the columns it needs and a table with one missing, a
- * short row or an unreadable number is an error with the file and line,
- * never a silently skipped row (review §3: two sscanf readers with a
- * 128-row cap). Fields are plain (the tables quote nothing). */
+ * studies/published), with one validation, run before any work. A study
+ * declares every column of its table with a type (vi_field); the reader
+ * checks the header (every declared column once, no other) and every field
+ * of every row against its type, so a study reads only valid values. Each
+ * error names the file, the line, the column and the valid choices; a table
+ * without data rows is an error. CSV with a header row; fields are plain
+ * (the tables quote nothing); a UTF-8 byte-order mark and CRLF line ends
+ * are tolerated. */
 #ifndef VI_PUBLISHED_H
 #define VI_PUBLISHED_H
 
 #include <stddef.h>
 
+/* The type of a published column; every field is required (non-empty). */
+typedef enum vi_field_type {
+  VI_FIELD_INT = 0,    /* an integer in lo..hi (digits only), or one of
+                          the words of choices (e.g. "d": divergent) */
+  VI_FIELD_REAL = 1,   /* a finite real number, the whole field */
+  VI_FIELD_CHOICE = 2, /* one of choices */
+  VI_FIELD_TEXT = 3    /* free text (a source note) */
+} vi_field_type;
+
+/* A declared column; an array of them ends with name == NULL. */
+typedef struct vi_field {
+  const char *name;
+  int type;            /* vi_field_type */
+  int lo, hi;          /* VI_FIELD_INT */
+  const char *choices; /* "gauss|lobatto"; for VI_FIELD_INT words allowed
+                          besides the integers (NULL: none) */
+} vi_field;
+
+/* The maximum number of declared columns. */
+#define VI_TABLE_MAXCOLS 32
+
 typedef struct vi_table {
   int nrows, ncols;
-  char **head;  /* ncols names */
-  char **field; /* nrows x ncols, row-major */
-  char *text;   /* the file, split in place */
+  char **head;               /* ncols names */
+  char **field;              /* nrows x ncols, row-major */
+  char *text;                /* the file, split in place */
+  int *line;                 /* the file's line number of each row */
+  int col[VI_TABLE_MAXCOLS]; /* file column of each declared field */
 } vi_table;
 
-/* Read path; every row must have the header's number of fields. 0, or -1
- * with "path:line: reason" in err. */
-int vi_table_read(const char *path, vi_table *t, char *err, size_t errlen);
+/* Read and validate the table at path against fields (every column
+ * declared, every field valid, at least one data row). 0, or -1 with
+ * "path:line: column name: reason (valid: ...)" in err. */
+int vi_table_load(const char *path, const vi_field *fields, vi_table *t, char *err,
+                  size_t errlen);
 void vi_table_free(vi_table *t);
 
-/* Index of column name, or -1 with the file's columns in err. */
-int vi_table_col(const vi_table *t, const char *name, const char *path, char *err,
-                 size_t errlen);
+/* The text of declared field f in data row row (0-based) of a loaded
+ * table. */
+const char *vi_table_at(const vi_table *t, int row, int f);
 
-/* Field (row, col). */
-const char *vi_table_at(const vi_table *t, int row, int col);
+/* A VI_FIELD_INT field as an integer; -1 for a word of its choices. */
+int vi_table_int(const vi_table *t, int row, int f);
 
-/* The field as an integer; -1 with "path:line: column name: 'text' is
- * not an integer" in err. */
-int vi_table_int(const vi_table *t, int row, int col, const char *path, int *out,
-                 char *err, size_t errlen);
+/* A VI_FIELD_REAL field. */
+double vi_table_real(const vi_table *t, int row, int f);
 
-/* The field copied into buf (len bytes with its terminator); -1 with
- * "path:line: column name: 'text' is too long" in err. */
-int vi_table_text(const vi_table *t, int row, int col, const char *path, char *buf,
-                  size_t len, char *err, size_t errlen);
+/* The match rule of a published order: measured is finite and, rounded to
+ * the nearest integer (even: to the nearest even integer; halves away
+ * from zero), equals published. Defined for every double. */
+int vi_published_order_match(double measured, int published, int even);
 
 #endif

@@ -151,6 +151,12 @@ int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
                  "DIR or VI_PUBLISHED_DIR)", path, studies[i].id, strerror(errno));
         return -1;
       }
+      /* A table that is not valid is refused like one that cannot be read:
+       * before any study starts, so --all does no work on a bad input. */
+      if (studies[i].run == vi_run_table &&
+          vi_table_check(&studies[i], o->published_dir, err, errlen) != 0) {
+        return -1;
+      }
     }
   }
   return 0;

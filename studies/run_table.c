@@ -6,7 +6,9 @@
  * mismatch; the runner builds the rows of the judged cells and writes the
  * JSON, the CSV, the Markdown's mismatch list and the summary. */
 #include "cells.h"
+#include "options.h"
 #include "report.h"
+#include "spec.h"
 #include "study.h"
 #include "timing.h"
 
@@ -16,31 +18,18 @@
 
 int vi_table_cells(const vi_table_spec *t, const char *path, void **cells, int *n,
                    char *err, size_t errlen) {
-  enum { MAXCOL = 32 };
   vi_table tab;
-  int col[MAXCOL], ncol = 0;
-  if (vi_table_read(path, &tab, err, errlen) != 0) {
+  if (vi_table_load(path, t->fields, &tab, err, errlen) != 0) {
     return -1;
   }
-  for (; t->columns[ncol]; ncol++) {
-    if (ncol == MAXCOL) {
-      snprintf(err, errlen, "a table study reads at most %d columns", MAXCOL);
-      vi_table_free(&tab);
-      return -1;
-    }
-    if ((col[ncol] = vi_table_col(&tab, t->columns[ncol], path, err, errlen)) < 0) {
-      vi_table_free(&tab);
-      return -1;
-    }
-  }
-  char *c = calloc((size_t)(tab.nrows > 0 ? tab.nrows : 1), t->cell_size);
+  char *c = calloc((size_t)tab.nrows, t->cell_size);
   int k = 0, rc = c ? 0 : -1;
   if (!c) {
     snprintf(err, errlen, "out of memory");
   }
   for (int r = 0; rc >= 0 && r < tab.nrows; r++) {
     char *x = c + (size_t)k * t->cell_size;
-    rc = t->cell(t, x, &tab, r, col, path, err, errlen);
+    rc = t->cell(t, x, &tab, r, path, err, errlen);
     if (rc > 0) {
       k++;
     } else {
@@ -48,12 +37,51 @@ int vi_table_cells(const vi_table_spec *t, const char *path, void **cells, int *
     }
   }
   vi_table_free(&tab);
+  if (rc >= 0 && k == 0) {
+    snprintf(err, errlen, "%s: no data row for this study%s%s%s", path,
+             t->subset ? " (its rows are marked '" : "", t->subset ? t->subset : "",
+             t->subset ? "')" : "");
+    rc = -1;
+  }
   if (rc < 0) {
     free(c);
     return -1;
   }
   *cells = c;
   *n = k;
+  return 0;
+}
+
+int vi_table_check(const vi_study *s, const char *dir, char *err, size_t errlen) {
+  char path[VI_PATH_MAX + 64];
+  snprintf(path, sizeof path, "%s/%s", dir, s->published);
+  void *cells = NULL;
+  int n = 0;
+  if (vi_table_cells(s->spec, path, &cells, &n, err, errlen) != 0) {
+    return -1;
+  }
+  free(cells);
+  return 0;
+}
+
+int vi_study_method(const char *spec, char *canon, size_t len, char *err, size_t errlen) {
+  char name[64];
+  const char *kv = vi_spec_split(spec, name, sizeof name);
+  const vi_method_type_d *mt = vi_method_find_d(name, err, errlen);
+  _Alignas(16) char opts[256];
+  if (!mt) {
+    return -1;
+  }
+  if (mt->opts_size > sizeof opts) {
+    snprintf(err, errlen, "options of method %s exceed %zu bytes", name, sizeof opts);
+    return -1;
+  }
+  vi_opts_defaults(mt->options, opts);
+  if (vi_opts_parse(mt->name, mt->options, opts, kv, err, errlen) != VI_OK ||
+      (mt->check && mt->check(opts, err, errlen) != 0)) {
+    return -1;
+  }
+  vi_opts_format(mt->name, mt->options, opts, canon, len);
   return 0;
 }
 

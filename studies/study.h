@@ -68,14 +68,15 @@ struct vi_table_spec {
                              hook reads it; NULL: all) */
   size_t cell_size;
   int verdicts_per_cell;  /* judged quantities per cell: rows per judged cell */
-  /* The published table (judging needs its values): the columns a cell
-   * reads (NULL-terminated; a table without one is an error), and one row
-   * made a cell (zeroed before): 1, 0 when the row is not of this study
-   * (subset), or -1 with "path:line: reason" in err. col[i] is the index
-   * of columns[i]. */
-  const char *const *columns;
+  /* The published table (judging needs its values): every column of the
+   * file with its type (published.h: the reader validates every field
+   * before a row becomes a cell), and one valid row made a cell (zeroed
+   * before; field i of the row is vi_table_at(tab, row, i)): 1, 0 when the
+   * row is not of this study (subset), or -1 with "path:line: reason" in
+   * err (a row that names no valid method). */
+  const vi_field *fields;
   int (*cell)(const vi_table_spec *t, void *cell, const vi_table *tab, int row,
-              const int *col, const char *path, char *err, size_t errlen);
+              const char *path, char *err, size_t errlen);
   /* The key of a cell in the store, and a short label for progress. */
   void (*key)(const void *cell, char *buf, size_t len);
   void (*label)(const void *cell, char *buf, size_t len);
@@ -113,9 +114,21 @@ struct vi_table_spec {
 int vi_run_table(const vi_study *s, const reproduce_opts *o);
 
 /* The cells of a table study from its published table at path (the spec's
- * columns and cell hook): 0, or -1 with the reason in err. */
+ * columns and cell hook): 0, or -1 with the reason in err (an invalid
+ * table, or one without a row of this study). */
 int vi_table_cells(const vi_table_spec *t, const char *path, void **cells, int *n,
                    char *err, size_t errlen);
+
+/* The published table of study s (a table study) in dir read and
+ * validated, as its run will read it: 0, or -1 with the reason in err.
+ * For the checks before any study starts. */
+int vi_table_check(const vi_study *s, const char *dir, char *err, size_t errlen);
+
+/* The canonical spec of the method spec ("galerkin:s=2,..." as an order
+ * study's result names it) into canon: 0, or -1 with the family's reason
+ * in err (unknown family or key, a value out of range). For checking a
+ * published row, and a stored cell's method, without running anything. */
+int vi_study_method(const char *spec, char *canon, size_t len, char *err, size_t errlen);
 
 /* The order study of a cell as the table studies run it (and the order
  * validation): the caller's system, method, T and measure in a, to which

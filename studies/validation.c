@@ -419,44 +419,94 @@ static json_t *case_measurement(const void *c_) {
   return j;
 }
 
+/* Whether reason is one a measurement of quantity x gives (run_case): the
+ * fit's reasons, or those of a quantity declared exact. */
+static int reason_ok(const val_case *c, int x, const char *reason) {
+  if (c->declared[x] == VI_ORDER_EXACT) {
+    return strcmp(reason, "within round-off") == 0 ||
+           strcmp(reason, "above round-off") == 0 ||
+           strcmp(reason, "no error measured") == 0;
+  }
+  for (int w = VI_WHY_NONE; w == VI_WHY_NONE || vi_fit_why(w)[0]; w++) {
+    if (strcmp(reason, vi_fit_why(w)) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* One stored quantity of a case, checked against what run_case gives it:
+ * a verdict (ok or unresolved), an order within VI_CELLS_ORDER_MAX exactly
+ * when ok (declared exact: the worst error over its bound, >= 0, or
+ * null), an uncertainty >= 0 or null, a reason it can give. */
+static int quantity_restore(val_case *c, int x, json_t *q, char *why, size_t whylen) {
+  json_t *o = NULL, *u = NULL;
+  const char *r = NULL;
+  json_error_t je;
+  if (json_unpack_ex(q, &je, JSON_STRICT, "{s:o, s:o, s:i, s:s}", "order", &o,
+                     "uncertainty", &u, "verdict", &c->verdict[x], "reason", &r) != 0) {
+    snprintf(why, whylen, "%s: %s", val_names[x], je.text);
+    return -1;
+  }
+  if (!(json_is_number(o) || json_is_null(o)) ||
+      !(json_is_number(u) || json_is_null(u))) {
+    snprintf(why, whylen, "%s: order and uncertainty must be numbers or null",
+             val_names[x]);
+    return -1;
+  }
+  c->order[x] = json_is_number(o) ? json_number_value(o) : NAN;
+  c->unc[x] = json_is_number(u) ? json_number_value(u) : NAN;
+  const int exact = c->declared[x] == VI_ORDER_EXACT, ok = c->verdict[x] == VI_VERDICT_OK;
+  const int order_ok = exact ? !(c->order[x] < 0) && !isinf(c->order[x])
+                             : ok == (fabs(c->order[x]) <= VI_CELLS_ORDER_MAX);
+  if ((!ok && c->verdict[x] != VI_VERDICT_UNRESOLVED) || !order_ok || c->unc[x] < 0 ||
+      isinf(c->unc[x]) || !reason_ok(c, x, r)) {
+    snprintf(why, whylen,
+             "%s: verdict %d, order %.3g, uncertainty %.3g or reason '%.40s' "
+             "is not a measurement",
+             val_names[x], c->verdict[x], c->order[x], c->unc[x], r);
+    return -1;
+  }
+  snprintf(c->why[x], sizeof c->why[x], "%s", r);
+  return 0;
+}
+
+/* Restore a case from the store, every field checked; -1 with the reason
+ * in why, the case untouched, when it is not a valid measurement. */
 static int case_restore(void *c_, json_t *v, char *why, size_t whylen) {
-  val_case *c = c_;
+  val_case x = *(val_case *)c_;
   const char *prec = NULL;
   json_error_t je;
   json_t *q[VAL_NQ];
   q[VAL_X] = NULL;
   /* The extra block is absent from the stores of earlier builds. */
   if (json_unpack_ex(v, &je, JSON_STRICT, "{s:s, s:F, s:i, s:o, s:o, s:o, s:o, s?o}",
-                     "precision", &prec, "seconds", &c->seconds, "runs", &c->nruns, "q", &q[0],
-                     "p", &q[1], "lambda", &q[2], "energy", &q[3], "extra", &q[4]) != 0) {
+                     "precision", &prec, "seconds", &x.seconds, "runs", &x.nruns, "q",
+                     &q[0], "p", &q[1], "lambda", &q[2], "energy", &q[3], "extra",
+                     &q[4]) != 0) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
-  for (int x = 0; x < VAL_NQ; x++) {
-    if (!q[x]) {
-      c->verdict[x] = -1;
-      c->order[x] = c->unc[x] = NAN;
-      snprintf(c->why[x], sizeof c->why[x], "not measured");
-      continue;
-    }
-    json_t *o = NULL, *u = NULL;
-    const char *r = NULL;
-    if (json_unpack_ex(q[x], &je, JSON_STRICT, "{s:o, s:o, s:i, s:s}", "order", &o,
-                       "uncertainty", &u, "verdict", &c->verdict[x], "reason", &r) != 0) {
-      snprintf(why, whylen, "%s: %s", val_names[x], je.text);
-      return -1;
-    }
-    c->order[x] = json_is_number(o) ? json_number_value(o) : NAN;
-    c->unc[x] = json_is_number(u) ? json_number_value(u) : NAN;
-    if (c->declared[x] != VI_ORDER_EXACT &&
-        (c->verdict[x] == VI_VERDICT_OK) != isfinite(c->order[x])) {
-      snprintf(why, whylen, "%s: a verdict without its order", val_names[x]);
-      return -1;
-    }
-    snprintf(c->why[x], sizeof c->why[x], "%s", r);
+  if ((strcmp(prec, "double") != 0 && strcmp(prec, "quad") != 0) ||
+      !(isfinite(x.seconds) && x.seconds >= 0) || x.nruns < 1 ||
+      x.nruns > VI_ORDER_MAXH) {
+    snprintf(why, whylen,
+             "precision '%.20s', seconds %.3g or runs %d is not a measurement", prec,
+             x.seconds, x.nruns);
+    return -1;
   }
-  snprintf(c->precision, sizeof c->precision, "%s", prec);
-  c->done = 1;
+  for (int k = 0; k < VAL_NQ; k++) {
+    if (!q[k]) {
+      x.verdict[k] = -1;
+      x.order[k] = x.unc[k] = NAN;
+      snprintf(x.why[k], sizeof x.why[k], "not measured");
+    } else if (quantity_restore(&x, k, q[k], why, whylen) != 0) {
+      return -1;
+    }
+  }
+  snprintf(x.precision, sizeof x.precision, "%s", prec);
+  x.done = 1;
+  *(val_case *)c_ = x;
   return 0;
 }
 

@@ -159,15 +159,16 @@ check '! grep -q "5.50" "$tmp/out"' "cells of another build were reused"
 check '! grep -q "5.50" "$tmp/out"' "--fresh reused stored cells"
 
 # The published tables are read by column name: a short row or a missing
-# column is an error naming the file and line, never a skipped row.
+# column is an error naming the file and line, never a skipped row; like
+# an unreadable table, it is refused before any work (exit 2).
 bad="$tmp/badpub"
 mkdir -p "$bad"
 cp "$pub/"*.csv "$bad/"
 sed -i '3s/,[^,]*$//' "$bad/man2020_orders.csv"
-expect 1 "man2020_orders.csv:3: 6 fields, the header has 7" -- \
+expect 2 "man2020_orders.csv:3: 6 fields, the header has 7" -- \
   "$V" reproduce man2020-table1 --max-cells 1 --results "$d/r9" --published "$bad"
 sed -i '1s/order_q/orders_q/' "$bad/wenger2017_table1_gauss.csv"
-expect 1 "has no column 'order_q'" -- \
+expect 2 "has no column 'order_q'" -- \
   "$V" reproduce wenger2017-table1 --max-cells 1 --results "$d/r9" --published "$bad"
 
 # 5. Runs that cannot finish are refused; an interrupted run leaves nothing.

@@ -427,13 +427,15 @@ static void test_table_size(vi_check_ctx *T) {
   }
   int restored = 0;
   for (int k = 0; k < n; k++) {
-    json_t *v = json_pack("{s:s, s:s, s:[f, f], s:o, s:o, s:o, s:{s:s, s:s, s:s}}", "method",
-                          "galerkin:s=1", "precision", "double", "h", 0.1, 0.01, "q",
-                          vi_cells_fit_json(2.0, "2.00", 0.01), "p",
-                          vi_cells_fit_json(2.0, "2.00", 0.01), "lambda",
-                          vi_cells_fit_json(2.0, "2.00", 0.01), "projected", "q", "2.00", "p",
-                          "2.00", "lambda", "2.00");
-    char why[128] = "";
+    json_t *v = json_pack(
+        "{s:s, s:s, s:[f, f], s:o, s:o, s:o, s:{s:s, s:s, s:s}}", "method",
+        "galerkin:s=1,w=1,quadL=gauss,r=1,quadZ=lobatto,ctrl=lobatto,"
+        "project=none,lambda=node",
+        "precision", "double", "h", 0.1, 0.01, "q", vi_cells_fit_json(2.0, "2.00", 0.01),
+        "p", vi_cells_fit_json(2.0, "2.00", 0.01), "lambda",
+        vi_cells_fit_json(2.0, "2.00", 0.01), "projected", "q", "2.00", "p", "2.00",
+        "lambda", "2.00");
+    char why[256] = "";
     restored += spec->restore((char *)cells + (size_t)k * spec->cell_size, v, why,
                               sizeof why) == 0;
     json_decref(v);
@@ -461,11 +463,66 @@ static void test_table_size(vi_check_ctx *T) {
   free(cells);
 }
 
+/* The published-table reader's validation (published.h) on the cases
+ * the e2e tests cannot reach with the real tables: a byte-order mark with
+ * CRLF ends, a real column, a repeated column. Each bad table must be
+ * refused with its line and column. */
+static int load_text(const char *text, const vi_field *fields, vi_table *t, char *err,
+                     size_t errlen) {
+  char path[] = "/tmp/vi_test_pub_XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (!f) {
+    snprintf(err, errlen, "no temporary file");
+    return -2;
+  }
+  fputs(text, f);
+  fclose(f);
+  int rc = vi_table_load(path, fields, t, err, errlen);
+  unlink(path);
+  return rc;
+}
+
+static void test_table_reader(vi_check_ctx *T) {
+  static const vi_field fields[] = {{"k", VI_FIELD_INT, 1, 9, "d"},
+                                    {"x", VI_FIELD_REAL, 0, 0, NULL},
+                                    {"q", VI_FIELD_CHOICE, 0, 0, "gauss|lobatto"},
+                                    {NULL, 0, 0, 0, NULL}};
+  vi_table t;
+  char err[512] = "";
+  int rc = load_text("\xEF\xBB\xBFq,k,x\r\nlobatto,d,-2.385e-3\r\ngauss,7,1\r\n", fields,
+                     &t, err, sizeof err);
+  CHECK(rc == 0 && t.nrows == 2, "BOM and CRLF tolerated: %s", err);
+  if (rc == 0) {
+    CHECK(vi_table_int(&t, 0, 0) == -1 && vi_table_int(&t, 1, 0) == 7 &&
+              vi_table_real(&t, 0, 1) == -2.385e-3 &&
+              strcmp(vi_table_at(&t, 1, 2), "gauss") == 0,
+          "the values read back by declared field");
+    vi_table_free(&t);
+  }
+  static const char *const bad[][2] = {
+      {"q,k,x\ngauss,1,1.5x\n", ":2: column x: '1.5x' is not a finite real number"},
+      {"q,k,x\ngauss,1,inf\n", ":2: column x: 'inf' is not a finite real number"},
+      {"q,k,x\ngauss,1, 2\n", ":2: column x: ' 2' is not a finite real number"},
+      {"q,k,x\ngauss,1,2\ngauss,+3,2\n",
+       ":3: column k: '+3' is neither an integer in 1..9"},
+      {"q,k,x,k\ngauss,1,2,1\n", ":1: column k appears twice"},
+      {"q,k,x\n\n", ": no data rows"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    err[0] = '\0';
+    rc = load_text(bad[i][0], fields, &t, err, sizeof err);
+    CHECK(rc == -1 && strstr(err, bad[i][1]) != NULL, "refused with '%s': %s", bad[i][1],
+          err);
+  }
+}
+
 int main(void) {
   vi_check_ctx ctx = {0, 0};
   test_rows(&ctx);
   test_rows_columns(&ctx);
   test_table_render(&ctx);
+  test_table_reader(&ctx);
   test_claims(&ctx);
   test_gp(&ctx);
   test_sweep(&ctx);

@@ -53,40 +53,37 @@ typedef struct man_cell {
 } man_cell;
 
 /* A row of the published CSV, when its source_table is this study's
- * (read by column name, studies/published.h; an unknown rule name is an
- * error with the line). Table 1's rows name the construction, not an
- * algorithm: it is EGG. */
-static const char *const man_columns[] = {"control_points",
-                                          "quad_unconstrained",
-                                          "quad_constrained",
-                                          "m",
-                                          "order_energy",
-                                          "source_table",
-                                          NULL};
+ * (published.h: every field is validated before a row becomes a cell).
+ * Table 1's rows name the construction, not an algorithm: it is EGG. */
+enum { MAN_ALG, MAN_CTRL, MAN_QU, MAN_QC, MAN_M, MAN_ORDER, MAN_TABLE };
+static const vi_field man_fields[] = {
+    {"algorithm", VI_FIELD_TEXT, 0, 0, NULL},
+    {"control_points", VI_FIELD_CHOICE, 0, 0, "equidistant|lobatto"},
+    {"quad_unconstrained", VI_FIELD_CHOICE, 0, 0, "gauss|lobatto"},
+    {"quad_constrained", VI_FIELD_CHOICE, 0, 0, "gauss|lobatto"},
+    {"m", VI_FIELD_INT, 1, 99, NULL},
+    {"order_energy", VI_FIELD_INT, 1, 99, NULL},
+    {"source_table", VI_FIELD_CHOICE, 0, 0, "1|3"},
+    {NULL, 0, 0, 0, NULL},
+};
 
 static int man_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, int r,
-                         const int *col, const char *path, char *err, size_t errlen) {
+                         const char *path, char *err, size_t errlen) {
   man_cell *c = c_;
-  if (strcmp(vi_table_at(tab, r, col[5]), t->subset) != 0) {
+  if (strcmp(vi_table_at(tab, r, MAN_TABLE), t->subset) != 0) {
     return 0;
   }
-  const char *ctrl = vi_table_at(tab, r, col[0]), *qu = vi_table_at(tab, r, col[1]),
-             *qc = vi_table_at(tab, r, col[2]);
-  int okc = strcmp(ctrl, "equidistant") == 0 || strcmp(ctrl, "lobatto") == 0;
-  int oku = strcmp(qu, "gauss") == 0 || strcmp(qu, "lobatto") == 0;
-  int okq = strcmp(qc, "gauss") == 0 || strcmp(qc, "lobatto") == 0;
-  if (!okc || !oku || !okq) {
-    snprintf(
-        err, errlen,
-        "%s:%d: control_points, quad_unconstrained, quad_constrained must "
-        "be equidistant|lobatto, gauss|lobatto, gauss|lobatto: '%.20s', '%.20s', '%.20s'",
-        path, r + 2, ctrl, qu, qc);
-    return -1;
-  }
+  const char *ctrl = vi_table_at(tab, r, MAN_CTRL), *qu = vi_table_at(tab, r, MAN_QU),
+             *qc = vi_table_at(tab, r, MAN_QC);
   snprintf(c->alg, sizeof c->alg, "%c%c%c", ctrl[0] == 'e' ? 'E' : 'L',
            qu[0] == 'g' ? 'G' : 'L', qc[0] == 'g' ? 'G' : 'L');
-  if (vi_table_int(tab, r, col[3], path, &c->m, err, errlen) != 0 ||
-      vi_table_int(tab, r, col[4], path, &c->published, err, errlen) != 0) {
+  c->m = vi_table_int(tab, r, MAN_M);
+  c->published = vi_table_int(tab, r, MAN_ORDER);
+  /* An m the family refuses is found here, before any cell runs. */
+  char spec[64], canon[256], why[256];
+  snprintf(spec, sizeof spec, "man2020:alg=%s,m=%d", c->alg, c->m);
+  if (vi_study_method(spec, canon, sizeof canon, why, sizeof why) != 0) {
+    snprintf(err, errlen, "%s:%d: %s: %s", path, tab->line[r], spec, why);
     return -1;
   }
   vi_cell_fit_none(&c->fit);
@@ -97,7 +94,7 @@ static int man_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, 
 /* The match rule (issue 4): the fitted order rounded to the nearest even
  * integer equals the published one; recomputed on every run, never stored. */
 static void judge(man_cell *c) {
-  c->match = isfinite(c->fit.order) && 2 * (int)lround(c->fit.order / 2) == c->published;
+  c->match = vi_published_order_match(c->fit.order, c->published, 1);
 }
 
 static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen) {
@@ -137,26 +134,28 @@ static json_t *cell_measurement(const void *c_) {
                             &c->fit);
 }
 
-/* Restore a cell from the store; -1 with the reason in why when the stored
- * value is not a valid measurement. */
+/* Restore a cell from the store, every field checked (cells.h); -1 with
+ * the reason in why, the cell untouched, when the stored value is not a
+ * valid measurement. */
 static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
-  man_cell *c = c_;
+  man_cell x = *(man_cell *)c_;
   const char *mx = NULL;
   json_error_t je;
   if (json_unpack_ex(v, &je, 0, "{s:s}", "energy_max", &mx) != 0) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
-  if (strlen(mx) >= sizeof c->measured_max) {
-    snprintf(why, whylen, "energy_max label too long");
+  if (!vi_cells_label_ok(mx) || strlen(mx) >= sizeof x.measured_max) {
+    snprintf(why, whylen, "energy_max '%.20s' is not a fit's label", mx);
     return -1;
   }
-  snprintf(c->measured_max, sizeof c->measured_max, "%s", mx);
-  if (vi_cell_fit_restore(v, "energy", 1, &c->fit, why, whylen) != 0) {
+  snprintf(x.measured_max, sizeof x.measured_max, "%s", mx);
+  if (vi_cell_fit_restore(v, "energy", 1, &x.fit, why, whylen) != 0) {
     return -1;
   }
-  judge(c);
-  c->done = 1;
+  judge(&x);
+  x.done = 1;
+  *(man_cell *)c_ = x;
   return 0;
 }
 
@@ -319,7 +318,7 @@ static int cell_done(const void *c) {
 #define MAN_TABLE_SPEC(caption_, subset_)                                                \
   {                                                                                      \
     .config = MAN_CONFIG, .caption = caption_, .subset = subset_,                        \
-    .cell_size = sizeof(man_cell), .verdicts_per_cell = 1, .columns = man_columns,       \
+    .cell_size = sizeof(man_cell), .verdicts_per_cell = 1, .fields = man_fields,         \
     .cell = man_read_cell, .key = cell_key, .label = cell_label, .done = cell_done,      \
     .measure = run_cell, .stored = cell_measurement, .restore = cell_restore,            \
     .cols = man_cols, .ncols = (int)(sizeof man_cols / sizeof man_cols[0]),              \

@@ -59,20 +59,32 @@ static int ty_ladder(const char *system, long *N) {
   return 7;
 }
 
-/* A row of the published table (read by column name, studies/published.h). */
-static const char *const ty_columns[] = {"system", "tableau", "s", "order_q", NULL};
+/* A row of the published table (published.h: every field is validated
+ * before a row becomes a cell); 'd' is published as -1. */
+enum { TY_SYSTEM, TY_TABLEAU, TY_S, TY_ORDER, TY_SOURCE };
+static const vi_field ty_fields[] = {
+    {"system", VI_FIELD_CHOICE, 0, 0, "kepler|point-vortices|lotka-volterra"},
+    {"tableau", VI_FIELD_CHOICE, 0, 0, "gauss|radau-iia|lobatto-iiia-iiib"},
+    {"s", VI_FIELD_INT, 1, 99, NULL},
+    {"order_q", VI_FIELD_INT, 1, 99, "d"},
+    {"source", VI_FIELD_TEXT, 0, 0, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
 
 static int ty_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, int r,
-                        const int *col, const char *path, char *err, size_t errlen) {
+                        const char *path, char *err, size_t errlen) {
+  (void)t;
   ty_cell *c = c_;
-  if (vi_table_text(tab, r, col[0], path, c->system, sizeof c->system, err, errlen) ||
-      vi_table_text(tab, r, col[1], path, c->tableau, sizeof c->tableau, err, errlen) ||
-      vi_table_int(tab, r, col[2], path, &c->s, err, errlen)) {
-    return -1;
-  }
-  if (strcmp(vi_table_at(tab, r, col[3]), "d") == 0) {
-    c->published = -1;
-  } else if (vi_table_int(tab, r, col[3], path, &c->published, err, errlen) != 0) {
+  snprintf(c->system, sizeof c->system, "%s", vi_table_at(tab, r, TY_SYSTEM));
+  snprintf(c->tableau, sizeof c->tableau, "%s", vi_table_at(tab, r, TY_TABLEAU));
+  c->s = vi_table_int(tab, r, TY_S);
+  c->published = vi_table_int(tab, r, TY_ORDER);
+  /* A stage count the tableau does not have is found here, before any
+   * cell runs. */
+  char spec[96], canon[256], why[256];
+  snprintf(spec, sizeof spec, "vprk:tableau=%s,s=%d", c->tableau, c->s);
+  if (vi_study_method(spec, canon, sizeof canon, why, sizeof why) != 0) {
+    snprintf(err, errlen, "%s:%d: %s: %s", path, tab->line[r], spec, why);
     return -1;
   }
   vi_cell_fit_none(&c->fit);
@@ -82,9 +94,8 @@ static int ty_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, i
 /* The match rule: an ok fit rounding to the published order; 'd' when the
  * verdict is "does not converge". Recomputed on every run, never stored. */
 static void ty_judge(ty_cell *c) {
-  c->match = c->published < 0
-                 ? strcmp(c->fit.label, "d") == 0
-                 : isfinite(c->fit.order) && lround(c->fit.order) == c->published;
+  c->match = c->published < 0 ? strcmp(c->fit.label, "d") == 0
+                              : vi_published_order_match(c->fit.order, c->published, 0);
 }
 
 static int ty_measure(void *c_, const reproduce_opts *o, char *err, size_t errlen) {
@@ -126,8 +137,11 @@ static json_t *ty_stored(const void *c_) {
                             "q", &c->fit);
 }
 
+/* Restore a cell from the store, every field checked (cells.h); -1 with
+ * the reason in why, the cell untouched, when the stored value is not a
+ * valid measurement. */
 static int ty_restore(void *c_, json_t *v, char *why, size_t whylen) {
-  ty_cell *c = c_;
+  ty_cell x = *(ty_cell *)c_;
   const char *prec = NULL, *note = NULL;
   json_error_t je;
   if (json_unpack_ex(v, &je, 0, "{s:s, s:s}", "precision", &prec, "precision_note",
@@ -135,17 +149,19 @@ static int ty_restore(void *c_, json_t *v, char *why, size_t whylen) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
-  if (strcmp(prec, "double") != 0 && strcmp(prec, "quad") != 0) {
-    snprintf(why, whylen, "precision '%.20s'", prec);
+  if ((strcmp(prec, "double") != 0 && strcmp(prec, "quad") != 0) ||
+      strlen(note) >= sizeof x.precision_note) {
+    snprintf(why, whylen, "precision '%.20s' (double or quad) or its note", prec);
     return -1;
   }
-  snprintf(c->precision, sizeof c->precision, "%s", prec);
-  snprintf(c->precision_note, sizeof c->precision_note, "%s", note);
-  if (vi_cell_fit_restore(v, "q", 2, &c->fit, why, whylen) != 0) {
+  snprintf(x.precision, sizeof x.precision, "%s", prec);
+  snprintf(x.precision_note, sizeof x.precision_note, "%s", note);
+  if (vi_cell_fit_restore(v, "q", 2, &x.fit, why, whylen) != 0) {
     return -1;
   }
-  ty_judge(c);
-  c->done = 1;
+  ty_judge(&x);
+  x.done = 1;
+  *(ty_cell *)c_ = x;
   return 0;
 }
 
@@ -312,7 +328,7 @@ const vi_table_spec vi_tyranowski2014_orders = {
         "and Lotka-Volterra",
     .cell_size = sizeof(ty_cell),
     .verdicts_per_cell = 1,
-    .columns = ty_columns,
+    .fields = ty_fields,
     .cell = ty_read_cell,
     .key = ty_key,
     .label = ty_label,

@@ -42,6 +42,8 @@
 #define WG_SYSTEM "planar-pendulum"
 #define WG_T 1.0
 
+static const char *const wg_quantity[VI_NQUANT] = {"q", "p", "lambda"};
+
 /* One row of a published table and what we measured for it. */
 typedef struct cell {
   int s, r, ordL, w, z, ordZ;
@@ -58,42 +60,79 @@ typedef struct cell {
   int done;
 } cell;
 
-/* A row of a published wenger2017 table (read by column name, studies/
- * published.h: a short row, bad number or over-long text is an error with
- * the line). */
-static const char *const wg_columns[] = {
-    "s",       "r",       "ordL",         "w",     "z", "ordZ", "quadL", "quadZ",
-    "order_q", "order_p", "order_lambda", "basis", NULL};
+/* A row of a published wenger2017 table (published.h: every field is
+ * validated before a row becomes a cell). The integer ranges are only a
+ * sanity bound: the method's own ranges and rules are checked on the
+ * row's method spec. */
+enum {
+  WG_S,
+  WG_R,
+  WG_ORDL,
+  WG_W,
+  WG_Z,
+  WG_ORDZ,
+  WG_QUADL,
+  WG_QUADZ,
+  WG_OQ,
+  WG_OP,
+  WG_OL,
+  WG_BASIS
+};
+#define WG_ORDER(name)                                                                   \
+  { name, VI_FIELD_INT, 1, 99, "d" }
+static const vi_field wg_fields[] = {
+    {"s", VI_FIELD_INT, 1, 99, NULL},
+    {"r", VI_FIELD_INT, 1, 99, NULL},
+    {"ordL", VI_FIELD_INT, 1, 99, NULL},
+    {"w", VI_FIELD_INT, 1, 99, NULL},
+    {"z", VI_FIELD_INT, 1, 99, NULL},
+    {"ordZ", VI_FIELD_INT, 1, 99, NULL},
+    {"quadL", VI_FIELD_CHOICE, 0, 0, "gauss|lobatto"},
+    {"quadZ", VI_FIELD_CHOICE, 0, 0, "gauss|lobatto"},
+    WG_ORDER("order_q"),
+    WG_ORDER("order_p"),
+    WG_ORDER("order_lambda"),
+    {"basis", VI_FIELD_CHOICE, 0, 0,
+     "extracted|extracted-realigned|extracted-incomplete|rule"},
+    {NULL, 0, 0, 0, NULL},
+};
+#undef WG_ORDER
+
+static void cell_spec(const void *c_, char *spec, size_t len);
 
 static int wg_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, int row,
-                        const int *col, const char *path, char *err, size_t errlen) {
+                        const char *path, char *err, size_t errlen) {
+  (void)t;
   cell *x = c_;
   int *ints[6] = {&x->s, &x->r, &x->ordL, &x->w, &x->z, &x->ordZ};
-  char *strs[6] = {x->quadL, x->quadZ, x->pub[0], x->pub[1], x->pub[2], x->basis};
-  const size_t lens[6] = {sizeof x->quadL,  sizeof x->quadZ,  sizeof x->pub[0],
-                          sizeof x->pub[1], sizeof x->pub[2], sizeof x->basis};
   for (int i = 0; i < 6; i++) {
-    if (vi_table_int(tab, row, col[i], path, ints[i], err, errlen) != 0 ||
-        vi_table_text(tab, row, col[6 + i], path, strs[i], lens[i], err, errlen) != 0) {
-      return -1;
-    }
+    *ints[i] = vi_table_int(tab, row, i);
+  }
+  snprintf(x->quadL, sizeof x->quadL, "%s", vi_table_at(tab, row, WG_QUADL));
+  snprintf(x->quadZ, sizeof x->quadZ, "%s", vi_table_at(tab, row, WG_QUADZ));
+  snprintf(x->basis, sizeof x->basis, "%s", vi_table_at(tab, row, WG_BASIS));
+  for (int q = 0; q < VI_NQUANT; q++) {
+    snprintf(x->pub[q], sizeof x->pub[q], "%s", vi_table_at(tab, row, WG_OQ + q));
+  }
+  /* A row the method refuses (w > s with Lobatto constraints, r out of
+   * range) is found here, before any cell runs. */
+  char spec[256], canon[256], why[256];
+  cell_spec(x, spec, sizeof spec);
+  if (vi_study_method(spec, canon, sizeof canon, why, sizeof why) != 0) {
+    snprintf(err, errlen, "%s:%d: %s: %s", path, tab->line[row], spec, why);
+    return -1;
   }
   return 1;
 }
 
-/* Rounded to the nearest even integer, as the match rule asks. */
-static int nearest_even(double x) {
-  return 2 * (int)lround(x / 2);
-}
-
+/* The match rule (above), from the measured order and the published
+ * value as it is now. */
 static void judge(cell *c) {
   for (int x = 0; x < VI_NQUANT; x++) {
     if (strcmp(c->pub[x], "d") == 0) {
       c->match[x] = strcmp(c->meas[x], "d") == 0;
-    } else if (isfinite(c->order[x])) {
-      c->match[x] = nearest_even(c->order[x]) == atoi(c->pub[x]);
     } else {
-      c->match[x] = 0;
+      c->match[x] = vi_published_order_match(c->order[x], atoi(c->pub[x]), 1);
     }
   }
 }
@@ -153,60 +192,84 @@ static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen)
  * verdicts, which are recomputed from the published table on every run. */
 static json_t *cell_measurement(const void *c_) {
   const cell *c = c_;
-  static const char *const qn[VI_NQUANT] = {"q", "p", "lambda"};
   json_t *j = json_pack("{s:s, s:s, s:[f, f]}", "method", c->method, "precision", c->precision,
                         "h", c->hmax, c->hmin);
   json_t *proj = json_object();
   for (int x = 0; j && x < VI_NQUANT; x++) {
-    json_object_set_new(j, qn[x], vi_cells_fit_json(c->order[x], c->meas[x], c->residual[x]));
-    json_object_set_new(proj, qn[x], json_string(c->proj[x]));
+    json_object_set_new(j, wg_quantity[x],
+                        vi_cells_fit_json(c->order[x], c->meas[x], c->residual[x]));
+    json_object_set_new(proj, wg_quantity[x], json_string(c->proj[x]));
   }
   json_object_set_new(j, "projected", proj);
   return j;
 }
 
-/* Restore a cell from the store; -1 with the reason in why when the stored
- * value is not a valid measurement of this cell. */
+/* The method and precision a stored measurement must name: those run_cell
+ * gives this cell. 0, or -1 with the reason in why. */
+static int stored_method_ok(const cell *c, const char *method, const char *prec,
+                            char *why, size_t whylen) {
+  char spec[256], canon[256];
+  cell_spec(c, spec, sizeof spec);
+  if (vi_study_method(spec, canon, sizeof canon, why, whylen) != 0) {
+    return -1;
+  }
+  if (strcmp(method, canon) != 0 ||
+      strcmp(prec, wants_quad(c) ? "quad" : "double") != 0) {
+    snprintf(why, whylen,
+             "method '%.120s' in %.8s precision is not this cell's (%s in %s)", method,
+             prec, canon, wants_quad(c) ? "quad" : "double");
+    return -1;
+  }
+  return 0;
+}
+
+/* Restore a cell from the store, every field checked against the cell it
+ * claims to be (its method and precision, h within (0, T], the fits and
+ * the projected labels); -1 with the reason in why, the cell untouched,
+ * when the stored value is not a valid measurement of this cell. */
 static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
-  cell *c = c_;
-  const char *method = NULL, *prec = NULL, *pq = NULL, *pp = NULL, *pl = NULL;
+  cell x = *(cell *)c_;
+  const char *method = NULL, *prec = NULL, *proj[VI_NQUANT];
   json_t *f[VI_NQUANT];
   json_error_t je;
-  if (json_unpack_ex(v, &je, JSON_STRICT, "{s:s, s:s, s:[FF], s:o, s:o, s:o, s:{s:s, s:s, s:s}}",
-                     "method", &method, "precision", &prec, "h", &c->hmax, &c->hmin, "q", &f[0],
-                     "p", &f[1], "lambda", &f[2], "projected", "q", &pq, "p", &pp, "lambda",
-                     &pl) != 0) {
+  if (json_unpack_ex(v, &je, JSON_STRICT,
+                     "{s:s, s:s, s:[FF!], s:o, s:o, s:o, s:{s:s, s:s, s:s}}", "method",
+                     &method, "precision", &prec, "h", &x.hmax, &x.hmin, "q", &f[0], "p",
+                     &f[1], "lambda", &f[2], "projected", "q", &proj[0], "p", &proj[1],
+                     "lambda", &proj[2]) != 0) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
-  if (strcmp(prec, wants_quad(c) ? "quad" : "double") != 0 ||
-      strncmp(method, "galerkin:", 9) != 0 || strlen(method) >= sizeof c->method) {
-    snprintf(why, whylen, "precision '%.8s' or method '%.40s' does not belong to this cell", prec,
-             method);
+  if (stored_method_ok(&x, method, prec, why, whylen) != 0) {
     return -1;
   }
-  const char *proj[VI_NQUANT] = {pq, pp, pl};
-  for (int x = 0; x < VI_NQUANT; x++) {
-    if (vi_cells_fit_read(f[x], &c->order[x], c->meas[x], sizeof c->meas[x], &c->residual[x],
+  if (!(isfinite(x.hmax) && isfinite(x.hmin) && 0 < x.hmin && x.hmin <= x.hmax &&
+        x.hmax <= WG_T)) {
+    snprintf(why, whylen, "h [%.3g, %.3g] is not a range of steps in (0, T = %g]", x.hmax,
+             x.hmin, WG_T);
+    return -1;
+  }
+  for (int q = 0; q < VI_NQUANT; q++) {
+    if (vi_cells_fit_read(f[q], &x.order[q], x.meas[q], sizeof x.meas[q], &x.residual[q],
                           why, whylen) != 0) {
       return -1;
     }
-    if (strlen(proj[x]) >= sizeof c->proj[x]) {
-      snprintf(why, whylen, "projected label too long");
+    if (!vi_cells_label_ok(proj[q]) || strlen(proj[q]) >= sizeof x.proj[q]) {
+      snprintf(why, whylen, "projected %s '%.20s' is not a fit's label", wg_quantity[q],
+               proj[q]);
       return -1;
     }
-    snprintf(c->proj[x], sizeof c->proj[x], "%s", proj[x]);
+    snprintf(x.proj[q], sizeof x.proj[q], "%s", proj[q]);
   }
-  snprintf(c->precision, sizeof c->precision, "%s", prec);
-  snprintf(c->method, sizeof c->method, "%s", method);
-  judge(c);
-  c->done = 1;
+  snprintf(x.precision, sizeof x.precision, "%s", prec);
+  snprintf(x.method, sizeof x.method, "%s", method);
+  judge(&x);
+  x.done = 1;
+  *(cell *)c_ = x;
   return 0;
 }
 
 /* ---- the layout (study.h): one row per quantity of a cell ------------------ */
-
-static const char *const wg_quantity[VI_NQUANT] = {"q", "p", "lambda"};
 
 /* The JSON keeps the fitted order as a number (its label beside it), the
  * CSV the label; the CSV leaves out the method and the fit's residual. */
@@ -400,7 +463,7 @@ const vi_table_spec vi_wenger2017_table = {
         "each cell plain and with project=p,lambda=recompute",
     .cell_size = sizeof(cell),
     .verdicts_per_cell = VI_NQUANT,
-    .columns = wg_columns,
+    .fields = wg_fields,
     .cell = wg_read_cell,
     .key = cell_spec,
     .label = cell_label,
