@@ -5,7 +5,9 @@
 #include "outfile.h"
 #include "spec.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,11 +117,55 @@ int vi_cli_common_opt(const char *cmd, int c, const char *arg, vi_cli_common *co
   }
 }
 
+int vi_cli_once(const char *cmd, const struct option *opts, int c, const char *arg,
+                const char *multi, vi_cli_seen *seen) {
+  const struct option *o = opts;
+  while (o->name && o->val != c) {
+    o++;
+  }
+  if (!o->name || o->has_arg == no_argument || c < 0 || c > 255 || (multi && strchr(multi, c))) {
+    return 0;
+  }
+  if (seen->value[c]) {
+    char msg[1024];
+    snprintf(msg, sizeof msg, "--%s given twice ('%.400s' and '%.400s'); give it once", o->name,
+             seen->value[c], arg);
+    return vi_cli_usage(cmd, msg);
+  }
+  seen->value[c] = arg;
+  return 0;
+}
+
+/* "overflow" or "underflow" when text is a number that the precision of
+ * api cannot hold (its magnitude is too large, or a nonzero value reads as
+ * zero), else NULL: long double has quad's exponent range, so it reads
+ * what either precision rejects. */
+static const char *out_of_range(const vi_api *api, const char *text) {
+  char *end = NULL;
+  errno = 0;
+  long double v = strtold(text, &end);
+  if (end == text || *end != '\0') {
+    return NULL;
+  }
+  const int erange = errno == ERANGE;
+  vi_wide w = 0;
+  if (api->parse_real(text, &w) != VI_OK) {
+    return erange || isfinite(v) ? (erange && fabsl(v) < 1 ? "underflow" : "overflow") : NULL;
+  }
+  return w == 0 && (v != 0 || erange) ? "underflow" : NULL;
+}
+
 int vi_cli_positive(const char *cmd, const vi_api *api, const char *what, const char *text,
                     vi_wide *out) {
   char msg[512];
   if (!text || !*text) {
     snprintf(msg, sizeof msg, "missing value for %s", what);
+    return vi_cli_usage(cmd, msg);
+  }
+  const char *range = out_of_range(api, text);
+  if (range) {
+    snprintf(msg, sizeof msg, "invalid %s '%s': out of range (%s in %s precision); give a "
+             "positive finite number", what, text, range, api->name);
     return vi_cli_usage(cmd, msg);
   }
   if (api->parse_real(text, out) != VI_OK) {
@@ -148,6 +194,12 @@ int vi_cli_solver(const char *cmd, const vi_api *api, const vi_cli_common *co,
     if (vi_cli_positive(cmd, api, "--rtol", co->rtol, &sc->rtol)) {
       return VI_EXIT_USAGE;
     }
+    if (!((double)sc->rtol < 1)) {
+      snprintf(msg, sizeof msg, "--rtol %s is out of range: valid %.3g <= rtol < 1 in %s "
+               "precision (a relative tolerance of 1 or more accepts a Newton correction as "
+               "large as the unknown itself)", co->rtol, api->eps, api->name);
+      return vi_cli_usage(cmd, msg);
+    }
     if ((double)sc->rtol < api->eps) {
       snprintf(msg, sizeof msg, "--rtol %s is below the %s precision's epsilon %.3g and "
                "cannot be met; use --precision quad or a larger --rtol",
@@ -172,6 +224,16 @@ int vi_cli_steps(const char *cmd, const vi_api *api, vi_wide T, const char *Ttex
     snprintf(msg, sizeof msg, "final time T = %s is not a whole multiple of h = %s "
              "(T/h = %.6g); choose h = T/N for an integer N", Ttext, htext, ratio);
   }
+  return vi_cli_usage(cmd, msg);
+}
+
+int vi_cli_step_limit(const char *cmd, const char *what, double steps, int force) {
+  if (force || steps <= (double)VI_CLI_MAX_STEPS) {
+    return 0;
+  }
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s = %.0f steps is above the limit of %ld steps; choose a larger "
+           "h or a smaller T, or pass --force to run it anyway", what, steps, VI_CLI_MAX_STEPS);
   return vi_cli_usage(cmd, msg);
 }
 

@@ -8,6 +8,7 @@
 #include "outcome.h"
 #include "vistudy.h"
 
+#include <getopt.h>
 #include <stddef.h>
 
 #define VI_CLI_MAX_SET 64
@@ -46,6 +47,18 @@ typedef struct vi_cli_common {
 /* 1 when getopt's c was a common option (stored), 0 when it is not one,
  * -VI_EXIT_USAGE after printing the usage error. */
 int vi_cli_common_opt(const char *cmd, int c, const char *arg, vi_cli_common *co);
+
+/* The values of a command's options seen so far, by getopt code: a
+ * single-valued option given twice is refused instead of the last one
+ * silently winning. */
+typedef struct vi_cli_seen {
+  const char *value[256];
+} vi_cli_seen;
+/* 0, or VI_EXIT_USAGE after the usage error when getopt's c is an option
+ * of opts that takes a value, is not in multi (codes that may repeat, as
+ * --set) and was given before. */
+int vi_cli_once(const char *cmd, const struct option *opts, int c, const char *arg,
+                const char *multi, vi_cli_seen *seen);
 /* Append one --set argument ("phi0=2.1,omega0=0.7" is two assignments,
  * "q0=1,2,3" one) to set/nset in buf; -1 when there are too many. */
 int vi_cli_split_set(const char *arg, char *buf, size_t buflen, const char **set, int *nset);
@@ -53,7 +66,8 @@ int vi_cli_split_set(const char *arg, char *buf, size_t buflen, const char **set
 int vi_cli_precision(const char *cmd, const char *s, vi_precision *p);
 
 /* A positive finite number in the precision of api; usage error printed
- * and VI_EXIT_USAGE returned otherwise ("invalid WHAT 'TEXT'..."). */
+ * and VI_EXIT_USAGE returned otherwise ("invalid WHAT 'TEXT'...", out of
+ * range when it overflows or underflows the precision). */
 int vi_cli_positive(const char *cmd, const vi_api *api, const char *what, const char *text,
                     vi_wide *out);
 /* Solver options of the common options in api's precision (KINSOL only in
@@ -64,6 +78,13 @@ int vi_cli_solver(const char *cmd, const vi_api *api, const vi_cli_common *co,
 /* N with N h = T; usage error naming both texts otherwise. */
 int vi_cli_steps(const char *cmd, const vi_api *api, vi_wide T, const char *Ttext, vi_wide h,
                  const char *htext, long *N);
+/* The most steps a command integrates (run: T/h; order: T/h summed over
+ * its step sizes) unless --force: more cannot finish in reasonable time
+ * or memory. */
+#define VI_CLI_MAX_STEPS 100000000L
+/* 0 when steps is within VI_CLI_MAX_STEPS or force; else VI_EXIT_USAGE
+ * after a usage error naming what (e.g. "T/h") and the way out. */
+int vi_cli_step_limit(const char *cmd, const char *what, double steps, int force);
 
 /* The default reference cache ($VI_CACHE_DIR, $XDG_CACHE_HOME/vistudy,
  * ~/.cache/vistudy; NULL when none is known), and the check of the cache
@@ -71,6 +92,11 @@ int vi_cli_steps(const char *cmd, const vi_api *api, vi_wide T, const char *Ttex
  * error, -1), the default one is dropped with a warning. */
 const char *vi_cli_default_cache(char *buf, size_t len);
 int vi_cli_prepare_cache(const char *cmd, const char **dir, int given);
+
+/* The help of each command (printed by --help or -h anywhere among its
+ * arguments, and by 'vistudy help CMD'). */
+extern const char vi_list_help[], vi_check_help[], vi_run_help[], vi_order_help[],
+    vi_reproduce_help[];
 
 int vi_cmd_list(int argc, char **argv);
 int vi_cmd_check(int argc, char **argv);

@@ -289,17 +289,17 @@ static void md_studies(void) {
   }
 }
 
+const char vi_list_help[] =
+    "usage: vistudy list [systems|methods|studies] [--markdown]\n"
+    "Without an argument: systems and methods. --markdown prints the registry as\n"
+    "Markdown (docs/systems.md, docs/methods.md and docs/studies-list.md are\n"
+    "this output).";
+
+/* --help is answered by main (cli/vistudy.c) wherever it stands. */
 int vi_cmd_list(int argc, char **argv) {
   const char *what = NULL;
   int markdown = 0;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      puts("usage: vistudy list [systems|methods|studies] [--markdown]\n"
-           "Without an argument: systems and methods. --markdown prints the registry as\n"
-           "Markdown (docs/systems.md, docs/methods.md and docs/studies-list.md are\n"
-           "this output).");
-      return VI_EXIT_OK;
-    }
     if (strcmp(argv[i], "--markdown") == 0) {
       markdown = 1;
     } else if (argv[i][0] == '-') {

@@ -72,12 +72,12 @@ static void progress(void *ctx, const vi_order_result *r, int i) {
           r->status[i] == VI_OK ? "" : vi_strerror(r->status[i]));
 }
 
-static const char *const order_help =
+const char vi_order_help[] =
     "usage: vistudy order --system S [--set name=v1,v2 ...] --method SPEC\n"
     "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
     "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
     "                     [--measure state|energy [--no-reference]] [--errors-at nodes|final]\n"
-    "                     [--json FILE]\n"
+    "                     [--json FILE] [--force]\n"
     "                     [--cache DIR | --no-cache]\n"
     "\n"
     "Runs the method for each step size h (T a whole multiple of each; default\n"
@@ -112,6 +112,8 @@ static const char *const order_help =
     "The reference is the exact solution where the system has one, else an\n"
     "independent integration of the form's equations (cached in DIR, default\n"
     "$VI_CACHE_DIR or ~/.cache/vistudy).\n"
+    "A study whose explicit --h list sums to more than 1e8 steps (T/h over the\n"
+    "list) is refused unless --force, as a run of more than 1e8 steps is.\n"
     "Exit 0 when the study ran, 1 when it could not, 2 on bad usage.";
 
 int vi_cmd_order(int argc, char **argv) {
@@ -123,6 +125,7 @@ int vi_cmd_order(int argc, char **argv) {
                                        {"cache", required_argument, NULL, 'c'},
                                        {"no-cache", no_argument, NULL, 'n'},
                                        {"no-reference", no_argument, NULL, 'N'},
+                                       {"force", no_argument, NULL, 'F'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   vi_cli_common co = {0};
@@ -140,9 +143,13 @@ int vi_cmd_order(int argc, char **argv) {
   }
   const char *json_path = NULL;
   char err[2048] = "";
-  int c, cache_given = 0;
+  int c, cache_given = 0, force = 0;
+  vi_cli_seen seen = {{0}};
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (vi_cli_once("order", opts, c, optarg, "s", &seen)) {
+      return VI_EXIT_USAGE;
+    }
     int k = vi_cli_common_opt("order", c, optarg, &co);
     if (k < 0) {
       return -k;
@@ -191,8 +198,11 @@ int vi_cmd_order(int argc, char **argv) {
     case 'N':
       a.energy_only = 1;
       break;
+    case 'F':
+      force = 1;
+      break;
     case 'h':
-      puts(order_help);
+      puts(vi_order_help);
       return VI_EXIT_OK;
     default:
       return vi_cli_usage("order", "invalid option");
@@ -228,12 +238,17 @@ int vi_cmd_order(int argc, char **argv) {
       vi_cli_solver("order", api, &co, &a.solver)) {
     return VI_EXIT_USAGE;
   }
+  double steps = 0;
   for (int i = 0; i < nh; i++) {
     vi_wide h = 0;
     if (vi_cli_positive("order", api, "step size h", htext[i], &h) ||
         vi_cli_steps("order", api, a.T, Ttext, h, htext[i], &a.N[i])) {
       return VI_EXIT_USAGE;
     }
+    steps += (double)a.N[i];
+  }
+  if (vi_cli_step_limit("order", "T/h summed over the --h list", steps, force)) {
+    return VI_EXIT_USAGE;
   }
   a.nN = nh;
   /* Destinations before the work: the JSON file, and the reference cache. */

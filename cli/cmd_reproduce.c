@@ -6,10 +6,48 @@
 #include "reproduce.h"
 #include "spec.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+const char vi_reproduce_help[] =
+    "usage: vistudy reproduce ID|--all|--list [--fresh] [--strict] [--quick]\n"
+    "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
+    "                         [--max-cells N] [--skip ID,...]\n"
+    "\n"
+    "Regenerates a paper table or figure (see --list). A table study writes\n"
+    "results/ID.{md,csv,json}, compares every cell with the published values\n"
+    "(DIR, default $VI_PUBLISHED_DIR or ../shared/published) and prints\n"
+    "'matched N/M cells' and every mismatch. A figure study also draws\n"
+    "results/ID.{svg,png} with gnuplot (script kept as results/ID.gp) and\n"
+    "checks the claims the paper's text makes about the figure.\n"
+    "An interrupted run resumes from results/ID.partial.json unless --fresh;\n"
+    "a stored cell is used only when the same build of vistudy computed it for\n"
+    "the same configuration, and every verdict is recomputed against the\n"
+    "published values as they are now.\n"
+    "--max-cells N runs only the first N rows of a table; --quick runs a\n"
+    "figure on a reduced grid (tests); both are reduced runs and write to\n"
+    "DIR/quick/ (DIR: --results, default results), never over the full\n"
+    "results. --skip leaves studies out of --all.\n"
+    "Every destination is checked before any work: a results directory that\n"
+    "cannot be created or written, or a result name that is a directory, is\n"
+    "refused (exit 2).\n"
+    "Exit 0 when the study ran; with --strict, 1 on any mismatch or claim\n"
+    "that does not hold.";
+
+/* 1 when path names something (a directory the checks would not create). */
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 || errno != ENOENT;
+}
+
+/* VI_EXIT_USAGE after the usage error in err when rc is nonzero, else 0. */
+static int refused(int rc, const char *err) {
+  return rc != 0 ? vi_cli_usage("reproduce", err) : 0;
+}
 
 int vi_cmd_reproduce(int argc, char **argv) {
   static const struct option opts[] = {
@@ -27,8 +65,12 @@ int vi_cmd_reproduce(int argc, char **argv) {
                       .progress = isatty(2)};
   int all = 0, list = 0, c, cache_given = 0;
   char err[VI_PATH_MAX + 512];
+  vi_cli_seen seen = {{0}};
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (vi_cli_once("reproduce", opts, c, optarg, NULL, &seen)) {
+      return VI_EXIT_USAGE;
+    }
     switch (c) {
     case 'a':
       all = 1;
@@ -67,29 +109,7 @@ int vi_cmd_reproduce(int argc, char **argv) {
       }
       break;
     case 'h':
-      puts("usage: vistudy reproduce ID|--all|--list [--fresh] [--strict] [--quick]\n"
-           "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
-           "                         [--max-cells N] [--skip ID,...]\n"
-           "\n"
-           "Regenerates a paper table or figure (see --list). A table study writes\n"
-           "results/ID.{md,csv,json}, compares every cell with the published values\n"
-           "(DIR, default $VI_PUBLISHED_DIR or ../shared/published) and prints\n"
-           "'matched N/M cells' and every mismatch. A figure study also draws\n"
-           "results/ID.{svg,png} with gnuplot (script kept as results/ID.gp) and\n"
-           "checks the claims the paper's text makes about the figure.\n"
-           "An interrupted run resumes from results/ID.partial.json unless --fresh;\n"
-           "a stored cell is used only when the same build of vistudy computed it for\n"
-           "the same configuration, and every verdict is recomputed against the\n"
-           "published values as they are now.\n"
-           "--max-cells N runs only the first N rows of a table; --quick runs a\n"
-           "figure on a reduced grid (tests); both are reduced runs and write to\n"
-           "DIR/quick/ (DIR: --results, default results), never over the full\n"
-           "results. --skip leaves studies out of --all.\n"
-           "Every destination is checked before any work: a results directory that\n"
-           "cannot be created or written, or a result name that is a directory, is\n"
-           "refused (exit 2).\n"
-           "Exit 0 when the study ran; with --strict, 1 on any mismatch or claim\n"
-           "that does not hold.");
+      puts(vi_reproduce_help);
       return VI_EXIT_OK;
     default:
       return vi_cli_usage("reproduce", "invalid option");
@@ -112,18 +132,28 @@ int vi_cmd_reproduce(int argc, char **argv) {
     return vi_cli_usage("reproduce", err);
   }
   /* Reduced runs never overwrite the full results: they go to DIR/quick. */
+  const char *dirs[2] = {o.results_dir, NULL};
   if (o.quick || o.max_cells > 0) {
-    if (vi_dir_prepare(o.results_dir, 0, err, sizeof err) != 0) {
-      return vi_cli_usage("reproduce", err);
-    }
     snprintf(resbuf, sizeof resbuf, "%s/quick", o.results_dir);
-    o.results_dir = resbuf;
+    dirs[1] = o.results_dir = resbuf;
   }
-  if (vi_reproduce_check(selected, &o, err, sizeof err) != 0) {
-    return vi_cli_usage("reproduce", err);
+  int made[2] = {!exists(dirs[0]), dirs[1] && !exists(dirs[1])};
+  int st = refused(dirs[1] ? vi_dir_prepare(dirs[0], 0, err, sizeof err) : 0, err);
+  if (st == 0) {
+    st = refused(vi_reproduce_check(selected, &o, err, sizeof err), err);
   }
-  if (vi_cli_prepare_cache("reproduce", &o.cache_dir, cache_given) != 0) {
-    return VI_EXIT_USAGE;
+  if (st == 0 && vi_cli_prepare_cache("reproduce", &o.cache_dir, cache_given) != 0) {
+    st = VI_EXIT_USAGE;
+  }
+  if (st != 0) {
+    /* A refused command leaves nothing behind: the directories the checks
+     * created are removed again (rmdir: only while they are empty). */
+    for (int i = 1; i >= 0; i--) {
+      if (dirs[i] && made[i]) {
+        rmdir(dirs[i]);
+      }
+    }
+    return st;
   }
   return vi_reproduce(selected, &o);
 }

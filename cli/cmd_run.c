@@ -12,9 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Runs that cannot finish or would fill the disk are refused unless
- * --force (docs/usage.md, "Outputs"). */
-#define RUN_MAX_STEPS 100000000L               /* 1e8 steps */
+/* Runs that cannot finish (VI_CLI_MAX_STEPS) or would fill the disk are
+ * refused unless --force (docs/usage.md, "Outputs"). */
 #define RUN_MAX_BYTES (1024.0 * 1024 * 1024)   /* 1 GiB of CSV in a regular file */
 
 typedef struct csv_sink {
@@ -36,7 +35,7 @@ static int write_csv_row(void *ctx, long k, int ncol, const vi_wide *v) {
   return ferror(s->f) ? VI_EIO : VI_OK;
 }
 
-static const char *const run_help =
+const char vi_run_help[] =
     "usage: vistudy run --system S [--set name=v1,v2 ...] --method SPEC --h H --T T\n"
     "                   [--precision double|quad] [--solver newton|kinsol]\n"
     "                   [--rtol R] [--max-iter K] [--every K] [--force] [--quiet]\n"
@@ -82,8 +81,12 @@ static int run_traj(const vi_api *api, vi_traj *tr, const vi_traj_info *info, vi
   double elapsed = vi_cpu_clock() - t0;
   const long w = r.rows;
   const char *are = w == 1 ? "is" : "are", *s = w == 1 ? "" : "s";
-  if (fflush(f) != 0 || ferror(f) || r.sink_status == VI_EIO) {
-    fprintf(stderr, "vistudy run: write error on %s: %s\n", fname, strerror(errno));
+  /* Standard output is flushed, checked and reported by main, as for
+   * every command (a flush here would lose its errno). */
+  if ((f != stdout && fflush(f) != 0) || ferror(f) || r.sink_status == VI_EIO) {
+    if (f != stdout) {
+      fprintf(stderr, "vistudy run: write error on %s: %s\n", fname, strerror(errno));
+    }
     return VI_EXIT_FAIL;
   }
   if (rc != VI_OK) {
@@ -106,12 +109,12 @@ static int run_traj(const vi_api *api, vi_traj *tr, const vi_traj_info *info, vi
   } else {
     fprintf(stderr,
             "vistudy run: %s on %s, %s precision, %s solver: %ld steps of h = %s "
-            "to T = %s, %d unknowns/step, %.2f Newton iterations/step (max %ld), "
-            "%.3f s of CPU time\n",
+            "to T = %s, %d unknowns/step, %.2f Newton iterations per solve (max %ld; %ld "
+            "solves, the start-up's included), %.3f s of CPU time\n",
             info->method, info->system, api->name,
             co->solver == VI_SOLVER_KINSOL ? "kinsol" : "newton", r.steps, htext, Ttext,
-            r.unknowns, r.steps ? (double)r.newton_iters / (double)r.steps : 0.0,
-            r.newton_iters_max, elapsed);
+            r.unknowns, r.solves ? (double)r.newton_iters / (double)r.solves : 0.0,
+            r.newton_iters_max, r.solves, elapsed);
   }
   return VI_EXIT_OK;
 }
@@ -130,8 +133,12 @@ int vi_cmd_run(int argc, char **argv) {
   const char *out = NULL, *htext = NULL;
   char err[VI_PATH_MAX + 2048] = "";
   int c, every = 1, force = 0, quiet = 0;
+  vi_cli_seen seen = {{0}};
   optind = 1;
   while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    if (vi_cli_once("run", opts, c, optarg, "s", &seen)) {
+      return VI_EXIT_USAGE;
+    }
     int k = vi_cli_common_opt("run", c, optarg, &co);
     if (k < 0) {
       return -k;
@@ -158,7 +165,7 @@ int vi_cmd_run(int argc, char **argv) {
       quiet = 1;
       break;
     case 'h':
-      puts(run_help);
+      puts(vi_run_help);
       return VI_EXIT_OK;
     default:
       return vi_cli_usage("run", "invalid option");
@@ -183,11 +190,8 @@ int vi_cmd_run(int argc, char **argv) {
       vi_cli_solver("run", api, &co, &tc.solver)) {
     return VI_EXIT_USAGE;
   }
-  if (!force && tc.N > RUN_MAX_STEPS) {
-    snprintf(err, sizeof err,
-             "T/h = %ld steps is above the limit of %ld steps of one run; choose a larger "
-             "h or a smaller T, or pass --force to run it anyway", tc.N, RUN_MAX_STEPS);
-    return vi_cli_usage("run", err);
+  if (vi_cli_step_limit("run", "T/h", (double)tc.N, force)) {
+    return VI_EXIT_USAGE;
   }
   /* The destination is checked (and its temporary created) before any work
    * and removed again when the run cannot start. */
@@ -226,6 +230,9 @@ int vi_cmd_run(int argc, char **argv) {
   /* A failed run keeps the nodes computed so far: the file is committed,
    * unless the run failed before writing any node. */
   char cerr[VI_PATH_MAX + 256];
+  if (o.d.kind == VI_DEST_STDOUT) {
+    return st; /* main flushes and checks it */
+  }
   if (st != VI_EXIT_OK && o.d.kind == VI_DEST_FILE && ftell(o.f) <= 0) {
     vi_out_abort(&o);
   } else if (vi_out_commit(&o, cerr, sizeof cerr) != 0) {

@@ -469,7 +469,9 @@ int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, long *iters, long *fevals,
 typedef struct VI_X(vi_stats) {
   long steps;
   long newton_iters;     /* total Newton iterations */
-  long newton_iters_max; /* largest count in one step */
+  long newton_iters_max; /* largest count of one solve */
+  long solves;           /* solves counted in both: those of init (its
+                            look-ahead) and one per step */
   long fevals, jevals;   /* residual and Jacobian assemblies */
   int unknowns;          /* size of the nonlinear system per step */
 } VI_X(vi_stats);

@@ -199,7 +199,8 @@ typedef struct vi_traj_result {
   int sink_status;    /* VI_OK, or what the sink returned when it stopped */
   int eval_failed;    /* 1: the energy or a residual of a node could not be
                          evaluated (status in the return value) */
-  long steps, newton_iters, newton_iters_max;
+  long steps, newton_iters, newton_iters_max; /* iterations: total, most in one solve */
+  long solves; /* the solves counted: init's look-ahead and one per step */
   int unknowns;
   char ref_method[256]; /* reference: what produced it */
   double ref_accuracy;

@@ -169,7 +169,8 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
     return VI_ENOMEM;
   }
   vi_opts_defaults(type->options, optbuf);
-  int rc = vi_opts_parse(type->name, type->options, optbuf, kv, err, errlen);
+  const vi_opts_family fam = {type->check, type->opts_size};
+  int rc = vi_opts_parse(type->name, type->options, optbuf, kv, &fam, err, errlen);
   if (rc != VI_OK) {
     return rc;
   }

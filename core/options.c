@@ -5,6 +5,7 @@
 #include "common.h"
 #include "spec.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,10 +90,19 @@ static int preset_sets(const vi_opt_preset *p, const char *key) {
   return 0;
 }
 
-/* Set the plain (INT, CHOICE) keys of kv. */
+/* An integer out of the table's range for an option whose valid range
+ * depends on the others (range_doc set, e.g. galerkin's w in 1..s): it is
+ * reported once the others are known, with the values valid for them. */
+typedef struct deferred_int {
+  const vi_opt *o;
+  int value;
+} deferred_int;
+
+/* Set the plain (INT, CHOICE) keys of kv; an out-of-range integer is
+ * recorded in late (when not NULL) instead of refused, as said above. */
 static int parse_plain(const char *family, const vi_opt *table, void *opts, const char *kv,
-                       const vi_opt *excl, const vi_opt_preset *excl_p, char *err,
-                       size_t errlen) {
+                       const vi_opt *excl, const vi_opt_preset *excl_p, deferred_int *late,
+                       char *err, size_t errlen) {
   char key[32], val[64];
   int rc;
   for (const char *cur = kv;
@@ -108,6 +118,13 @@ static int parse_plain(const char *family, const vi_opt *table, void *opts, cons
       return VI_EINVAL;
     }
     int v = 0;
+    if (late && !late->o && o->kind == VI_OPT_INT && o->range_doc &&
+        vi_parse_int(key, val, INT_MIN, INT_MAX, &v, err, errlen) == 0 &&
+        (v < o->lo || v > o->hi)) {
+      late->o = o;
+      late->value = v;
+      continue;
+    }
     if (value_of(o, val, &v, err, errlen)) {
       return VI_EINVAL;
     }
@@ -116,10 +133,65 @@ static int parse_plain(const char *family, const vi_opt *table, void *opts, cons
   return rc < 0 ? VI_EINVAL : VI_OK;
 }
 
+/* The values of the INT option o that the family's check accepts with the
+ * other options as they are, as "1..3" or "2, 4..5" ("" when none). */
+static void valid_here(const vi_opt *o, const void *opts, const vi_opts_family *fam, char *buf,
+                       size_t len) {
+  _Alignas(16) char tmp[512];
+  char e[256];
+  size_t k = 0;
+  int first = 0, in_run = 0;
+  buf[0] = '\0';
+  if (fam->opts_size > sizeof tmp) {
+    return;
+  }
+  for (int v = o->lo; v <= o->hi + 1 && k < len; v++) {
+    int ok = 0;
+    if (v <= o->hi) {
+      memcpy(tmp, opts, fam->opts_size);
+      *field(o, tmp) = v;
+      ok = fam->check(tmp, e, sizeof e) == 0;
+    }
+    if (ok && !in_run) {
+      first = v;
+      in_run = 1;
+    } else if (!ok && in_run) {
+      k += (size_t)snprintf(buf + k, len - k, v - 1 > first ? "%s%d..%d" : "%s%d",
+                            k ? ", " : "", first, v - 1);
+      in_run = 0;
+    }
+  }
+}
+
+/* Refuse an empty element of kv (",s=2", "s=2,,w=1", "s=2,"): a typo,
+ * refused as an empty --h element is. */
+static int empty_element(const char *family, const char *kv, char *err, size_t errlen) {
+  int k = 1;
+  for (const char *c = kv, *start = kv; *kv; c++) {
+    if (*c != ',' && *c != '\0') {
+      continue;
+    }
+    if (c == start) {
+      snprintf(err, errlen, "method %s:%s: empty option (element %d); give key=value "
+               "items separated by single commas", family, kv, k);
+      return VI_EINVAL;
+    }
+    if (*c == '\0') {
+      break;
+    }
+    start = c + 1;
+    k++;
+  }
+  return VI_OK;
+}
+
 int vi_opts_parse(const char *family, const vi_opt *table, void *opts, const char *kv,
-                  char *err, size_t errlen) {
+                  const vi_opts_family *fam, char *err, size_t errlen) {
   char key[32], val[64], list[512];
   int rc;
+  if (empty_element(family, kv, err, errlen) != VI_OK) {
+    return VI_EINVAL;
+  }
   const vi_opt *excl = NULL;
   const vi_opt_preset *excl_p = NULL;
   /* Unknown keys first, then the presets (their keys become the values),
@@ -146,7 +218,8 @@ int vi_opts_parse(const char *family, const vi_opt *table, void *opts, const cha
                key, family, list);
       return VI_EINVAL;
     }
-    if (parse_plain(family, table, opts, p->fragment, NULL, NULL, err, errlen) != VI_OK) {
+    if (parse_plain(family, table, opts, p->fragment, NULL, NULL, NULL, err, errlen) !=
+        VI_OK) {
       return VI_EINVAL;
     }
     int *f = field(o, opts);
@@ -161,7 +234,22 @@ int vi_opts_parse(const char *family, const vi_opt *table, void *opts, const cha
   if (rc < 0) {
     return VI_EINVAL;
   }
-  return parse_plain(family, table, opts, kv, excl, excl_p, err, errlen);
+  deferred_int late = {NULL, 0};
+  rc = parse_plain(family, table, opts, kv, excl, excl_p, fam && fam->check ? &late : NULL,
+                   err, errlen);
+  if (rc != VI_OK || !late.o) {
+    return rc;
+  }
+  valid_here(late.o, opts, fam, list, sizeof list);
+  if (list[0]) {
+    snprintf(err, errlen, "invalid value '%d' for %s of method %s:%s: valid with these options: "
+             "%s (in general %s)", late.value, late.o->key, family, kv, list,
+             late.o->range_doc);
+  } else {
+    snprintf(err, errlen, "invalid value '%d' for %s: expected %s", late.value, late.o->key,
+             late.o->range_doc);
+  }
+  return VI_EINVAL;
 }
 
 static void describe_value(const vi_opt *o, int v, char *buf, size_t len) {

@@ -56,10 +56,21 @@ enum { VI_PRESET_EXCLUSIVE = 0, VI_PRESET_IN_SPEC = 1 };
 
 /* Defaults of every option into opts. */
 void vi_opts_defaults(const vi_opt *table, void *opts);
+/* What vi_opts_parse may ask of the family: its check (defaults derived,
+ * combinations refused; 0 when the options are valid) and the size of its
+ * options block. */
+typedef struct vi_opts_family {
+  int (*check)(void *opts, char *err, size_t errlen);
+  size_t opts_size;
+} vi_opts_family;
+
 /* Parse "key=value,..." (after the defaults) for family; VI_EINVAL with a
- * message naming the key and the valid choices. */
+ * message naming the key and the valid choices, or the empty element. With
+ * fam (may be NULL), an integer out of range for an option whose range
+ * depends on the others (range_doc) is reported with the values fam's
+ * check accepts with the options given. */
 int vi_opts_parse(const char *family, const vi_opt *table, void *opts, const char *kv,
-                  char *err, size_t errlen);
+                  const vi_opts_family *fam, char *err, size_t errlen);
 /* The ranges of options filled directly (typed constructor); VI_EINVAL with
  * the option, its value and its range. */
 int vi_opts_check(const char *family, const vi_opt *table, const void *opts, char *err,

@@ -274,6 +274,7 @@ static int traj_run(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *re
   res->steps = stt->steps;
   res->newton_iters = stt->newton_iters;
   res->newton_iters_max = stt->newton_iters_max;
+  res->solves = stt->solves;
   res->unknowns = stt->unknowns;
   /* The method's failure first (init's too, whatever node 0's row did). */
   if (rc != VI_OK && (init_failed || (!res->eval_failed && res->sink_status == VI_OK))) {

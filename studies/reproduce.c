@@ -114,6 +114,15 @@ int vi_reproduce_select(const char *id, const char *skip, int selected[], char *
     selected[i] = 0;
     c = end ? end + 1 : c + len;
   }
+  int any = 0;
+  for (int i = 0; i < NSTUDIES; i++) {
+    any |= selected[i];
+  }
+  if (!any) {
+    snprintf(err, errlen, "--skip leaves no study to run (it names all %d); skip fewer, or "
+             "give one study ID", NSTUDIES);
+    return -1;
+  }
   return 0;
 }
 
@@ -121,23 +130,44 @@ int vi_reproduce_nstudies(void) {
   return NSTUDIES;
 }
 
+/* The refusal of a reduction study s does not have: the option that does
+ * not apply to it is named (also when both are given), with the way out
+ * for this command (n studies selected). */
+static void reduction_refused(const vi_study *s, const reproduce_opts *o, int n, char *err,
+                              size_t errlen) {
+  const int table = s->tabular, both = o->quick && o->max_cells > 0;
+  const char *wrong = table ? "--quick" : "--max-cells N";
+  const char *right = table ? "--max-cells N" : "--quick";
+  char hint[128];
+  if (both && n > 1) {
+    snprintf(hint, sizeof hint, "they reduce different studies: give one, and leave out with "
+             "--skip the studies it does not reduce");
+  } else if (n > 1) {
+    snprintf(hint, sizeof hint, "leave it out with --skip, or run it alone with %s", right);
+  } else {
+    snprintf(hint, sizeof hint, both ? "drop %s" : "give %s instead", both ? wrong : right);
+  }
+  snprintf(err, errlen, "%s reduces %s studies only; %s is a %s, reduced by %s (%s)", wrong,
+           table ? "the figure and sweep" : "the table", s->id,
+           table ? "table" : "figure or sweep", right, hint);
+}
+
 int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
                        size_t errlen) {
   if (vi_dir_prepare(o->results_dir, 0, err, errlen) != 0) {
     return -1;
   }
+  int nselected = 0;
+  for (int i = 0; i < NSTUDIES; i++) {
+    nselected += selected[i] != 0;
+  }
   for (int i = 0; i < NSTUDIES; i++) {
     if (!selected[i]) {
       continue;
     }
-    if ((o->max_cells > 0 && !studies[i].tabular) || (o->quick && studies[i].tabular)) {
-      snprintf(err, errlen,
-               "%s reduces %s studies only; %s is a %s, reduced by %s (leave it out with "
-               "--skip, or run it alone)",
-               o->max_cells > 0 ? "--max-cells N" : "--quick",
-               o->max_cells > 0 ? "the table" : "the figure and sweep", studies[i].id,
-               studies[i].tabular ? "table" : "figure or sweep",
-               studies[i].tabular ? "--max-cells N" : "--quick");
+    const int table = studies[i].tabular;
+    if (table ? o->quick : o->max_cells > 0) {
+      reduction_refused(&studies[i], o, nselected, err, errlen);
       return -1;
     }
     if (vi_study_check(o->results_dir, studies[i].id, studies[i].outputs, err, errlen) != 0) {

@@ -23,14 +23,16 @@ static const int vi_kit_rule_values[] = {VI_RULE_GAUSS, VI_RULE_LOBATTO};
 static const char *const vi_kit_ctrl_names[] = {"equidistant", "lobatto", NULL};
 static const int vi_kit_ctrl_values[] = {VI_CTRL_EQUIDISTANT, VI_CTRL_LOBATTO};
 
-/* Add the counts of one step's solve (as vi_solve reports them) to stats
- * (may be NULL). */
+/* Add the counts of one solve (as vi_solve reports them, a retry
+ * included) to stats (may be NULL): the total, the maximum and the number
+ * of solves count the same solves. */
 static inline void vi_stats_add_solve(VI_X(vi_stats) *stats, long iters,
                                       long fevals, long jevals) {
   if (stats == NULL) {
     return;
   }
   stats->newton_iters += iters;
+  stats->solves++;
   if (iters > stats->newton_iters_max) {
     stats->newton_iters_max = iters;
   }
