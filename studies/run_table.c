@@ -77,7 +77,8 @@ int vi_study_method(const char *spec, char *canon, size_t len, char *err, size_t
     return -1;
   }
   vi_opts_defaults(mt->options, opts);
-  if (vi_opts_parse(mt->name, mt->options, opts, kv, err, errlen) != VI_OK ||
+  const vi_opts_family fam = {mt->check, mt->opts_size};
+  if (vi_opts_parse(mt->name, mt->options, opts, kv, &fam, err, errlen) != VI_OK ||
       (mt->check && mt->check(opts, err, errlen) != 0)) {
     return -1;
   }
