@@ -268,3 +268,16 @@ int vi_cli_prepare_cache(const char *cmd, const char **dir, int given) {
   *dir = NULL;
   return 0;
 }
+
+int vi_cli_progress_every(const char *cmd, const char *text, double *out) {
+  char *end = NULL, msg[256];
+  errno = 0;
+  double v = strtod(text, &end);
+  if (!*text || *end || errno || !(v >= 0.1 && v <= 3600)) {
+    snprintf(msg, sizeof msg, "invalid --progress-every '%s': give the seconds between two "
+             "progress lines, 0.1 to 3600", text);
+    return vi_cli_usage(cmd, msg);
+  }
+  *out = v;
+  return 0;
+}

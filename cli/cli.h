@@ -91,6 +91,10 @@ int vi_cli_step_limit(const char *cmd, const char *what, double steps, int force
  * before any work: a directory given with --cache must be usable (usage
  * error, -1), the default one is dropped with a warning. */
 const char *vi_cli_default_cache(char *buf, size_t len);
+/* --progress-every S: seconds between two progress lines in a log, in
+ * [0.1, 3600]. 0, or VI_EXIT_USAGE after the message. */
+int vi_cli_progress_every(const char *cmd, const char *text, double *out);
+
 int vi_cli_prepare_cache(const char *cmd, const char **dir, int given);
 
 /* The help of each command (printed by --help or -h anywhere among its

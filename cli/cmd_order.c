@@ -1,6 +1,7 @@
 /* cmd_order.c: `vistudy order`: an order study (vi_api.order) printed as a
  * table with the fitted orders, and written as JSON with --json. */
 #include "cli.h"
+#include "progress.h"
 #include "outfile.h"
 #include "report.h"
 #include "spec.h"
@@ -54,22 +55,29 @@ static int parse_h_list(char *list, const char **h, int *nh, char *err, size_t e
   return 0;
 }
 
-/* Progress on stderr (a terminal by default). */
+/* Progress on stderr (progress.h): on a terminal every run as it ends; in
+ * a log a run's line at most every few seconds. */
 static void progress(void *ctx, const vi_order_result *r, int i) {
-  (void)ctx;
+  vi_progress *p = ctx;
+  char line[512];
   if (i == -2) {
+    vi_progress_break(p);
     fprintf(stderr, "order study: double precision limits a quantity (its floor); rerunning "
             "in quad\n");
     return;
   }
   if (i < 0) {
-    fprintf(stderr, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
-            r->precision, r->T);
+    if (p->mode == VI_PROGRESS_TTY) {
+      fprintf(stderr, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
+              r->precision, r->T);
+    }
     return;
   }
-  fprintf(stderr, "  h = %-12.6g e_q = %-10.3e e_p = %-10.3e e_lambda = %-10.3e %s\n", r->h[i],
-          r->err[VI_Q][i], r->err[VI_P][i], r->err[VI_LAMBDA][i],
-          r->status[i] == VI_OK ? "" : vi_strerror(r->status[i]));
+  snprintf(line, sizeof line, "%s  h = %-12.6g e_q = %-10.3e e_p = %-10.3e e_lambda = %-10.3e %s",
+           p->mode == VI_PROGRESS_LOG ? "order study:" : "", r->h[i], r->err[VI_Q][i],
+           r->err[VI_P][i], r->err[VI_LAMBDA][i],
+           r->status[i] == VI_OK ? "" : vi_strerror(r->status[i]));
+  vi_progress_line(p, line);
 }
 
 const char vi_order_help[] =
@@ -77,7 +85,7 @@ const char vi_order_help[] =
     "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
     "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
     "                     [--measure state|energy [--no-reference]] [--errors-at nodes|final]\n"
-    "                     [--json FILE] [--force]\n"
+    "                     [--json FILE] [--force] [--no-progress] [--progress-every S]\n"
     "                     [--cache DIR | --no-cache]\n"
     "\n"
     "Runs the method for each step size h (T a whole multiple of each; default\n"
@@ -114,6 +122,9 @@ const char vi_order_help[] =
     "$VI_CACHE_DIR or ~/.cache/vistudy).\n"
     "A study whose explicit --h list sums to more than 1e8 steps (T/h over the\n"
     "list) is refused unless --force, as a run of more than 1e8 steps is.\n"
+    "Progress (each run's errors) goes to standard error: every run on a\n"
+    "terminal, a line at most every S seconds (default 5) in a log;\n"
+    "--no-progress silences it.\n"
     "Exit 0 when the study ran, 1 when it could not, 2 on bad usage.";
 
 int vi_cmd_order(int argc, char **argv) {
@@ -126,6 +137,8 @@ int vi_cmd_order(int argc, char **argv) {
                                        {"no-cache", no_argument, NULL, 'n'},
                                        {"no-reference", no_argument, NULL, 'N'},
                                        {"force", no_argument, NULL, 'F'},
+                                       {"no-progress", no_argument, NULL, 'Q'},
+                                       {"progress-every", required_argument, NULL, 'G'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   vi_cli_common co = {0};
@@ -138,9 +151,10 @@ int vi_cmd_order(int argc, char **argv) {
   vi_order_config a = {0};
   char cachebuf[VI_PATH_MAX];
   a.cache_dir = vi_cli_default_cache(cachebuf, sizeof cachebuf);
-  if (isatty(2)) {
-    a.progress = progress;
-  }
+  vi_progress prog;
+  vi_progress_begin(&prog, vi_progress_mode_auto(0), VI_PROGRESS_EVERY, "order study", "run", 0);
+  a.progress = progress;
+  a.progress_ctx = &prog;
   const char *json_path = NULL;
   char err[2048] = "";
   int c, cache_given = 0, force = 0;
@@ -169,6 +183,14 @@ int vi_cmd_order(int argc, char **argv) {
       strcpy(hbuf, optarg);
       if (parse_h_list(hbuf, htext, &nh, err, sizeof err) != 0) {
         return vi_cli_usage("order", err);
+      }
+      break;
+    case 'Q':
+      prog.mode = VI_PROGRESS_NONE;
+      break;
+    case 'G':
+      if (vi_cli_progress_every("order", optarg, &prog.every)) {
+        return VI_EXIT_USAGE;
       }
       break;
     case 'j':

@@ -3,6 +3,7 @@
  * work. */
 #include "cli.h"
 #include "outfile.h"
+#include "progress.h"
 #include "reproduce.h"
 #include "spec.h"
 
@@ -17,6 +18,7 @@ const char vi_reproduce_help[] =
     "usage: vistudy reproduce ID|--all|--list [--fresh] [--strict] [--quick]\n"
     "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
     "                         [--max-cells N] [--skip ID,...]\n"
+    "                         [--no-progress] [--progress-every S]\n"
     "\n"
     "Regenerates a paper table or figure (see --list). A table study writes\n"
     "results/ID.{md,csv,json}, compares every cell with the published values\n"
@@ -32,6 +34,10 @@ const char vi_reproduce_help[] =
     "figure on a reduced grid (tests); both are reduced runs and write to\n"
     "DIR/quick/ (DIR: --results, default results), never over the full\n"
     "results. --skip leaves studies out of --all.\n"
+    "Progress goes to standard error: on a terminal one line rewritten in\n"
+    "place; otherwise (a log) a line at most every S seconds (default 5) with\n"
+    "the cells done, the time elapsed and an estimate of what remains;\n"
+    "--no-progress silences it.\n"
     "Every destination is checked before any work: a results directory that\n"
     "cannot be created or written, or a result name that is a directory, is\n"
     "refused (exit 2).\n"
@@ -57,12 +63,14 @@ int vi_cmd_reproduce(int argc, char **argv) {
       {"cache", required_argument, NULL, 'c'},  {"no-cache", no_argument, NULL, 'n'},
       {"max-cells", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
       {"quick", no_argument, NULL, 'q'},        {"skip", required_argument, NULL, 'k'},
+      {"no-progress", no_argument, NULL, 'Q'},  {"progress-every", required_argument, NULL, 'E'},
       {NULL, 0, NULL, 0}};
   char pubbuf[VI_PATH_MAX], resbuf[VI_PATH_MAX + 16], cachebuf[VI_PATH_MAX];
   reproduce_opts o = {.published_dir = vi_published_dir(pubbuf, sizeof pubbuf),
                       .results_dir = "results",
                       .cache_dir = vi_cli_default_cache(cachebuf, sizeof cachebuf),
-                      .progress = isatty(2)};
+                      .progress = vi_progress_mode_auto(0),
+                      .progress_every = VI_PROGRESS_EVERY};
   int all = 0, list = 0, c, cache_given = 0;
   char err[VI_PATH_MAX + 512];
   vi_cli_seen seen = {{0}};
@@ -102,6 +110,14 @@ int vi_cmd_reproduce(int argc, char **argv) {
       break;
     case 'k':
       o.skip = optarg;
+      break;
+    case 'Q':
+      o.progress = VI_PROGRESS_NONE;
+      break;
+    case 'E':
+      if (vi_cli_progress_every("reproduce", optarg, &o.progress_every)) {
+        return VI_EXIT_USAGE;
+      }
       break;
     case 'm':
       if (vi_parse_int("--max-cells", optarg, 1, 100000, &o.max_cells, err, sizeof err)) {

@@ -1,5 +1,6 @@
 /* cells.c: the cell store of resumable studies (cells.h). */
 #include "cells.h"
+#include "progress.h"
 #include "machine.h"
 #include "report.h"
 
@@ -118,14 +119,17 @@ void vi_cells_close(vi_cells *cs) {
 }
 
 int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
-                     const void *ctx, const char *id, int progress) {
+                     const void *ctx, const char *id, int progress, double every) {
   char err[2 * VI_PATH_MAX + 256], key[256], label[160], why[512];
-  int rc = 0;
-  for (int k = 0; rc == 0 && k < n; k++) {
+  int rc = 0, k = 0;
+  vi_progress pr;
+  vi_progress_begin(&pr, progress, every, id, u->noun, n);
+  for (; rc == 0 && k < n; k++) {
     void *x = (char *)units + (size_t)k * u->size;
     u->key(x, key, sizeof key);
     json_t *stored = vi_cells_get(cs, key);
     if (stored && u->restore(x, stored, why, sizeof why) != 0) {
+      vi_progress_break(&pr);
       fprintf(stderr,
               "vistudy reproduce: %s: stored %s %s in %s is invalid (%s); recomputing "
               "it\n",
@@ -135,20 +139,18 @@ int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
       continue;
     }
     u->label(x, label, sizeof label);
-    if (progress) {
-      fprintf(stderr, "\r%s: %s %d/%d (%s)        ", id, u->noun, k + 1, n, label);
-    }
+    vi_progress_at(&pr, k, label);
     if (u->measure(x, ctx, err, sizeof err) != 0) {
-      fprintf(stderr, "\nvistudy reproduce: %s %s %s: %s\n", id, u->noun, label, err);
+      vi_progress_break(&pr);
+      fprintf(stderr, "vistudy reproduce: %s %s %s: %s\n", id, u->noun, label, err);
       rc = -1;
     } else if (vi_cells_put(cs, key, u->stored(x), err, sizeof err) != 0) {
-      fprintf(stderr, "\nvistudy reproduce: %s: %s\n", id, err);
+      vi_progress_break(&pr);
+      fprintf(stderr, "vistudy reproduce: %s: %s\n", id, err);
       rc = -1;
     }
   }
-  if (progress) {
-    fputc('\n', stderr);
-  }
+  vi_progress_end(&pr, rc == 0 ? n : k - 1);
   return rc;
 }
 

@@ -75,7 +75,7 @@ typedef struct vi_cells_unit {
  * stderr if asked. 0, or -1 after the first failed measurement or store
  * write (reported on stderr). */
 int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
-                     const void *ctx, const char *id, int progress);
+                     const void *ctx, const char *id, int progress, double every);
 
 /* A fitted order as a stored measurement: {"order": number or null,
  * "label": "4.01" | "d" | "plateau" | "-", "residual": number or null}. */

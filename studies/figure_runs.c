@@ -347,7 +347,8 @@ int vi_fig_work_sweeps(const vi_fig_spec *f, vi_series *ss, int ns, double T,
       .reps = work_reps,
   };
   vi_sweep S;
-  int rc = vi_sweep_open(&S, &spec, f->id, o->quick, o->progress, o->cache_dir, err, errlen);
+  int rc = vi_sweep_open(&S, &spec, f->id, o->quick, o->progress, o->progress_every,
+                         o->cache_dir, err, errlen);
   int idx[VI_FIG_MAXCURVES];
   for (int i = 0; rc == 0 && i < ns; i++) {
     idx[i] = -1;

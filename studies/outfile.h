@@ -82,7 +82,8 @@ void vi_outset_init(vi_outset *s);
 
 /* A new member at path, which must be a regular file or a new name (a
  * symbolic link is followed): its vi_out, open for writing, or NULL with
- * the reason in err. */
+ * the reason in err. The pointer is valid until the next member is added
+ * (the members may move). */
 vi_out *vi_outset_add(vi_outset *s, const char *path, char *err, size_t errlen);
 
 /* A member with the given text. 0, or -1 with the reason in err. */

@@ -137,11 +137,12 @@ int vi_plot_stage(vi_outset *set, const char *dir, const char *name, const char 
   if (!os || vi_out_finish(os, err, errlen) != 0) {
     return -1;
   }
+  const int is = set->n - 1; /* the next add may move the members */
   vi_out *op = vi_outset_add(set, png, err, errlen);
   if (!op || vi_out_finish(op, err, errlen) != 0) {
     return -1;
   }
-  char *tsvg = gp_path(os->tmp), *tpng = gp_path(op->tmp);
+  char *tsvg = gp_path(set->o[is].tmp), *tpng = gp_path(op->tmp);
   char *run = tsvg && tpng ? script_text(gpn, tsvg, tpng, body, width, height) : NULL;
   rc = run ? run_gnuplot(dir, run, err, errlen) : -1;
   if (!run) {

@@ -3,7 +3,9 @@
  * --skip), the checks of every destination and published table before any
  * work, and the loop that runs the selected studies with their runners.
  * Where the published tables are found. */
+#include "machine.h"
 #include "outfile.h"
+#include "progress.h"
 #include "report.h"
 #include "reproduce.h"
 #include "specs.h"
@@ -193,9 +195,18 @@ int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
 }
 
 int vi_reproduce(const int selected[], const reproduce_opts *o) {
-  int worst = VI_EXIT_OK;
+  int worst = VI_EXIT_OK, n = 0, k = 0;
+  for (int i = 0; i < NSTUDIES; i++) {
+    n += selected[i] != 0;
+  }
+  const double t0 = vi_clock();
   for (int i = 0; i < NSTUDIES; i++) {
     if (selected[i]) {
+      /* In a log, where each study begins (--all runs for many minutes). */
+      if (o->progress == VI_PROGRESS_LOG && n > 1) {
+        fprintf(stderr, "vistudy reproduce: study %d/%d: %s (%.0f s elapsed)\n", ++k, n,
+                studies[i].id, vi_clock() - t0);
+      }
       int st = studies[i].run(&studies[i], o);
       worst = st > worst ? st : worst;
     }

@@ -17,6 +17,7 @@
 #include "figure_impl.h"
 #include "machine.h"
 #include "outfile.h"
+#include "progress.h"
 #include "report.h"
 
 #include <math.h>
@@ -47,7 +48,9 @@ typedef struct fig_run {
 } fig_run;
 
 static void fig_report(const fig_run *R, const reproduce_opts *o, const char *what) {
-  fprintf(stderr, "%svistudy reproduce: %s: %s\n", o->progress ? "\n" : "", R->f->id, what);
+  /* A terminal's progress line is ended first. */
+  fprintf(stderr, "%svistudy reproduce: %s: %s\n", o->progress == VI_PROGRESS_TTY ? "\n" : "",
+          R->f->id, what);
 }
 
 /* Phase 1: the system, the series, the cell store with what it holds. */
@@ -155,6 +158,7 @@ typedef struct fig_pool {
   int njobs, next, done;
   const reproduce_opts *o;
   pthread_mutex_t lock;
+  vi_progress prog; /* under the lock */
 } fig_pool;
 
 static void *fig_worker(void *arg) {
@@ -172,10 +176,9 @@ static void *fig_worker(void *arg) {
     fig_run *R = J->R;
     vi_series *s = &R->ss[J->i], *z = R->nz ? &R->ss[R->ns + J->i] : NULL;
     P->done++;
-    if (P->o->progress) {
-      fprintf(stderr, "\r%s: %d/%d curves done (%s: %s)          ", P->o->quick ? "quick" : "runs",
-              P->done, P->njobs, R->f->id, s->label);
-    }
+    char what[300];
+    snprintf(what, sizeof what, "%s: %s finished", R->f->id, s->label);
+    vi_progress_at(&P->prog, P->done, what);
     if (J->rc != VI_OK) {
       char msg[1200];
       snprintf(msg, sizeof msg, "%s: %s", s->label, J->err);
@@ -246,7 +249,9 @@ static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
     }
     return;
   }
-  fig_pool P = {jobs, nj, 0, 0, o, PTHREAD_MUTEX_INITIALIZER};
+  fig_pool P = {.jobs = jobs, .njobs = nj, .o = o, .lock = PTHREAD_MUTEX_INITIALIZER};
+  vi_progress_begin(&P.prog, o->progress, o->progress_every,
+                    nR == 1 ? Rs[0].f->id : "figures", "curve", nj);
   /* One thread per CPU this process may run on (its affinity mask, which
    * a cgroup or taskset narrows), not per CPU of the machine. */
   cpu_set_t cs;
@@ -263,9 +268,7 @@ static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
   for (int t = 0; t < started; t++) {
     pthread_join(th[t], NULL);
   }
-  if (o->progress && nj > 0) {
-    fputc('\n', stderr);
-  }
+  vi_progress_end(&P.prog, P.done);
   free(jobs);
 }
 

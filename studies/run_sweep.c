@@ -94,12 +94,13 @@ static int sweep_reference(vi_sweep *S, char *err, size_t errlen) {
 }
 
 int vi_sweep_open(vi_sweep *S, const vi_sweep_spec *spec, const char *id, int quick,
-                  int progress, const char *cache_dir, char *err, size_t errlen) {
+                  int progress, double every, const char *cache_dir, char *err,
+                  size_t errlen) {
   memset(S, 0, sizeof *S);
   S->spec = spec;
   S->id = id;
   S->quick = quick;
-  S->progress = progress;
+  vi_progress_begin(&S->prog, progress, every, id, "point", 0);
   S->cache_dir = cache_dir;
   S->T = spec->T;
   S->tg.core = -1;
@@ -146,6 +147,7 @@ int vi_sweep_open(vi_sweep *S, const vi_sweep_spec *spec, const char *id, int qu
     return -1;
   }
   if (progress && spec->nref > 0) {
+    /* Always shown: the reference may take minutes before the first point. */
     fprintf(stderr, "%s: reference on %ld nodes (%s)\n", id, spec->nref,
             quick || !spec->quad_reference ? "double" : "quad; cached after the first run");
   }
@@ -469,8 +471,8 @@ static int curve_ok_points(const vi_sweep *S, int curve) {
   return k;
 }
 
-static void progress_line(const vi_sweep *S, const vi_sweep_point *P) {
-  if (!S->progress) {
+static void progress_line(vi_sweep *S, const vi_sweep_point *P) {
+  if (S->prog.mode == VI_PROGRESS_NONE) {
     return;
   }
   const vi_sweep_curve *C = &S->curves[P->curve];
@@ -480,9 +482,11 @@ static void progress_line(const vi_sweep *S, const vi_sweep_point *P) {
   } else {
     snprintf(at, sizeof at, "tol = %-8.2g", P->tol);
   }
-  fprintf(stderr, "%s: %-24s %s e_q = %-9.3g e_H = %-9.3g %8.5f s %8ld res evals%s%s\n", S->id,
-          C->label, at, P->err[VI_SW_Q], P->err[VI_SW_ENERGY], P->tm.seconds, P->fevals,
-          P->ok ? "" : "  ", P->msg);
+  char line[512];
+  snprintf(line, sizeof line, "%s: %-24s %s e_q = %-9.3g e_H = %-9.3g %8.5f s %8ld res evals%s%s",
+           S->id, C->label, at, P->err[VI_SW_Q], P->err[VI_SW_ENERGY], P->tm.seconds, P->fevals,
+           P->ok ? "" : "  ", P->msg);
+  vi_progress_line(&S->prog, line);
 }
 
 /* Whether a curve ends after the successful run P (sweep.h). */
@@ -583,7 +587,7 @@ static int point_again(void *ctx, int i, vi_time *tm) {
 
 void vi_sweep_time(vi_sweep *S) {
   vi_repeat_in_passes(S, S->npts, point_timed, point_again, &S->spec->reps, S->quick, S->id,
-                      S->progress);
+                      S->prog.mode);
 }
 
 /* ---- services of the report hooks ----------------------------------------------- */
@@ -885,7 +889,8 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   memset(&rep, 0, sizeof rep);
   char *mdbuf = NULL, *sumbuf = NULL, *csv = NULL;
   size_t mdlen = 0, sumlen = 0;
-  if (vi_sweep_open(&S, sp, id, o->quick, o->progress, o->cache_dir, err, sizeof err) != 0 ||
+  if (vi_sweep_open(&S, sp, id, o->quick, o->progress, o->progress_every, o->cache_dir, err,
+                    sizeof err) != 0 ||
       sp->curves(&S) != 0) {
     goto out;
   }

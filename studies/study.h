@@ -22,7 +22,8 @@ typedef struct reproduce_opts {
   const char *cache_dir;     /* reference cache, NULL for none */
   int fresh;                 /* ignore a partial run */
   int strict;                /* exit 1 on any mismatch */
-  int progress;              /* progress on stderr */
+  int progress;              /* vi_progress_mode on stderr (progress.h) */
+  double progress_every;     /* VI_PROGRESS_LOG: seconds between lines */
   int max_cells;             /* > 0: only the first rows (tests) */
   int quick;                 /* figures: a reduced run (tests) */
   const char *skip;          /* --all: comma-separated IDs to leave out */

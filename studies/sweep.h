@@ -25,6 +25,7 @@
 #ifndef VI_SWEEP_H
 #define VI_SWEEP_H
 
+#include "progress.h"
 #include "claims.h"
 #include "emit.h"
 #include "plot.h"
@@ -127,7 +128,8 @@ struct vi_sweep_spec {
 struct vi_sweep {
   const vi_sweep_spec *spec;
   const char *id;
-  int quick, progress;
+  int quick;
+  vi_progress prog; /* a line per point (progress.h) */
   const char *cache_dir;
   vi_system_d *sys;
   int n, m;
@@ -185,7 +187,8 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o);
 /* One level down (the figure runner): the system and reference; 0 or -1
  * with err. */
 int vi_sweep_open(vi_sweep *S, const vi_sweep_spec *spec, const char *id, int quick,
-                  int progress, const char *cache_dir, char *err, size_t errlen);
+                  int progress, double every, const char *cache_dir, char *err,
+                  size_t errlen);
 /* Add a curve (method: a stepper spec, canonical after the first run, or
  * the baseline's description); its index, or -1. */
 int vi_sweep_add(vi_sweep *S, int kind, int group, int m, const char *label,

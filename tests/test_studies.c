@@ -305,7 +305,7 @@ static void test_sweep(vi_check_ctx *T) {
                               .curves = sweep_curves};
   vi_sweep S;
   char err[512] = "";
-  int rc = vi_sweep_open(&S, &spec, "test", 0, 0, NULL, err, sizeof err);
+  int rc = vi_sweep_open(&S, &spec, "test", 0, 0, 0, NULL, err, sizeof err);
   CHECK(rc == 0, "sweep open: %s", err);
   if (rc != 0) {
     return;
@@ -349,7 +349,7 @@ static void test_sweep(vi_check_ctx *T) {
   vi_sweep_spec stop = spec;
   stop.stop_err = 1e-3;
   stop.n_keep = 80;
-  rc = vi_sweep_open(&S, &stop, "test", 0, 0, NULL, err, sizeof err);
+  rc = vi_sweep_open(&S, &stop, "test", 0, 0, 0, NULL, err, sizeof err);
   c = vi_sweep_add(&S, VI_SWEEP_STEPPER, 0, 0, "s=2", "galerkin:s=2");
   rc = rc == 0 ? vi_sweep_curve_run(&S, c, err, sizeof err) : rc;
   CHECK(rc == 0 && S.npts == 3 && S.pts[2].N == 80, "stops at N = n_keep once below stop_err (%d runs)",
@@ -357,7 +357,7 @@ static void test_sweep(vi_check_ctx *T) {
   vi_sweep_close(&S);
 
   /* A spec the registry refuses is the study's error, named. */
-  rc = vi_sweep_open(&S, &spec, "test", 0, 0, NULL, err, sizeof err);
+  rc = vi_sweep_open(&S, &spec, "test", 0, 0, 0, NULL, err, sizeof err);
   c = vi_sweep_add(&S, VI_SWEEP_STEPPER, 0, 0, "bad", "galerkin:s=0");
   rc = rc == 0 ? vi_sweep_curve_run(&S, c, err, sizeof err) : rc;
   CHECK(rc == -1 && strstr(err, "'0' for s") && strstr(err, "1..12"), "bad spec refused: %s",
@@ -372,13 +372,13 @@ static void test_sweep(vi_check_ctx *T) {
   bad.ladder = bad_ladder;
   bad.nladder = 2;
   err[0] = 0;
-  rc = vi_sweep_open(&S, &bad, "test", 0, 0, NULL, err, sizeof err);
+  rc = vi_sweep_open(&S, &bad, "test", 0, 0, 0, NULL, err, sizeof err);
   CHECK(rc == -1 && strstr(err, "step count 30") && strstr(err, "80"), "bad ladder: %s", err);
   vi_sweep_close(&S);
 
   /* A failed run inside a curve is skipped by the interpolation: mark the
    * N = 80 run failed and interpolate between N = 40 and N = 160. */
-  rc = vi_sweep_open(&S, &spec, "test", 0, 0, NULL, err, sizeof err);
+  rc = vi_sweep_open(&S, &spec, "test", 0, 0, 0, NULL, err, sizeof err);
   c = rc == 0 ? vi_sweep_add(&S, VI_SWEEP_STEPPER, 0, 0, "s=2", "galerkin:s=2") : -1;
   rc = c == 0 ? vi_sweep_curve_run(&S, c, err, sizeof err) : -1;
   if (rc == 0 && S.npts == 5) {
