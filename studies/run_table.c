@@ -86,6 +86,16 @@ int vi_study_method(const char *spec, char *canon, size_t len, char *err, size_t
   return 0;
 }
 
+int vi_table_row_method(const char *path, int line, const char *spec, char *err,
+                        size_t errlen) {
+  char canon[256], why[256];
+  if (vi_study_method(spec, canon, sizeof canon, why, sizeof why) != 0) {
+    snprintf(err, errlen, "%s:%d: %s: %s", path, line, spec, why);
+    return -1;
+  }
+  return 0;
+}
+
 vi_order_result *vi_table_order(vi_order_config *a, int precision,
                                 const reproduce_opts *o, char *err, size_t errlen) {
   a->solver.kind = VI_SOLVER_NEWTON;

@@ -131,6 +131,11 @@ int vi_table_check(const vi_study *s, const char *dir, char *err, size_t errlen)
  * published row, and a stored cell's method, without running anything. */
 int vi_study_method(const char *spec, char *canon, size_t len, char *err, size_t errlen);
 
+/* A published row's method: 0 when the family accepts spec, else -1 with
+ * "PATH:LINE: SPEC: the family's reason" in err, before any cell runs. */
+int vi_table_row_method(const char *path, int line, const char *spec, char *err,
+                        size_t errlen);
+
 /* The order study of a cell as the table studies run it (and the order
  * validation): the caller's system, method, T and measure in a, to which
  * this adds the built-in Newton solver, the run's reference cache and the

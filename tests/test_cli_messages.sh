@@ -4,32 +4,8 @@
 # of order, write errors on standard output, repeated options, ranges of
 # numbers, help forms, method specs, refusals that leave nothing behind and
 # the Newton statistics of run's summary. Usage: test_cli_messages.sh PATH/TO/vistudy
-set -u
-V="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-
-# expect STATUS PATTERN -- command...: exit status and a stderr pattern
-# (stdout in $tmp/out, stderr in $tmp/err).
-expect() {
-  local want="$1" pat="$2"
-  shift 3
-  timeout 20 "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    bad "exit $got (want $want): $*"; cat "$tmp/err" >&2; return
-  fi
-  if [ -n "$pat" ] && ! grep -qE -- "$pat" "$tmp/err"; then
-    bad "stderr lacks /$pat/: $*"; cat "$tmp/err" >&2; return
-  fi
-  ok
-}
-# full STATUS -- command...: the command with standard output on a full
-# device: exit 1 and a message naming standard output and the errno text.
+. "$(dirname "$0")/lib.sh" "$1"
+TO=20
 full() {
   shift 2
   timeout 20 "$@" >/dev/full 2>"$tmp/err"
@@ -38,9 +14,6 @@ full() {
     bad "standard output on /dev/full: exit $got: $*"; cat "$tmp/err" >&2; return
   fi
   ok
-}
-check() {
-  if eval "$1"; then ok; else bad "$2"; fi
 }
 
 P=(--system planar-pendulum --method galerkin:s=2)
@@ -154,5 +127,4 @@ for T in 0.1 0.3 1; do
     "T = $T: mean above the maximum, or the summary does not say what it counts: $(cat "$tmp/err")"
 done
 
-echo "test_cli_messages: $checks checks, $fails failed"
-[ "$fails" -eq 0 ]
+vi_test_end cli_messages

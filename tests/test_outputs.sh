@@ -10,32 +10,7 @@
 # Usage: test_outputs.sh PATH/TO/vistudy (as root for the mknod check; it is
 # skipped with a note otherwise). Never touches /dev: the device is made in a
 # temporary directory.
-set -u
-V=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export VI_CACHE_DIR="$tmp/cache"
-unset VI_PUBLISHED_DIR
-fails=0
-checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$1"; then ok; else bad "$2"; fi; }
-# expect STATUS PATTERN -- command...: exit status and a stderr pattern.
-expect() {
-  local want="$1" pat="$2"
-  shift 3
-  # A regression that starts the work must fail, not hang: bounded.
-  timeout "${TO:-120}" "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    bad "exit $got (want $want): $*"; cat "$tmp/err" >&2; return
-  fi
-  if [ -n "$pat" ] && ! grep -qE -e "$pat" "$tmp/err"; then
-    bad "stderr lacks /$pat/: $*"; cat "$tmp/err" >&2; return
-  fi
-  ok
-}
+. "$(dirname "$0")/lib.sh" "$1"
 P=(--system planar-pendulum --method galerkin:s=2,w=2 --h 0.01 --T 0.1)
 run() { "$V" run --quiet "${P[@]}" "$@"; }
 d="$tmp/d"
@@ -243,5 +218,4 @@ expect 1 "computing step 1 .*1 node written" -- "$V" run --quiet --system planar
 check '[ "$(wc -l <"$d/first.csv")" = 2 ] && grep -q "^0," "$d/first.csv"' \
   "a failed first step left no initial node"
 
-echo "outputs: $checks checks, $fails failed"
-[ "$fails" = 0 ]
+vi_test_end outputs

@@ -5,18 +5,7 @@
 # seconds, with the units done of all, the time elapsed and an estimate of
 # what remains, and a last line; --no-progress silences it; results stay on
 # standard output.
-set -u
-V=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export VI_CACHE_DIR="$tmp/cache"
-unset VI_PUBLISHED_DIR
-fails=0
-checks=0
-check() {
-  checks=$((checks + 1))
-  if ! eval "$1"; then fails=$((fails + 1)); echo "FAIL: $2" >&2; fi
-}
+. "$(dirname "$0")/lib.sh" "$1"
 
 # A table through a pipe: lines "ID: k/N cells done, T elapsed, about R to
 # go; now LABEL", then "ID: N/N cells done in T".
@@ -55,5 +44,4 @@ rc=$?
 check '[ "$rc" = 2 ] && grep -q "0.1 to 3600" "$tmp/err"' "--progress-every 0: exit $rc"
 check '[ ! -e "$tmp/r/wenger2017-table1.json" ]' "a refused command wrote results"
 
-echo "progress: $checks checks, $fails failed"
-[ "$fails" = 0 ]
+vi_test_end progress

@@ -7,16 +7,8 @@
 # column and the valid choices, and no cell run (nothing written in the
 # results directory). A byte-order mark is tolerated.
 # Usage: test_published_inputs.sh PATH/TO/vistudy
-set -u
-V=$(realpath "$1")
+. "$(dirname "$0")/lib.sh" "$1"
 src="$(dirname "$0")/../studies/published"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export VI_CACHE_DIR="$tmp/cache"
-unset VI_PUBLISHED_DIR
-fails=0
-checks=0
-bad() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
 
 # refused ID FILE SED PATTERN [options]: FILE spoiled by the sed script
 # must make `reproduce ID` exit 2 with PATTERN (an ERE) on stderr before
@@ -30,20 +22,10 @@ refused() {
   mkdir -p "$pub"
   cp "$src/"*.csv "$pub/"
   sed -i "$script" "$pub/$file"
-  checks=$((checks + 1))
-  # Bounded: a regression that starts the study must fail, not hang.
-  timeout 120 "$V" reproduce "$id" --published "$pub" --results "$res" --max-cells 12 "$@" \
-    >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" != 2 ]; then
-    bad "$id, $file '$script': exit $got (want 2)"; cat "$tmp/err" >&2; return
-  fi
-  if ! grep -qE -e "$pub/$file:$pat" "$tmp/err"; then
-    bad "$id, $file '$script': stderr lacks /$file:$pat/"; cat "$tmp/err" >&2; return
-  fi
-  if [ -n "$(find "$res" -type f 2>/dev/null)" ]; then
-    bad "$id, $file '$script': cells ran before the refusal: $(find "$res" -type f)"
-  fi
+  expect 2 "$pub/$file:$pat" -- "$V" reproduce "$id" --published "$pub" --results "$res" \
+    --max-cells 12 "$@"
+  check '[ -z "$(find "$res" -type f 2>/dev/null)" ]' \
+    "$id, $file '$script': cells ran before the refusal: $(find "$res" -type f 2>/dev/null)"
 }
 
 W2=wenger2017_table2_lobatto.csv
@@ -86,11 +68,11 @@ pub="$tmp/bom"
 mkdir -p "$pub"
 cp "$src/"*.csv "$pub/"
 sed -i '1s/^/\xEF\xBB\xBF/' "$pub/$W2"
-checks=$((checks + 1))
 if ! "$V" reproduce wenger2017-table2 --published "$pub" --results "$tmp/bomres" --max-cells 1 \
   >"$tmp/out" 2>"$tmp/err" || ! grep -q "matched 3/3" "$tmp/out"; then
   bad "a table with a byte-order mark was not read"; cat "$tmp/out" "$tmp/err" >&2
+else
+  ok
 fi
 
-echo "published inputs: $checks checks, $fails failed"
-[ "$fails" = 0 ]
+vi_test_end "published inputs"

@@ -8,24 +8,10 @@
 # NAME_MAX is 255) is written although its temporary would be longer.
 # Usage: test_results_sets.sh PATH/TO/vistudy. The full-disk checks need root
 # (mount -t tmpfs); they are skipped with a note otherwise.
-set -u
-V=$(realpath "$1")
-tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh" "$1"
 mnt="$tmp/mnt"
 mounted=0
-cleanup() {
-  [ "$mounted" = 1 ] && umount "$mnt" 2>/dev/null
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-export VI_CACHE_DIR="$tmp/cache"
-unset VI_PUBLISHED_DIR
-fails=0
-checks=0
-check() {
-  checks=$((checks + 1))
-  if ! eval "$1"; then fails=$((fails + 1)); echo "FAIL: $2" >&2; fi
-}
+on_exit='[ "$mounted" = 1 ] && umount "$mnt" 2>/dev/null'
 
 # fill_but KB: fill the tmpfs up to KB kilobytes of free space.
 fill_but() {
@@ -117,5 +103,4 @@ long=$(printf 'n%.0s' $(seq 250)).csv
   --out "$tmp/$long" >/dev/null 2>"$tmp/err"
 check '[ -s "$tmp/$long" ]' "a valid 254-character output name was refused: $(cat "$tmp/err")"
 
-echo "results sets: $checks checks, $fails failed"
-[ "$fails" = 0 ]
+vi_test_end "results sets"

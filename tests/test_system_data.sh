@@ -7,35 +7,10 @@
 # near the edge of a domain (Lotka-Volterra's u, v > 0) reports its
 # derivatives as checked, not as failures of finite differences that left
 # the domain. Usage: test_system_data.sh PATH/TO/vistudy
-set -u
-V="$1"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/lib.sh" "$1"
+# No message may be the old generic one.
+forbid='setup returned'
 
-# expect STATUS PATTERN -- command...: exit status and a stderr pattern;
-# stderr must not carry the old anonymous refusal.
-expect() {
-  local want="$1" pat="$2"
-  shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [ "$got" != "$want" ]; then
-    bad "exit $got (want $want): $*"; cat "$tmp/err" >&2; return
-  fi
-  if [ -n "$pat" ] && ! grep -qE "$pat" "$tmp/err"; then
-    bad "stderr lacks /$pat/: $*"; cat "$tmp/err" >&2; return
-  fi
-  if grep -q "setup returned" "$tmp/err"; then
-    bad "stderr has 'setup returned': $*"; cat "$tmp/err" >&2; return
-  fi
-  ok
-}
-
-# Every command that sets a system up: run, order, check.
 all_cmds() {
   local pat="$1" sys="$2" set="$3" method="$4"
   expect 2 "$pat" -- "$V" run --quiet --system "$sys" --set "$set" --method "$method" \
@@ -90,5 +65,4 @@ rc=$?
 grep -q "hess_hamiltonian at q0: not checked: the probe leaves the domain at q = (1e-300, 1e-300)" \
   "$tmp/lv2" && ok || { bad "check at 1e-300: no 'not checked' line"; cat "$tmp/lv2" >&2; }
 
-echo "system_data: $checks checks, $fails failed"
-[ "$fails" = 0 ]
+vi_test_end system_data

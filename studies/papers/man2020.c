@@ -80,10 +80,9 @@ static int man_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, 
   c->m = vi_table_int(tab, r, MAN_M);
   c->published = vi_table_int(tab, r, MAN_ORDER);
   /* An m the family refuses is found here, before any cell runs. */
-  char spec[64], canon[256], why[256];
+  char spec[64];
   snprintf(spec, sizeof spec, "man2020:alg=%s,m=%d", c->alg, c->m);
-  if (vi_study_method(spec, canon, sizeof canon, why, sizeof why) != 0) {
-    snprintf(err, errlen, "%s:%d: %s: %s", path, tab->line[r], spec, why);
+  if (vi_table_row_method(path, tab->line[r], spec, err, errlen) != 0) {
     return -1;
   }
   vi_cell_fit_none(&c->fit);

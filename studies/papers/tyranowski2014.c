@@ -81,10 +81,9 @@ static int ty_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, i
   c->published = vi_table_int(tab, r, TY_ORDER);
   /* A stage count the tableau does not have is found here, before any
    * cell runs. */
-  char spec[96], canon[256], why[256];
+  char spec[96];
   snprintf(spec, sizeof spec, "vprk:tableau=%s,s=%d", c->tableau, c->s);
-  if (vi_study_method(spec, canon, sizeof canon, why, sizeof why) != 0) {
-    snprintf(err, errlen, "%s:%d: %s: %s", path, tab->line[r], spec, why);
+  if (vi_table_row_method(path, tab->line[r], spec, err, errlen) != 0) {
     return -1;
   }
   vi_cell_fit_none(&c->fit);

@@ -116,10 +116,9 @@ static int wg_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, i
   }
   /* A row the method refuses (w > s with Lobatto constraints, r out of
    * range) is found here, before any cell runs. */
-  char spec[256], canon[256], why[256];
+  char spec[256];
   cell_spec(x, spec, sizeof spec);
-  if (vi_study_method(spec, canon, sizeof canon, why, sizeof why) != 0) {
-    snprintf(err, errlen, "%s:%d: %s: %s", path, tab->line[row], spec, why);
+  if (vi_table_row_method(path, tab->line[row], spec, err, errlen) != 0) {
     return -1;
   }
   return 1;
