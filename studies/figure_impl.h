@@ -31,10 +31,26 @@ int vi_fig_curve_run(const vi_fig_spec *f, int i, double T, double zoom, int qui
 int vi_fig_work_sweeps(const vi_fig_spec *f, vi_series *ss, int ns, double T,
                        const reproduce_opts *o, char *err, size_t errlen);
 
+/* The method curve i of f records when it runs (quick: the reduced run),
+ * from its spec: an m-sweep's spec with the swept option's range
+ * ("NAME:k=v,m=1..8"), any other the stepper's canonical spec (as its
+ * trace, order study or sweep names it). 0, or -1 with the reason in why. */
+int vi_fig_curve_method(const vi_fig_spec *f, int i, int quick, char *buf, size_t len,
+                        char *why, size_t whylen);
+/* What a trace's breakdown event says ("|H - H(0)| > 1"). */
+void vi_fig_breakdown_what(const vi_fig_spec *f, const vi_curve_spec *c, char *buf,
+                           size_t len);
+
 /* A finished curve as the cell store keeps it (its series, the status that
- * ended it, its close-up), and restored from it (-1 with the reason). */
+ * ended it, its close-up), and restored from it: curve i of f over [0, T]
+ * (close-up of [0, zoom]; quick: the reduced run) into s and zoom, every
+ * stored field checked against what that curve's run can record (its
+ * method, h, columns, rows, status, summaries, fit, event). -1 with the
+ * reason in why, s and zoom untouched. */
 json_t *vi_fig_curve_stored(const vi_series *s, const vi_series *zoom);
-int vi_fig_curve_restore(vi_series *s, vi_series *zoom, json_t *v, char *why, size_t whylen);
+int vi_fig_curve_restore(const vi_fig_spec *f, int i, double T, double zoom_T, int quick,
+                         vi_series *s, vi_series *zoom, json_t *v, char *why,
+                         size_t whylen);
 
 /* The panels a spec names. */
 int vi_fig_panel_count(const vi_fig_spec *f);

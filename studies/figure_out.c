@@ -4,12 +4,15 @@
  * claims), ID.dat (the series as gnuplot data blocks; the script ID.gp
  * carries its own copy inline), ID.gp, ID.svg, ID.png, written atomically
  * (outfile.h). The driver is run_figure.c, the runs figure_runs.c. */
+#include "cells.h"
 #include "emit.h"
+#include "fit.h"
 #include "figure_impl.h"
 #include "outfile.h"
 #include "plot.h"
 #include "report.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,19 +88,286 @@ json_t *vi_fig_curve_stored(const vi_series *s, const vi_series *zoom) {
   return j;
 }
 
-/* Restore one series from the store into s (label, columns and the shape
- * of every row checked); -1 with the reason in why. */
-static int series_restore(vi_series *s, json_t *v, char *why, size_t whylen) {
-  const char *label = NULL, *method = NULL;
+/* What a stored series must be: curve c of figure f over [0, T] or its
+ * every-step close-up of [0, zoom] (is_zoom), and the method its run
+ * records (vi_fig_curve_method). */
+typedef struct curve_want {
+  const vi_fig_spec *f;
+  const vi_curve_spec *c;
+  double T, zoom;
+  int quick, is_zoom, trace;
+  const char *method;
+} curve_want;
+
+/* The keys a stored series may have (series_json, vi_fig_curve_stored). */
+static const char *const series_keys[] = {
+    "label", "method",           "quantity", "h",     "columns",     "rows", "status",
+    "extra", "quad_check_error", "fit",      "event", "status_code", NULL};
+
+static int known_key(const char *k, const char *const *keys) {
+  for (; *keys; keys++) {
+    if (strcmp(k, *keys) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether st is a status of status.def (vi_strerror knows it). */
+static int known_status(json_int_t st) {
+  return st >= INT_MIN + 1 && st <= INT_MAX &&
+         strcmp(vi_strerror((int)st), vi_strerror(INT_MIN)) != 0;
+}
+
+/* Whether what is a reason an unresolved fit gives (vi_fit_why). */
+static int fit_reason_ok(const char *what) {
+  for (int k = 1; vi_fit_why(k)[0]; k++) {
+    if (strcmp(what, vi_fit_why(k)) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether what is what ends a trace early (trace_curve): its breakdown,
+ * or a recoverable failure of the method. */
+static int event_what_ok(const curve_want *w, const char *what) {
+  char brk[160];
+  vi_fig_breakdown_what(w->f, w->c, brk, sizeof brk);
+  if (strcmp(what, brk) == 0) {
+    return 1;
+  }
+  for (int st = 1; known_status(st); st++) {
+    if (strcmp(what, vi_strerror(st)) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* x >= 0 or NaN (a stored null). */
+#define NONNEG_OR_NAN(x) (isnan(x) || ((x) >= 0 && isfinite(x)))
+
+/* One stored row x (row r, the previous row prev or NULL) checked against
+ * the kind's rules: which columns may be NaN (null), their ranges, the
+ * time or step column's order. 0, or -1 with the reason. */
+static int row_ok(const curve_want *w, const vi_series *s, size_t r, const double *x,
+                  const double *prev, char *why, size_t whylen) {
+  const vi_fig_spec *f = w->f;
+  const double T = w->T;
+  const char *lab = s->label;
+  if (w->trace) {
+    /* t = k h over the run's N = round(T / h) steps (the close-up: up to
+     * its span), increasing; every measure may be NaN (a node it could not
+     * evaluate), the band's min <= max. */
+    const double tend = (double)lround(T / w->c->h) * w->c->h;
+    const double tmax = w->is_zoom ? fmin(tend, w->zoom * (1 + 1e-12)) : tend;
+    if (!(isfinite(x[0]) && x[0] >= 0 && x[0] <= tmax)) {
+      snprintf(why, whylen, "series '%.60s': t = %g in row %zu is outside [0, %g]", lab,
+               x[0], r, tmax);
+      return -1;
+    }
+    if (prev && !(x[0] > prev[0])) {
+      snprintf(why, whylen, "series '%.60s': t = %g in row %zu does not increase", lab,
+               x[0], r);
+      return -1;
+    }
+    if (isfinite(x[1]) && isfinite(x[2]) && !(x[1] <= x[2])) {
+      snprintf(why, whylen, "series '%.60s': min > max in row %zu", lab, r);
+      return -1;
+    }
+    for (int c = 1; c < s->ncol; c++) {
+      if (isinf(x[c])) {
+        snprintf(why, whylen, "series '%.60s': %s in row %zu is not finite", lab,
+                 s->cols[c], r);
+        return -1;
+      }
+    }
+    return 0;
+  }
+  if (f->kind == VI_FIG_MSWEEP) {
+    /* m = lo + r at the curve's h; the errors (47) >= 0 or NaN; quad 0/1. */
+    if (!(x[VI_M_M] == (double)f->msweep.lo + (double)r && x[VI_M_H] == w->c->h &&
+          NONNEG_OR_NAN(x[VI_M_ERR]) && NONNEG_OR_NAN(x[VI_M_FIRST]) &&
+          NONNEG_OR_NAN(x[VI_M_LAST]) && (x[VI_M_QUAD] == 0 || x[VI_M_QUAD] == 1))) {
+      snprintf(why, whylen,
+               "series '%.60s': row %zu is not the sweep's value %d at h = %g", lab, r,
+               f->msweep.lo + (int)r, w->c->h);
+      return -1;
+    }
+    return 0;
+  }
+  /* Convergence and work-precision: h = T / steps in (0, T], an integer
+   * number of steps; a convergence curve's h strictly decreasing (the fit
+   * needs it), its error and Newton iterations NaN where a run failed; a
+   * work point's errors of q and p finite (a point is kept only then), of
+   * lambda NaN where the system has none, its time and counts >= 0. */
+  const int conv = f->kind == VI_FIG_CONVERGENCE;
+  const double h = x[0], steps = x[1];
+  if (!(isfinite(h) && h > 0 && h <= T)) {
+    snprintf(why, whylen, "series '%.60s': h = %g in row %zu is not in (0, T = %g]", lab,
+             h, r, T);
+    return -1;
+  }
+  if (!(isfinite(steps) && steps >= 1 && steps == floor(steps) && steps <= 1e15)) {
+    snprintf(why, whylen,
+             "series '%.60s': steps = %g in row %zu is not a number of steps", lab, steps,
+             r);
+    return -1;
+  }
+  if (conv && prev && !(h < prev[0])) {
+    snprintf(why, whylen, "series '%.60s': h in row %zu does not decrease", lab, r);
+    return -1;
+  }
+  int ok;
+  if (conv) {
+    ok = NONNEG_OR_NAN(x[VI_C_ERR]) && NONNEG_OR_NAN(x[VI_C_NEWTON]);
+  } else {
+    ok = isfinite(x[VI_W_SEC]) && x[VI_W_SEC] >= 0 && isfinite(x[VI_W_EQ]) &&
+         x[VI_W_EQ] >= 0 && isfinite(x[VI_W_EP]) && x[VI_W_EP] >= 0 &&
+         NONNEG_OR_NAN(x[VI_W_EL]) && isfinite(x[VI_W_NEWTON]) && x[VI_W_NEWTON] >= 0 &&
+         isfinite(x[VI_W_FEVALS]) && x[VI_W_FEVALS] >= 0;
+  }
+  if (!ok) {
+    snprintf(why, whylen, "series '%.60s': row %zu has a value out of range or null", lab,
+             r);
+    return -1;
+  }
+  return 0;
+}
+
+/* The fit of a convergence curve (conv_curve): an ok fit with an order
+ * within VI_CELLS_ORDER_MAX, a finite uncertainty >= 0 and its window
+ * 0 <= lo < hi < rows; any other with neither and one of vi_fit_why's
+ * reasons; the precision the study ran in named first. */
+static int fit_restore(const curve_want *w, vi_series *s, json_t *fit, char *why,
+                       size_t whylen) {
+  json_t *ord = NULL, *unc = NULL;
+  const char *reason = NULL, *prec = NULL;
+  int lo = 0, hi = 0, ok = 0;
+  const char *lab = s->label;
+  if (json_unpack(fit, "{s:o, s:o, s:i, s:i, s:b, s:s, s:s !}", "order", &ord,
+                  "uncertainty", &unc, "lo", &lo, "hi", &hi, "ok", &ok, "reason", &reason,
+                  "precision", &prec) != 0 ||
+      (!json_is_number(ord) && !json_is_null(ord)) ||
+      (!json_is_number(unc) && !json_is_null(unc)) ||
+      strlen(reason) >= sizeof s->fit_why || strlen(prec) >= sizeof s->precision) {
+    snprintf(why, whylen, "series '%.60s': fit malformed", lab);
+    return -1;
+  }
+  const double order = json_is_number(ord) ? json_number_value(ord) : NAN;
+  const double u = json_is_number(unc) ? json_number_value(unc) : NAN;
+  if (ok) {
+    if (!(isfinite(order) && fabs(order) <= VI_CELLS_ORDER_MAX)) {
+      snprintf(why, whylen, "series '%.60s': fitted order %g is not within +-%d", lab,
+               order, VI_CELLS_ORDER_MAX);
+      return -1;
+    }
+    if (!(isfinite(u) && u >= 0) || strcmp(reason, "ok") != 0) {
+      snprintf(why, whylen,
+               "series '%.60s': an ok fit with uncertainty %g, reason '%.40s'", lab, u,
+               reason);
+      return -1;
+    }
+    if (!(0 <= lo && lo < hi && hi < s->rows)) {
+      snprintf(why, whylen,
+               "series '%.60s': fit window [%d, %d] is not within the %d rows", lab, lo,
+               hi, s->rows);
+      return -1;
+    }
+  } else if (!isnan(order) || !isnan(u) || !fit_reason_ok(reason) || lo < -1 || hi < -1 ||
+             lo > s->rows || hi > s->rows) {
+    snprintf(why, whylen,
+             "series '%.60s': an unresolved fit with order %g, reason '%.40s'", lab,
+             order, reason);
+    return -1;
+  }
+  /* The precision: "double (...)" or "quad (...)", the one asked if the
+   * figure fixes it (vi_order_run's note). */
+  const int p = w->f->conv.precision;
+  int pok = 0;
+  for (int k = 0; k < 2; k++) {
+    const vi_precision pk = k ? VI_QUAD : VI_DOUBLE;
+    const char *name = vi_precision_name(pk);
+    const size_t n = strlen(name);
+    if ((p == VI_PRECISION_AUTO || p == (int)pk) && strncmp(prec, name, n) == 0 &&
+        strncmp(prec + n, " (", 2) == 0 && prec[strlen(prec) - 1] == ')') {
+      pok = 1;
+    }
+  }
+  if (!pok) {
+    snprintf(why, whylen,
+             "series '%.60s': precision '%.60s' is not one this curve runs in", lab,
+             prec);
+    return -1;
+  }
+  s->fit_ok = ok;
+  s->fit_lo = lo;
+  s->fit_hi = hi;
+  s->order = order;
+  s->uncertainty = u;
+  snprintf(s->fit_why, sizeof s->fit_why, "%s", reason);
+  snprintf(s->precision, sizeof s->precision, "%s", prec);
+  return 0;
+}
+
+/* Restore one stored series into s (a scratch copy: its label, columns and
+ * measure set, no rows), every field checked against what curve w's run
+ * records; -1 with the reason in why (s may hold rows then: the caller
+ * frees them). */
+static int series_restore(const curve_want *w, vi_series *s, json_t *v, char *why,
+                          size_t whylen) {
+  const vi_fig_spec *f = w->f;
+  const char *label = NULL, *method = NULL, *status = NULL;
   json_t *cols = NULL, *rows = NULL, *extra = NULL;
   json_error_t je;
-  if (json_unpack_ex(v, &je, 0, "{s:s, s:s, s:o, s:o, s:o}", "label", &label, "method",
-                     &method, "columns", &cols, "rows", &rows, "extra", &extra) != 0) {
+  if (json_unpack_ex(v, &je, 0, "{s:s, s:s, s:o, s:o, s:o, s:s}", "label", &label,
+                     "method", &method, "columns", &cols, "rows", &rows, "extra", &extra,
+                     "status", &status) != 0) {
     snprintf(why, whylen, "%s", je.text);
     return -1;
   }
-  if (strcmp(label, s->label) != 0 || strlen(method) >= sizeof s->method) {
+  const char *key;
+  json_t *val;
+  json_object_foreach(v, key, val) {
+    if (!known_key(key, series_keys)) {
+      snprintf(why, whylen, "series '%.60s' has an unknown key '%.40s'", label, key);
+      return -1;
+    }
+  }
+  if (strcmp(label, s->label) != 0) {
     snprintf(why, whylen, "series '%.60s' does not belong here", label);
+    return -1;
+  }
+  if (strcmp(method, w->method) != 0) {
+    snprintf(why, whylen, "method '%.120s' is not this curve's (%.120s)", method,
+             w->method);
+    return -1;
+  }
+  json_t *q = json_object_get(v, "quantity");
+  if (s->measure[0]
+          ? !(json_is_string(q) && strcmp(json_string_value(q), s->measure) == 0)
+          : q != NULL) {
+    snprintf(why, whylen, "series '%.60s': quantity is not the curve's (%s)", label,
+             s->measure[0] ? s->measure : "none");
+    return -1;
+  }
+  /* h: the curve's fixed step for a trace, residual or m-sweep; none for a
+   * sweep of steps (work-precision, convergence). */
+  json_t *hj = json_object_get(v, "h");
+  const int has_h =
+      f->kind == VI_FIG_TRACE || f->kind == VI_FIG_RESIDUAL || f->kind == VI_FIG_MSWEEP;
+  double h = 0;
+  if (has_h) {
+    h = json_is_number(hj) ? json_number_value(hj) : NAN;
+    if (!(isfinite(h) && h > 0 && h <= w->T && h == w->c->h)) {
+      snprintf(why, whylen, "h = %g is not this curve's step %g in (0, T = %g]", h,
+               w->c->h, w->T);
+      return -1;
+    }
+  } else if (hj) {
+    snprintf(why, whylen, "series '%.60s' has an h, which a sweep of steps has not",
+             label);
     return -1;
   }
   if (!json_is_array(cols) || json_array_size(cols) != (size_t)s->ncol) {
@@ -111,17 +381,28 @@ static int series_restore(vi_series *s, json_t *v, char *why, size_t whylen) {
       return -1;
     }
   }
+  /* The status: only a curve that finished is stored (VI_OK); the close-up
+   * has no code of its own. */
+  json_t *sc = json_object_get(v, "status_code");
+  if (w->is_zoom ? sc != NULL : !json_is_integer(sc)) {
+    snprintf(why, whylen, "series '%.60s': status_code %s", label,
+             w->is_zoom ? "on a close-up" : "missing or not an integer");
+    return -1;
+  }
+  const json_int_t code = sc ? json_integer_value(sc) : VI_OK;
+  if (!known_status(code)) {
+    snprintf(why, whylen, "status_code %lld is not a vi_status", (long long)code);
+    return -1;
+  }
+  if (code != VI_OK || strcmp(status, vi_strerror((int)code)) != 0) {
+    snprintf(why, whylen, "status %lld ('%.60s') is not a finished curve's",
+             (long long)code, status);
+    return -1;
+  }
   if (!json_is_array(rows) || !json_is_array(extra) || json_array_size(extra) != 4) {
     snprintf(why, whylen, "series '%.60s': rows or extra malformed", label);
     return -1;
   }
-  json_t *h = json_object_get(v, "h"), *qc = json_object_get(v, "quad_check_error");
-  json_t *sc = json_object_get(v, "status_code");
-  if ((h && !json_is_number(h)) || (qc && !json_is_number(qc)) || (sc && !json_is_integer(sc))) {
-    snprintf(why, whylen, "series '%.60s': h, quad_check_error or status malformed", label);
-    return -1;
-  }
-  s->rows = 0;
   size_t r;
   json_t *row;
   json_array_foreach(rows, r, row) {
@@ -138,65 +419,140 @@ static int series_restore(vi_series *s, json_t *v, char *why, size_t whylen) {
       }
       x[c] = json_is_number(e) ? json_number_value(e) : NAN;
     }
+    if (row_ok(w, s, r, x, r ? s->v + (size_t)(r - 1) * (size_t)s->ncol : NULL, why,
+               whylen) != 0) {
+      return -1;
+    }
     if (vi_fig_push(s, x) != 0) {
       snprintf(why, whylen, "out of memory");
       return -1;
     }
   }
-  double *sum[4] = {&s->I0, &s->amax, &s->first, &s->last};
+  /* Every curve has a row (a trace its last window, a sweep its values);
+   * an m-sweep one per value of its range. */
+  const int want_rows =
+      f->kind == VI_FIG_MSWEEP
+          ? (w->quick ? f->msweep.hi_quick : f->msweep.hi) - f->msweep.lo + 1
+          : -1;
+  if ((w->trace && s->rows < 1) || (want_rows >= 0 && s->rows != want_rows)) {
+    snprintf(why, whylen, "series '%.60s' has %d rows", label, s->rows);
+    return -1;
+  }
+  /* The summaries: I(0), then max |change| and its maxima over the first
+   * and last tenth, which are >= 0; each finite or null (NaN). */
+  double sum[4];
   for (int e = 0; e < 4; e++) {
     json_t *x = json_array_get(extra, (size_t)e);
-    *sum[e] = json_is_number(x) ? json_number_value(x) : NAN;
-  }
-  s->quad = qc ? json_number_value(qc) : NAN;
-  json_t *fit = json_object_get(v, "fit");
-  if (fit) {
-    json_t *ord = NULL, *unc = NULL;
-    const char *reason = NULL, *prec = NULL;
-    if (json_unpack(fit, "{s:o, s:o, s:i, s:i, s:b, s:s, s:s}", "order", &ord, "uncertainty",
-                    &unc, "lo", &s->fit_lo, "hi", &s->fit_hi, "ok", &s->fit_ok, "reason", &reason,
-                    "precision", &prec) != 0 ||
-        strlen(reason) >= sizeof s->fit_why || strlen(prec) >= sizeof s->precision) {
-      snprintf(why, whylen, "series '%.60s': fit malformed", label);
+    sum[e] = json_is_number(x) ? json_number_value(x) : NAN;
+    if ((!json_is_number(x) && !json_is_null(x)) || isinf(sum[e]) ||
+        (e > 0 && w->trace && sum[e] < 0)) {
+      snprintf(why, whylen, "series '%.60s': extra[%d] is not a summary", label, e);
       return -1;
     }
-    s->order = json_is_number(ord) ? json_number_value(ord) : NAN;
-    s->uncertainty = json_is_number(unc) ? json_number_value(unc) : NAN;
-    snprintf(s->fit_why, sizeof s->fit_why, "%s", reason);
-    snprintf(s->precision, sizeof s->precision, "%s", prec);
   }
+  json_t *qc = json_object_get(v, "quad_check_error");
+  const double quad = qc && json_is_number(qc) ? json_number_value(qc) : NAN;
+  if (qc && !(isfinite(quad) && quad >= 0)) {
+    snprintf(why, whylen, "series '%.60s': quad_check_error is not a finite change",
+             label);
+    return -1;
+  }
+  /* A convergence curve has its fit, no other series one. */
+  json_t *fit = json_object_get(v, "fit");
+  const int want_fit = f->kind == VI_FIG_CONVERGENCE && !w->is_zoom;
+  if ((fit != NULL) != want_fit) {
+    snprintf(why, whylen, "series '%.60s': fit %s", label,
+             want_fit ? "missing" : "unexpected");
+    return -1;
+  }
+  if (fit && fit_restore(w, s, fit, why, whylen) != 0) {
+    return -1;
+  }
+  /* An event: only a trace with a breakdown ends early, at a node time of
+   * [0, T] (not a close-up). */
+  json_t *ev = json_object_get(v, "event");
   s->event_t = NAN;
   s->event[0] = 0;
-  json_t *ev = json_object_get(v, "event");
   if (ev) {
-    double et;
-    const char *what;
-    if (json_unpack(ev, "{s:F, s:s}", "t", &et, "what", &what) != 0 ||
+    double et = NAN;
+    const char *what = "";
+    if (!w->trace || w->is_zoom || !(f->trace.breakdown > 0) ||
+        json_unpack(ev, "{s:F, s:s !}", "t", &et, "what", &what) != 0 ||
         strlen(what) >= sizeof s->event) {
-      snprintf(why, whylen, "series '%.60s': event malformed", label);
+      snprintf(why, whylen, "series '%.60s': event malformed or unexpected", label);
+      return -1;
+    }
+    const double tend = (double)lround(w->T / w->c->h) * w->c->h;
+    if (!(isfinite(et) && et >= 0 && et <= tend)) {
+      snprintf(why, whylen, "event at t = %g is outside [0, T = %g]", et, tend);
+      return -1;
+    }
+    if (!event_what_ok(w, what)) {
+      snprintf(why, whylen, "event '%.60s' is not what ends this curve", what);
       return -1;
     }
     s->event_t = et;
     snprintf(s->event, sizeof s->event, "%s", what);
   }
-  s->h = h ? json_number_value(h) : 0;
-  s->status = sc ? (int)json_integer_value(sc) : VI_OK;
+  s->I0 = sum[0];
+  s->amax = sum[1];
+  s->first = sum[2];
+  s->last = sum[3];
+  s->quad = quad;
+  s->h = h;
+  s->status = (int)code;
   snprintf(s->method, sizeof s->method, "%s", method);
   return 0;
 }
 
-/* Restore a finished curve (and its close-up); -1 with the reason. */
-int vi_fig_curve_restore(vi_series *s, vi_series *zoom, json_t *v, char *why, size_t whylen) {
+/* A scratch copy of s without its rows, for restoring into. */
+static vi_series scratch(const vi_series *s) {
+  vi_series t = *s;
+  t.v = NULL;
+  t.rows = t.cap = 0;
+  return t;
+}
+
+int vi_fig_curve_restore(const vi_fig_spec *f, int i, double T, double zoom_T, int quick,
+                         vi_series *s, vi_series *zoom, json_t *v, char *why,
+                         size_t whylen) {
   json_t *m = json_object_get(v, "series"), *z = json_object_get(v, "zoom");
-  if (!m || (zoom != NULL) != (z != NULL)) {
+  if (!m || (zoom != NULL) != (z != NULL) || json_object_size(v) != 1 + (z != NULL)) {
     snprintf(why, whylen, "%s", !m ? "no series" : "close-up missing or unexpected");
     return -1;
   }
-  if (series_restore(s, m, why, whylen) != 0 || (zoom && series_restore(zoom, z, why, whylen) != 0)) {
+  char method[sizeof s->method];
+  if (vi_fig_curve_method(f, i, quick, method, sizeof method, why, whylen) != 0) {
     return -1;
   }
+  curve_want w = {f,
+                  &f->curves[i],
+                  T,
+                  zoom_T,
+                  quick,
+                  0,
+                  f->kind == VI_FIG_TRACE || f->kind == VI_FIG_RESIDUAL,
+                  method};
+  vi_series a = scratch(s), b;
+  memset(&b, 0, sizeof b);
+  int rc = series_restore(&w, &a, m, why, whylen);
+  if (rc == 0 && zoom) {
+    w.is_zoom = 1;
+    b = scratch(zoom);
+    rc = series_restore(&w, &b, z, why, whylen);
+  }
+  if (rc != 0) {
+    /* Refused: the series are untouched, the curve is run again. */
+    free(a.v);
+    free(b.v);
+    return -1;
+  }
+  free(s->v);
+  *s = a;
   s->done = 1;
   if (zoom) {
+    free(zoom->v);
+    *zoom = b;
     zoom->done = 1;
   }
   return 0;

@@ -80,6 +80,46 @@ const char *vi_fig_series_measure(const vi_fig_spec *f, const vi_series *s) {
   return s->measure[0] ? s->measure : f->measure;
 }
 
+/* The swept option of an m-sweep and the separator that adds it to the
+ * curve's spec (NAME or NAME:k=v,...). */
+static const char *msweep_key(const vi_fig_spec *f) {
+  return f->msweep.key ? f->msweep.key : "m";
+}
+
+static const char *msweep_sep(const vi_curve_spec *c) {
+  return strchr(c->method, ':') ? "," : ":";
+}
+
+static int msweep_hi(const vi_fig_spec *f, int quick) {
+  return quick ? f->msweep.hi_quick : f->msweep.hi;
+}
+
+int vi_fig_curve_method(const vi_fig_spec *f, int i, int quick, char *buf, size_t len,
+                        char *why, size_t whylen) {
+  const vi_curve_spec *c = &f->curves[i];
+  if (f->kind == VI_FIG_MSWEEP) {
+    /* The curve's spec as given, with the range of the swept option. */
+    const int n = snprintf(buf, len, "%s%s%s=%d..%d", c->method, msweep_sep(c),
+                           msweep_key(f), f->msweep.lo, msweep_hi(f, quick));
+    if (n < 0 || (size_t)n >= len) {
+      snprintf(why, whylen, "the spec of curve '%.60s' is too long", c->label);
+      return -1;
+    }
+    return 0;
+  }
+  /* A stepper's canonical spec, as its trace, order study or sweep
+   * records it. */
+  return vi_study_method(c->method, buf, len, why, whylen);
+}
+
+void vi_fig_breakdown_what(const vi_fig_spec *f, const vi_curve_spec *c, char *buf,
+                           size_t len) {
+  const char *measure = c->measure ? c->measure : f->measure;
+  const int energy = strcmp(measure, "energy") == 0;
+  snprintf(buf, len, "|%s - %s(0)| > %g", energy ? "H" : measure, energy ? "H" : measure,
+           f->trace.breakdown);
+}
+
 /* ---- traces ----------------------------------------------------------------- */
 
 /* The sinks of a trace: the window rows into s, the every-step rows into z. */
@@ -128,10 +168,8 @@ static int trace_curve(const vi_api *api, const vi_fig_spec *f, const vi_curve_s
   if (rc == VI_OK && (tr.broke || tr.status != VI_OK)) {
     /* A breakdown is the curve's event, not a failure of the study. */
     s->event_t = (double)tr.last_node * c->h;
-    const int energy = strcmp(measure, "energy") == 0;
     if (tr.broke) {
-      snprintf(s->event, sizeof s->event, "|%s - %s(0)| > %g", energy ? "H" : measure,
-               energy ? "H" : measure, f->trace.breakdown);
+      vi_fig_breakdown_what(f, c, s->event, sizeof s->event);
     } else {
       snprintf(s->event, sizeof s->event, "%s", vi_strerror(tr.status));
     }
@@ -200,13 +238,19 @@ int vi_fig_quad_check(const vi_fig_spec *f, vi_series *ss, int ns, int quick, ch
  * rerun in quad when double round-off would be a visible part of it. */
 #define MSWEEP_QUAD_BELOW 1e-11
 
-static int msweep_curve(const vi_fig_spec *f, const vi_curve_spec *c, double T, int hi,
-                        vi_series *s, char *err, size_t errlen) {
+static int msweep_curve(const vi_fig_spec *f, int i, double T, int quick, vi_series *s,
+                        char *err, size_t errlen) {
+  const vi_curve_spec *c = &f->curves[i];
+  const int hi = msweep_hi(f, quick);
+  /* What the curve records as its method (shared with the store's check). */
+  if (vi_fig_curve_method(f, i, quick, s->method, sizeof s->method, err, errlen) != 0) {
+    return VI_EINVAL;
+  }
   const long N = lround(T / c->h);
-  const char *key = f->msweep.key ? f->msweep.key : "m";
+  const char *key = msweep_key(f);
   const char *measure = c->measure ? c->measure : f->measure;
   /* The swept option added to the curve's spec (NAME or NAME:k=v,...). */
-  const char *sep = strchr(c->method, ':') ? "," : ":";
+  const char *sep = msweep_sep(c);
   for (int m = f->msweep.lo; m <= hi; m++) {
     char spec[256];
     snprintf(spec, sizeof spec, "%s%s%s=%d", c->method, sep, key, m);
@@ -235,7 +279,6 @@ static int msweep_curve(const vi_fig_spec *f, const vi_curve_spec *c, double T, 
       return VI_ENOMEM;
     }
   }
-  snprintf(s->method, sizeof s->method, "%s%s%s=%d..%d", c->method, sep, key, f->msweep.lo, hi);
   s->h = c->h;
   s->status = VI_OK;
   return VI_OK;
@@ -300,7 +343,7 @@ int vi_fig_curve_run(const vi_fig_spec *f, int i, double T, double zoom, int qui
   const vi_curve_spec *c = &f->curves[i];
   switch (f->kind) {
   case VI_FIG_MSWEEP:
-    return msweep_curve(f, c, T, quick ? f->msweep.hi_quick : f->msweep.hi, s, err, errlen);
+    return msweep_curve(f, i, T, quick, s, err, errlen);
   case VI_FIG_CONVERGENCE:
     return conv_curve(f, c, T, quick, s, err, errlen);
   default:

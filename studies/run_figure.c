@@ -120,7 +120,8 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
   for (int i = 0; i < ns; i++) {
     char why[512], msg[VI_PATH_MAX + 1024];
     json_t *v = vi_cells_get(&R->store, ss[i].label);
-    if (v && vi_fig_curve_restore(&ss[i], nz ? &ss[ns + i] : NULL, v, why, sizeof why) != 0) {
+    if (v && vi_fig_curve_restore(f, i, R->T, zoom, o->quick, &ss[i],
+                                  nz ? &ss[ns + i] : NULL, v, why, sizeof why) != 0) {
       snprintf(msg, sizeof msg, "stored curve '%s' in %s is invalid (%s); recomputing it",
                ss[i].label, R->store.path, why);
       fig_report(R, o, msg);

@@ -17,6 +17,7 @@
 #include "check.h"
 
 #include "figure.h"
+#include "figure_impl.h"
 #include "reproduce.h"
 
 #include <math.h>
@@ -107,6 +108,109 @@ static const vi_fig_spec res_nh_spec = {
     .claims = res_claims,
     .curves = {{"nhmid", "nhmid", 0.05, NULL, 0}},
 };
+
+/* A trace that breaks down at once (|H - H(0)| > 1e-12): its event. */
+static const vi_fig_spec brk_spec = {
+    .id = "test-breakdown",
+    .kind = VI_FIG_TRACE,
+    .system = "planar-pendulum",
+    .measure = "energy",
+    .T = 5,
+    .T_quick = 5,
+    .ylabel = "H",
+    .why = "a test of the store's checks",
+    .claims = res_claims,
+    .trace = {.breakdown = 1e-12},
+    .curves = {{"shake", "galerkin:scheme=shake", 0.05, NULL, 0}},
+};
+
+/* A series of curve i of f as the runner prepares it (fig_prepare). */
+static void series_init(vi_series *s, const vi_fig_spec *f, int i, const char **cols) {
+  memset(s, 0, sizeof *s);
+  snprintf(s->label, sizeof s->label, "%s", f->curves[i].label);
+  s->ncol = vi_fig_cols(f, cols);
+  s->cols = cols;
+  s->quad = s->event_t = s->order = s->uncertainty = NAN;
+}
+
+/* The stored curve v with one field of its series set by a JSON path
+ * (key or key.key) to x (stolen), restored into a series holding one
+ * sentinel row: refused, the series untouched. */
+static void refused(vi_check_ctx *T, const vi_fig_spec *f, json_t *v, const char *k1,
+                    const char *k2, json_t *x, const char *what) {
+  json_t *c = json_deep_copy(v);
+  json_t *m = json_object_get(c, "series");
+  json_object_set_new(k2 ? json_object_get(m, k1) : m, k2 ? k2 : k1, x);
+  const char *cols[VI_FIG_MAXCOLS];
+  vi_series t;
+  series_init(&t, f, 0, cols);
+  const double row[VI_FIG_MAXCOLS] = {42};
+  vi_fig_push(&t, row);
+  char why[512] = "";
+  const int rc = vi_fig_curve_restore(f, 0, f->T, 0, 0, &t, NULL, c, why, sizeof why);
+  CHECK(rc != 0 && t.rows == 1 && vi_fig_at(&t, 0, 0) == 42 && !t.done &&
+            t.method[0] == 0 && isnan(t.event_t) && isnan(t.order),
+        "%s: a stored %s is refused (%s), the series untouched", f->id, what, why);
+  printf("  %s: %s: %s\n", f->id, what, why);
+  free(t.v);
+  json_decref(c);
+}
+
+/* The cell store's checks of a stored curve on a convergence curve (its
+ * fit) and a trace with a breakdown (its event): the stored curve as run
+ * is restored, each spoiled field refused. */
+static void test_store_checks(vi_check_ctx *T) {
+  const vi_fig_spec *fs[2] = {&conv_spec, &brk_spec};
+  for (int k = 0; k < 2; k++) {
+    const vi_fig_spec *f = fs[k];
+    const char *cols[VI_FIG_MAXCOLS];
+    vi_series s, r;
+    series_init(&s, f, 0, cols);
+    char err[512] = "";
+    int rc = vi_fig_curve_run(f, 0, f->T, 0, 0, &s, NULL, err, sizeof err);
+    CHECK(rc == VI_OK, "%s: the curve ran (%s)", f->id, err);
+    json_t *v = vi_fig_curve_stored(&s, NULL);
+    series_init(&r, f, 0, cols);
+    rc = vi_fig_curve_restore(f, 0, f->T, 0, 0, &r, NULL, v, err, sizeof err);
+    CHECK(rc == 0 && r.done && r.rows == s.rows && r.rows > 0 &&
+              memcmp(r.v, s.v, (size_t)(s.rows * s.ncol) * sizeof *s.v) == 0 &&
+              strcmp(r.method, s.method) == 0,
+          "%s: the curve as stored is restored (%s)", f->id, rc ? err : "");
+    refused(T, f, v, "method", NULL, json_string("galerkin:s=1,w=1"), "method");
+    refused(T, f, v, "status_code", NULL, json_integer(99), "status_code 99");
+    if (f->kind == VI_FIG_CONVERGENCE) {
+      CHECK(s.fit_ok && r.fit_ok && r.order == s.order && r.fit_lo == s.fit_lo &&
+                r.fit_hi == s.fit_hi && strcmp(r.precision, s.precision) == 0,
+            "%s: the fit restored", f->id);
+      refused(T, f, v, "fit", "order", json_real(1.2e10), "order 1.2e10");
+      refused(T, f, v, "fit", "order", json_null(), "ok fit without an order");
+      refused(T, f, v, "fit", "uncertainty", json_real(-1), "uncertainty -1");
+      refused(T, f, v, "fit", "hi", json_integer(s.rows), "fit window past the rows");
+      refused(T, f, v, "fit", "lo", json_integer(s.fit_hi), "fit window lo = hi");
+      refused(T, f, v, "fit", "precision", json_string("banana"), "precision");
+      refused(T, f, v, "fit", "precision", json_string("quad (as asked)"),
+              "other precision");
+      refused(T, f, v, "fit", "reason", json_string("banana"), "reason");
+      refused(T, f, v, "h", NULL, json_real(0.1), "h on a sweep of steps");
+      json_t *rows =
+          json_deep_copy(json_object_get(json_object_get(v, "series"), "rows"));
+      json_array_set_new(json_array_get(rows, 0), 0, json_real(2));
+      refused(T, f, v, "rows", NULL, rows, "h = 2 > T in a row");
+    } else {
+      CHECK(isfinite(s.event_t) && r.event_t == s.event_t &&
+                strcmp(r.event, s.event) == 0,
+            "%s: the event (%s at %g) restored", f->id, s.event, s.event_t);
+      refused(T, f, v, "event", "t", json_real(-1), "event at t = -1");
+      refused(T, f, v, "event", "t", json_real(6), "event after T");
+      refused(T, f, v, "event", "what", json_string("banana"), "event 'banana'");
+      refused(T, f, v, "h", NULL, json_real(1e300), "h = 1e300");
+      refused(T, f, v, "fit", NULL, json_pack("{s:f}", "order", 2.0), "fit on a trace");
+    }
+    json_decref(v);
+    free(s.v);
+    free(r.v);
+  }
+}
 
 /* Run a spec as a study into dir; the runner's exit status. */
 static int run(const vi_fig_spec *f, const char *dir) {
@@ -225,6 +329,7 @@ int main(void) {
     CHECK(run(&res_nh_spec, dir) == 0, "the extra block's residual figure ran");
   }
   test_trace_precisions(T);
+  test_store_checks(T);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (!(keep && *keep) && system(cmd) != 0) {
