@@ -12,11 +12,7 @@
 # ignored fails too. The fit of a convergence curve and the event of a
 # breakdown are checked on the runner's own kinds in test_figkinds.c.
 # Usage: test_figure_store.sh PATH/TO/vistudy
-set -u
-V=$(realpath "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export VI_CACHE_DIR="$tmp/cache"
+. "$(dirname "$0")/lib.sh" "$1"
 python3 - "$V" "$tmp" <<'PY'
 import copy, json, os, re, subprocess, sys, time
 

@@ -8,13 +8,8 @@
 # again), so that a store that is simply ignored fails too. One Python
 # process drives the cases (its start-up dominates on a loaded machine).
 # Usage: test_resume_store.sh PATH/TO/vistudy
-set -u
-V=$(realpath "$1")
+. "$(dirname "$0")/lib.sh" "$1"
 pub="$(dirname "$0")/../studies/published"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export VI_CACHE_DIR="$tmp/cache"
-unset VI_PUBLISHED_DIR
 python3 - "$V" "$pub" "$tmp" <<'PY'
 import json, os, re, shutil, subprocess, sys
 
