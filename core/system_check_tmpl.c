@@ -82,11 +82,22 @@ static int pair_df(fd_run *r, const vi_fd_pair *pr, const fd_point *pt, const ch
   return have;
 }
 
-/* The line of a callback that failed while checking the pair. */
+/* The line of a callback that failed while checking the pair. A
+ * recoverable refusal at the point itself is not a wrong derivative: the
+ * point is outside the callback's domain, or its values are not finite in
+ * this precision (lotka-volterra's 1/u^2 at u = 1e-300 in double), so
+ * nothing can be integrated from it either; said so. */
 static void pair_failed(fd_run *r, const vi_fd_pair *pr, const char *where, int rc) {
-  char line[256];
-  snprintf(line, sizeof line, "%s %s at %s: callback failed with status %d", r->name, pr->name,
-           where, rc);
+  char line[384];
+  if (rc > 0) {
+    snprintf(line, sizeof line,
+             "%s %s at %s: callback refused the point itself (status %d: outside its domain, "
+             "or not finite in " VI_PREC_NAME " precision); a run from it cannot start either",
+             r->name, pr->name, where, rc);
+  } else {
+    snprintf(line, sizeof line, "%s %s at %s: callback failed with status %d", r->name,
+             pr->name, where, rc);
+  }
   VI_X(vi_fd_line)(r, line);
 }
 

@@ -64,5 +64,12 @@ rc=$?
 [ "$rc" = 0 ] && ok || { bad "check lotka-volterra at 1e-300 (quad): exit $rc"; cat "$tmp/lv2" >&2; }
 grep -q "hess_hamiltonian at q0: not checked: the probe leaves the domain at q = (1e-300, 1e-300)" \
   "$tmp/lv2" && ok || { bad "check at 1e-300: no 'not checked' line"; cat "$tmp/lv2" >&2; }
+# In double, 1/u^2 overflows at q0 itself: not a wrong derivative but data
+# the precision cannot evaluate, said so (exit 1: the check could not run).
+"$V" check --system lotka-volterra --precision double --set q0=1e-300,1e-300 >"$tmp/lv3" 2>&1
+rc=$?
+grep -q "d2alpha at q0: callback refused the point itself (status 1: outside its domain, or not finite in double precision)" \
+  "$tmp/lv3" && [ "$rc" = 1 ] && ok ||
+  { bad "check at 1e-300 (double): exit $rc, no 'refused the point itself'"; cat "$tmp/lv3" >&2; }
 
 vi_test_end system_data
