@@ -63,7 +63,7 @@ static unsigned long val_seed(void) {
 #define VI_VAL_CASES_QUICK 10
 #define VI_VAL_TOL 0.3
 #define VI_VAL_T 1.0
-#define VI_VAL_MAXSET 8
+#define VI_VAL_MAXSET 16 /* parameters of a system (four-particle has 9) */
 #define VI_VAL_SETLEN 512
 
 /* The quantities judged: q, p, lambda, the energy (its order, or its exact
@@ -129,7 +129,10 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
   int np = 0, iq = -1, iv = -1;
   const vi_param *ps[32];
   int nps = 0;
-  for (const vi_param *p = in->params; p->name && nps < 32; p++) {
+  for (const vi_param *p = in->params; p->name; p++) {
+    if (nps == VI_VAL_MAXSET) {
+      return -1; /* more parameters than a case holds: said by make_cases */
+    }
     ps[nps++] = p;
     if (np + p->count > 64 || parse_defaults(p, par + np) != 0) {
       return -1;
@@ -256,7 +259,8 @@ static int declare(val_case *c, char *err, size_t errlen) {
 
 /* The cases, deterministic in the seed: round robin over the compatible
  * (system, family) pairs. */
-static int make_cases(val_case *cs, int ncases, unsigned long seed) {
+static int make_cases(val_case *cs, int ncases, unsigned long seed, char *failed,
+                      size_t failedlen) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   if (!rng) {
     return -1;
@@ -292,10 +296,12 @@ static int make_cases(val_case *cs, int ncases, unsigned long seed) {
     const int pair = made % npair;
     snprintf(c->system, sizeof c->system, "%s", ps[pair]->info->name);
     if (draw_system(ps[pair], rng, c) != 0) {
+      snprintf(failed, failedlen, "%s", c->system);
       continue;
     }
     draw_method(pm[pair], rng, c);
     if (declare(c, err, sizeof err) != 0) {
+      snprintf(failed, failedlen, "%s", c->system);
       continue; /* a draw the system refuses: draw again */
     }
     for (int x = 0; x < VAL_NQ; x++) {
@@ -861,7 +867,17 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
     return VI_EXIT_FAIL;
   }
   const unsigned long seed = val_seed();
-  const int n = make_cases(cs, ncases, seed);
+  char failed[64] = "";
+  const int n = make_cases(cs, ncases, seed, failed, sizeof failed);
+  if (n < ncases) {
+    /* Never a silently smaller study: a system whose draws always fail
+     * would drop out of it. */
+    fprintf(stderr, "vistudy reproduce: %s: only %d of %d cases could be drawn; the draws of "
+            "%s keep failing (studies/validation.c draw_system)\n", s->id, n, ncases,
+            failed[0] ? failed : "a system");
+    free(cs);
+    return VI_EXIT_FAIL;
+  }
   char err[2 * VI_PATH_MAX + 256] = "", note[VI_PATH_MAX + 256], config[256];
   snprintf(config, sizeof config,
            "seed %lu, %d cases, T = %g, --h auto, --precision auto, "
