@@ -345,13 +345,21 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   return j;
 }
 
+/* j into the open output o (indent 2, 17 digits); 0, or -1 with err. */
+static int json_to(const json_t *j, const vi_out *o, char *err, size_t errlen) {
+  if (json_dumpf(j, o->f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
+    snprintf(err, errlen, "cannot write %s: %s", o->d.path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 int vi_json_write(const json_t *j, const char *path, char *err, size_t errlen) {
   vi_out o;
   if (vi_out_open(&o, path, err, errlen) != 0) {
     return -1;
   }
-  if (json_dumpf(j, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
-    snprintf(err, errlen, "cannot write %s: %s", o.d.path, strerror(errno));
+  if (json_to(j, &o, err, errlen) != 0) {
     vi_out_abort(&o);
     return -1;
   }
@@ -365,14 +373,12 @@ int vi_outset_json(vi_outset *set, const char *path, const json_t *j, char *err,
     return -1;
   }
   vi_out *o = vi_outset_add(set, path, err, errlen);
-  if (!o) {
-    return -1;
-  }
-  if (json_dumpf(j, o->f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0) {
-    snprintf(err, errlen, "cannot write %s: %s", o->d.path, strerror(errno));
-    return -1;
-  }
-  return 0;
+  return o ? json_to(j, o, err, errlen) : -1;
+}
+
+void vi_study_stopped(const char *id, const char *kept) {
+  fprintf(stderr, "vistudy reproduce: %s: stopped early: no result file replaced%s%s%s\n", id,
+          kept ? "; its " : "", kept ? kept : "", kept ? " are kept for a rerun to resume" : "");
 }
 
 int vi_study_stage(vi_outset *set, const char *dir, const char *id, const json_t *j,

@@ -55,6 +55,11 @@ int vi_outset_json(vi_outset *set, const char *path, const json_t *j, char *err,
 int vi_study_stage(vi_outset *set, const char *dir, const char *id, const json_t *j,
                    const char *md, const char *csv, char *err, size_t errlen);
 
+/* The one message of a study that stopped early: no result file replaced
+ * (outfile.h), and what a rerun resumes from (kept, e.g. "measured cells";
+ * NULL: nothing, a reduced figure run stores nothing). */
+void vi_study_stopped(const char *id, const char *kept);
+
 /* vi_study_stage of a set of its own, committed: the three files replaced
  * together or not at all. 0, or -1 with the failure in err. */
 int vi_study_write(const char *dir, const char *id, const json_t *j, const char *md,

@@ -353,8 +353,7 @@ static int figures_commit(const char *id, fig_run *Rs, int n, int st, vi_outset 
     }
   } else {
     vi_outset_abort(set);
-    fprintf(stderr, "vistudy reproduce: %s: stopped early: no result file replaced%s\n", id,
-            o->quick ? "" : "; its finished curves are kept for a rerun to resume");
+    vi_study_stopped(id, o->quick ? NULL : "finished curves");
   }
   for (int r = 0; r < n; r++) {
     fig_close(&Rs[r], o, written);

@@ -309,8 +309,7 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
                 vi_study_write(o->results_dir, s->id, out.json, out.md, out.csv, err,
                                sizeof err) == 0;
   if (status != VI_EXIT_OK) {
-    fprintf(stderr, "vistudy reproduce: %s: stopped early: no result file replaced; its "
-            "measured cells are kept for a rerun to resume\n", s->id);
+    vi_study_stopped(s->id, "measured cells");
   } else if (!written) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;

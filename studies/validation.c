@@ -917,8 +917,7 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
       status == VI_EXIT_OK && j && md && csv &&
       vi_study_write(o->results_dir, s->id, j, md, csv, err, sizeof err) == 0;
   if (status != VI_EXIT_OK) {
-    fprintf(stderr, "vistudy reproduce: %s: stopped early: no result file replaced; its "
-            "measured cases are kept for a rerun to resume\n", s->id);
+    vi_study_stopped(s->id, "measured cases");
   } else if (!written) {
     fprintf(stderr, "vistudy reproduce: %s\n", err);
     status = VI_EXIT_FAIL;
