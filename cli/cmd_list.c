@@ -214,8 +214,10 @@ static void md_methods(void) {
     if (spec[0]) {
       printf("- `%s` is `%s`\n", mt->name, spec);
     }
-    printf("- intervals solved ahead (look-ahead): %d\n- systems it accepts:",
-           mt->lookahead);
+    printf("- intervals solved ahead (look-ahead): %d%s\n- systems it accepts:",
+           mt->lookahead_of && mt->opts_size <= sizeof opts ? mt->lookahead_of(opts)
+                                                            : mt->lookahead,
+           mt->lookahead_of ? " (with the defaults; it depends on the options)" : "");
     int any = 0;
     for (int j = 0; vi_system_types_d[j]; j++) {
       if (!vi_system_types_d[j]->info->test_only &&

@@ -37,6 +37,14 @@ extern "C" {
  * either matrix may be NULL when not wanted (man2020 (54),
  * systems/NOTES-triple-pendulum.md). V, grad V (n), Hess V (n x n). */
 typedef struct VI_X(vi_mech_ops) {
+  /* Optional (constant mass only): a discrete gradient of V in Gonzalez's
+   * sense (betsch-ggl (85)-(86), (126)), dV with dV.(q1 - q0) = V(q1) -
+   * V(q0) that tends to grad V((q0 + q1)/2) as q1 -> q0, and its Jacobian
+   * in q1 (n x n, may be NULL). For energy-momentum schemes; without it
+   * they use grad V at the midpoint (exact for vi_system_info.quadratic's
+   * VI_QUADRATIC_V) or Gonzalez's midpoint formula. */
+  int (*dgrad_potential)(const void *state, const VI_REAL *q0, const VI_REAL *q1,
+                         VI_REAL *dV, VI_REAL *J1);
   int (*mass)(const void *state, VI_REAL *M);
   int (*mass_q)(const void *state, const VI_REAL *q, VI_REAL *M);
   int (*kinetic)(const void *state, const VI_REAL *q, const VI_REAL *v,
@@ -239,7 +247,7 @@ typedef struct VI_X(vi_system) {
 /* The system's dimensions (n_extra = 0: a node of the system alone, e.g.
  * a reference). */
 static inline vi_dims VI_X(vi_system_dims)(const VI_X(vi_system) *sys) {
-  vi_dims d = {sys->n, sys->nq, sys->m, sys->m_nh, sys->ml, 0};
+  vi_dims d = {sys->n, sys->nq, sys->m, sys->m_nh, sys->ml, 0, 0};
   return d;
 }
 
@@ -477,13 +485,14 @@ typedef struct VI_X(vi_stats) {
 } VI_X(vi_stats);
 
 /* The state at a time node: t, q (nq), p (n), lambda (ml: the m holonomic
- * multipliers, then the m_nh nonholonomic ones) and the method's extra
- * block (n_extra reals, NULL when it has none). One buffer of
- * vi_node_size(dims) reals holds q, p, lambda, extra in this order
- * (vi_node_bind); no caller computes the offsets itself. */
+ * multipliers, then the m_nh nonholonomic ones), the method's extra
+ * block (n_extra reals, NULL when it has none) and the method's own
+ * velocity v at t (n_vel = n reals, NULL when it has none: then v = M^-1 p).
+ * One buffer of vi_node_size(dims) reals holds q, p, lambda, extra, v in
+ * this order (vi_node_bind); no caller computes the offsets itself. */
 typedef struct VI_X(vi_node) {
   VI_REAL t;
-  VI_REAL *q, *p, *lambda, *extra;
+  VI_REAL *q, *p, *lambda, *extra, *v;
 } VI_X(vi_node);
 
 /* Point nd's arrays into buf (vi_node_size(d) reals) by the layout above;
@@ -494,6 +503,7 @@ static inline void VI_X(vi_node_bind)(VI_X(vi_node) *nd, VI_REAL *buf, const vi_
   nd->p = buf + d->nq;
   nd->lambda = nd->p + d->n;
   nd->extra = d->n_extra > 0 ? nd->lambda + d->ml : NULL;
+  nd->v = d->n_vel > 0 ? nd->lambda + d->ml + d->n_extra : NULL;
 }
 
 /* A node with its own storage, one allocation (free with free()); NULL
@@ -541,6 +551,15 @@ typedef struct VI_X(vi_method_type) {
    * so that the
    * schemes of one family may differ (GGL's gamma of VI-A and VI-B). */
   int (*extra)(const void *opts, const vi_dims *d, const char **name, int *ref);
+  /* 1 when the family has a velocity of its own, not M^-1 p (betsch-ggl's
+   * VI-S, VI-A, VI-B solve for v beside p): every node then carries it
+   * (vi_node.v, the run columns v1..vn) and the measures gvv_norm = |G(q)
+   * v|_inf and energy_v = p.v - 1/2 v'Mv + V(q) read it; 0: v = M^-1 p. */
+  int velocity;
+  /* The holonomic residuals kept at round-off at every node for these
+   * options (VI_KEEPS_* bits; may be NULL: VI_KEEPS_G, g(q) alone). The
+   * conformance suite checks exactly these. */
+  unsigned (*keeps)(const void *opts);
   /* Bytes of private state for a system of these dimensions (n_extra
    * included); the state is allocated with the stepper, before init. */
   size_t (*state_size)(const void *opts, const vi_dims *d);
@@ -550,6 +569,10 @@ typedef struct VI_X(vi_method_type) {
    * in the statistics like those of the steps (stats->steps counts steps
    * only), so Newton iterations per step include the start-up. */
   int lookahead;
+  /* The look-ahead for these options when it depends on them (may be NULL:
+   * lookahead; betsch-ggl's VI-S solves one step ahead for its v^n, VI-A
+   * does not). vi_stepper_lookahead reads the one that applies. */
+  int (*lookahead_of)(const void *opts);
   /* Prepare a run from (q0, p0) at t0 with step h; fills node 0 (its
    * multipliers and extra block included) and counts its solves in stats.
    * Everything a step needs is passed here. A failure may say why in err
@@ -635,6 +658,11 @@ const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st);
 /* The dimensions of the stepper's nodes (the system's and the method's
  * extra block). */
 const vi_dims *VI_X(vi_stepper_dims)(const VI_X(vi_stepper) *st);
+/* The residuals it keeps at the nodes (vi_method_type.keeps). */
+unsigned VI_X(vi_stepper_keeps)(const VI_X(vi_stepper) *st);
+/* The intervals its init solves ahead (vi_method_type.lookahead, or
+ * lookahead_of for its options). */
+int VI_X(vi_stepper_lookahead)(const VI_X(vi_stepper) *st);
 /* The column name of extra real i (0-based) into buf: extra_name1, ...;
  * i < 0: the block's name (extra_name). */
 void VI_X(vi_stepper_extra_name)(const VI_X(vi_stepper) *st, int i, char *buf, size_t len);

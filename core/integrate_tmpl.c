@@ -60,7 +60,7 @@ int VI_X(vi_err_observe)(void *ctx, long k, const VI_X(vi_node) * nd) {
     /* The reference node k; lambda_0, the one-sided start value, apart. */
     const vi_dims d = VI_X(vi_system_dims)(o->sys);
     VI_X(vi_node) ref = {nd->t, (VI_REAL *)o->Q + k * nq, (VI_REAL *)o->P + k * n,
-                         (VI_REAL *)o->L + k * m, NULL};
+                         (VI_REAL *)o->L + k * m, NULL, NULL};
     VI_X(vi_node_errors)(&d, nd, &ref, k > 0 ? VI_ERR_Q | VI_ERR_P | VI_ERR_LAMBDA
                                              : VI_ERR_Q | VI_ERR_P, o->e);
     if (k == 0) {

@@ -53,13 +53,23 @@ int VI_X(vi_measures)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, vi
     put(out, cap, &k, VI_MK_EXTRA, i,
         VI_X(vi_stepper_extra_ref)(st) == VI_EXTRA_ZERO ? VI_MR_ZERO : VI_MR_FREE, name);
   }
-  put(out, cap, &k, VI_MK_ENERGY, 0,
-      VI_X(vi_type_energy_conserved)(sys->type) ? VI_MR_CONSTANT : VI_MR_FREE, "energy");
+  /* The method's own velocity (betsch-ggl's VI-S, VI-A, VI-B), and the
+   * measures that read it. */
+  const int nv = st ? VI_X(vi_stepper_dims)(st)->n_vel : 0;
+  put_block(out, cap, &k, VI_MK_V, nv, VI_MR_FREE, "v");
+  const int econ = VI_X(vi_type_energy_conserved)(sys->type);
+  put(out, cap, &k, VI_MK_ENERGY, 0, econ ? VI_MR_CONSTANT : VI_MR_FREE, "energy");
+  if (nv > 0) {
+    put(out, cap, &k, VI_MK_ENERGY_V, 0, econ ? VI_MR_CONSTANT : VI_MR_FREE, "energy_v");
+  }
   if (sys->type->degen) {
     put(out, cap, &k, VI_MK_ALPHA_DEFECT, 0, VI_MR_ZERO, "alpha_defect");
   } else if (!sys->type->lie && sys->m > 0) {
     put(out, cap, &k, VI_MK_G_NORM, 0, VI_MR_ZERO, "g_norm");
     put(out, cap, &k, VI_MK_GV_NORM, 0, VI_MR_ZERO, "gv_norm");
+    if (nv > 0) {
+      put(out, cap, &k, VI_MK_GVV_NORM, 0, VI_MR_ZERO, "gvv_norm");
+    }
   }
   if (sys->m_nh > 0) {
     put(out, cap, &k, VI_MK_PHI_NORM, 0, VI_MR_ZERO, "phi_norm");
@@ -91,6 +101,18 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
     snprintf(m->name, sizeof m->name, "%s", name);
     return VI_OK;
   }
+  /* The measures of a method's own velocity, for a method without one
+   * too (v = M^-1 p): a figure compares them across families. */
+  if (name && sys->type->mech && (strcmp(name, "energy_v") == 0 ||
+                                  (sys->m > 0 && strcmp(name, "gvv_norm") == 0))) {
+    m->kind = name[0] == 'e' ? VI_MK_ENERGY_V : VI_MK_GVV_NORM;
+    m->index = 0;
+    m->reference = name[0] == 'g'                                   ? VI_MR_ZERO
+                   : VI_X(vi_type_energy_conserved)(sys->type) ? VI_MR_CONSTANT
+                                                                   : VI_MR_FREE;
+    snprintf(m->name, sizeof m->name, "%s", name);
+    return VI_OK;
+  }
   /* A whole block by its name: its max norm. */
   char xname[32] = "";
   if (st && VI_X(vi_stepper_dims)(st)->n_extra > 0) {
@@ -104,6 +126,7 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
       {"p", VI_MK_P, sys->n, VI_MR_FREE},
       {"lambda", VI_MK_LAMBDA, sys->m, VI_MR_FREE},
       {"mu", VI_MK_MU, sys->m_nh, VI_MR_FREE},
+      {"v", VI_MK_V, st ? VI_X(vi_stepper_dims)(st)->n_vel : 0, VI_MR_FREE},
       {xname, VI_MK_EXTRA, st ? VI_X(vi_stepper_dims)(st)->n_extra : 0,
        st && VI_X(vi_stepper_extra_ref)(st) == VI_EXTRA_ZERO ? VI_MR_ZERO : VI_MR_FREE},
   };
@@ -119,7 +142,7 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
   int k = snprintf(err, errlen, "%s has no measure '%s'; valid: ", sys->type->info->name,
                    name ? name : "");
   for (int i = 0; i < n && i < 256 && k > 0 && (size_t)k < errlen; i++) {
-    if (all[i].kind >= VI_MK_EXTRA) {
+    if (all[i].kind >= VI_MK_EXTRA && all[i].kind != VI_MK_V) {
       k += snprintf(err + k, errlen - (size_t)k, "%s%s", i ? ", " : "", all[i].name);
     }
   }
@@ -136,9 +159,12 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
 }
 
 /* The scratch of vi_measure_eval: one residual vector or configuration,
- * then the momentum maps. */
+ * or G (m x n) or M (n x n) and a vector of n; then the momentum maps. */
 static size_t mom_offset(const VI_X(vi_system) *sys) {
-  return (size_t)(sys->nq > sys->ml ? sys->nq : sys->ml) + 1;
+  const size_t a = (size_t)(sys->nq > sys->ml ? sys->nq : sys->ml);
+  const size_t b = (size_t)sys->m * (size_t)sys->n + (size_t)sys->n;
+  const size_t c = (size_t)sys->n * (size_t)sys->n + (size_t)sys->n;
+  return (a > b ? a : b) > c ? (a > b ? a : b) + 1 : c + 1;
 }
 
 size_t VI_X(vi_measure_work)(const VI_X(vi_system) *sys) {
@@ -170,9 +196,72 @@ static VI_REAL node_value(const VI_X(vi_system) *sys, const vi_measure *m,
   case VI_MK_MU:
     return m->index < 0 ? block_norm(sys->m_nh, nd->lambda + sys->m)
                         : nd->lambda[sys->m + m->index];
+  case VI_MK_V:
+    return nd->v == NULL ? (VI_REAL)NAN
+           : m->index < 0 ? block_norm(sys->n, nd->v)
+                          : nd->v[m->index];
   default: /* VI_MK_EXTRA */
     return m->index < 0 ? block_norm(n_extra, nd->extra) : nd->extra[m->index];
   }
+}
+
+/* The node's velocity into v (n): its own, or M^-1 p. */
+static int node_velocity(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd, VI_REAL *v) {
+  if (nd->v != NULL) {
+    memcpy(v, nd->v, (size_t)sys->n * sizeof *v);
+    return VI_OK;
+  }
+  return VI_X(vi_system_minv_apply)(sys, nd->q, nd->p, v);
+}
+
+/* |G(q) v|_inf (betsch-ggl (79e), (83)) with the node's velocity. */
+static int gvv_norm(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd, VI_REAL *work,
+                    VI_REAL *out) {
+  const int n = sys->n, m = sys->m;
+  VI_REAL *G = work, *v = G + (size_t)m * n;
+  int rc = node_velocity(sys, nd, v);
+  if (rc == VI_OK) {
+    rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, nd->q, G));
+  }
+  VI_REAL e = 0;
+  for (int k = 0; rc == VI_OK && k < m; k++) {
+    VI_REAL s = 0;
+    for (int j = 0; j < n; j++) {
+      s += G[k * n + j] * v[j];
+    }
+    VI_REAL d = vi_fabs(s);
+    e = d > e || d != d ? d : e;
+  }
+  *out = e;
+  return rc;
+}
+
+/* E = p.v - 1/2 v'Mv + V(q) (betsch-ggl (89); metis's post-processing)
+ * with the node's velocity. */
+static int energy_v(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd, VI_REAL *work,
+                    VI_REAL *out) {
+  const int n = sys->n;
+  VI_REAL *v = work, *Mw = v + n;
+  VI_REAL V = 0;
+  const VI_REAL *M = NULL;
+  int rc = node_velocity(sys, nd, v);
+  if (rc == VI_OK) {
+    rc = vi_callback_status(sys->type->mech->potential(sys->state, nd->q, &V));
+  }
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_mass_at)(sys, nd->q, Mw, &M);
+  }
+  VI_REAL pv = 0, vMv = 0;
+  for (int i = 0; rc == VI_OK && i < n; i++) {
+    VI_REAL Mvi = 0;
+    for (int j = 0; j < n; j++) {
+      Mvi += M[i * n + j] * v[j];
+    }
+    pv += nd->p[i] * v[i];
+    vMv += v[i] * Mvi;
+  }
+  *out = pv - vMv / 2 + V;
+  return rc;
 }
 
 /* The distance of a group element in an embedding from its group (a copy
@@ -209,6 +298,12 @@ int VI_X(vi_measure_eval)(const VI_X(vi_system) *sys, const vi_measure *m, int n
     case VI_MK_GV_NORM:
       rc = VI_X(vi_system_hidden)(sys, nd->q, nd->p, work);
       v = VI_X(vi_norm_inf)(sys->m, work);
+      break;
+    case VI_MK_GVV_NORM:
+      rc = gvv_norm(sys, nd, work, &v);
+      break;
+    case VI_MK_ENERGY_V:
+      rc = energy_v(sys, nd, work, &v);
       break;
     case VI_MK_PHI_NORM:
       rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);

@@ -15,6 +15,12 @@ const vi_measure_doc vi_measure_docs[] = {
     {"g_norm", VI_MK_G_NORM, VI_MR_ZERO, "|g(q)|_inf, the holonomic constraints"},
     {"gv_norm", VI_MK_GV_NORM, VI_MR_ZERO,
      "|G(q) M^-1 p|_inf, the hidden (velocity) constraint of the holonomic ones"},
+    {"gvv_norm", VI_MK_GVV_NORM, VI_MR_ZERO,
+     "|G(q) v|_inf with the method's own velocity v (betsch-ggl's VI-A and VI-B enforce "
+     "it, not G M^-1 p); v = M^-1 p for a method without one, where it equals gv_norm"},
+    {"energy_v", VI_MK_ENERGY_V, VI_MR_CONSTANT,
+     "p.v - 1/2 v'Mv + V(q) with the method's own velocity v (betsch-ggl (89), the E its "
+     "figures plot); equals energy when v = M^-1 p"},
     {"phi_norm", VI_MK_PHI_NORM, VI_MR_ZERO,
      "|A(q) v + a(q)|_inf, the nonholonomic constraints"},
     {"group_defect", VI_MK_GROUP_DEFECT, VI_MR_ZERO,

@@ -29,11 +29,14 @@ typedef enum vi_measure_kind {
   VI_MK_PHI_NORM = 10, /* |A(q) v + a(q)|_inf */
   VI_MK_GROUP_DEFECT = 11, /* distance of a group element in an embedding from its group */
   VI_MK_MOMENTUM = 12, /* a momentum map, by its name */
-  VI_MK_NEWTON = 13    /* the Newton iterations of the step that produced the
+  VI_MK_NEWTON = 13,   /* the Newton iterations of the step that produced the
                           node (its solves, retries included; at node 0 those
                           of init, the look-ahead's):
                           a measure of a run, known to a trace (vi_api.trace),
                           not to a node alone (betsch-ggl Table 2) */
+  VI_MK_V = 14,        /* a real of the method's own velocity (vi_node.v) */
+  VI_MK_GVV_NORM = 15, /* |G(q) v|_inf with the method's v (else M^-1 p) */
+  VI_MK_ENERGY_V = 16  /* p.v - 1/2 v'M v + V(q) with the method's v */
 } vi_measure_kind;
 
 /* What the exact flow does with a measure: nothing in particular (a

@@ -199,7 +199,7 @@ int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *op
 
 /* The names a method's extra block may not take: the node's own blocks
  * and the order results' quantities (their JSON keys). */
-static const char *const reserved_names[] = {"t",      "q",          "p",
+static const char *const reserved_names[] = {"t",      "q",          "p",  "v",
                                              "lambda", "mu",         "energy",
                                              "energy_max", "lambda_start", NULL};
 
@@ -287,6 +287,7 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
   const char *xname = NULL;
   int xref = VI_EXTRA_UNREFERENCED;
   d.n_extra = type->extra ? type->extra(optbuf, &d, &xname, &xref) : 0;
+  d.n_vel = type->velocity ? d.n : 0;
   if ((rc = extra_valid(type, sys, &d, xname, xref, err, errlen)) != VI_OK) {
     return rc;
   }
@@ -380,6 +381,14 @@ const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st) {
 
 const vi_dims *VI_X(vi_stepper_dims)(const VI_X(vi_stepper) *st) {
   return &st->dims;
+}
+
+unsigned VI_X(vi_stepper_keeps)(const VI_X(vi_stepper) *st) {
+  return st->type->keeps ? st->type->keeps(st->opts) : VI_KEEPS_G;
+}
+
+int VI_X(vi_stepper_lookahead)(const VI_X(vi_stepper) *st) {
+  return st->type->lookahead_of ? st->type->lookahead_of(st->opts) : st->type->lookahead;
 }
 
 void VI_X(vi_stepper_extra_name)(const VI_X(vi_stepper) *st, int i, char *buf, size_t len) {

@@ -96,7 +96,7 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
   res->unknowns = stt->unknowns ? stt->unknowns : res->unknowns;
   if (a->at_final && mrc == VI_OK && state) {
     /* The errors at t = T alone: the driver's node holds the last one. */
-    VI_X(vi_node) ref = {T, Q + (size_t)N * nq, P + (size_t)N * n, L + (size_t)N * m, NULL};
+    VI_X(vi_node) ref = {T, Q + (size_t)N * nq, P + (size_t)N * n, L + (size_t)N * m, NULL, NULL};
     e[VI_Q] = e[VI_P] = e[VI_LAMBDA] = 0;
     VI_X(vi_node_errors)(dims, &nd, &ref, VI_ERR_Q | VI_ERR_P | VI_ERR_LAMBDA, e);
   }

@@ -30,6 +30,7 @@
 #define vi_exp expq
 #define vi_log logq
 #define vi_pow powq
+#define vi_cbrt cbrtq
 #define vi_floor floorq
 #define vi_ldexp ldexpq
 #define vi_isfinite(x) (!isinfq(x) && !isnanq(x))
@@ -55,6 +56,7 @@
 #define vi_exp exp
 #define vi_log log
 #define vi_pow pow
+#define vi_cbrt cbrt
 #define vi_floor floor
 #define vi_ldexp ldexp
 #define vi_isfinite(x) isfinite(x)

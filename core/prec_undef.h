@@ -17,6 +17,7 @@
 #undef vi_exp
 #undef vi_log
 #undef vi_pow
+#undef vi_cbrt
 #undef vi_floor
 #undef vi_ldexp
 #undef vi_isfinite

@@ -228,7 +228,7 @@ static int traj_reference(traj_obs *o, char *err, size_t errlen) {
     o->res->ref_accuracy = info.accuracy;
     for (long k = 0; rc == VI_OK && k <= t->N; k++) {
       VI_X(vi_node) nd = {(VI_REAL)k * t->h, Q + (size_t)k * (size_t)nq,
-                          P + (size_t)k * (size_t)n, L + (size_t)k * (size_t)m, NULL};
+                          P + (size_t)k * (size_t)n, L + (size_t)k * (size_t)m, NULL, NULL};
       rc = traj_observe(o, k, &nd);
     }
     if (rc != VI_OK && o->res->eval_failed) {
@@ -265,6 +265,9 @@ static int traj_run(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *re
     }
     for (int i = 0; i < t->d.n_extra; i++) {
       node->extra[i] = (VI_REAL)NAN;
+    }
+    for (int i = 0; i < t->d.n_vel; i++) {
+      node->v[i] = (VI_REAL)NAN;
     }
     node->t = 0;
     traj_deliver(&o, 0, node);

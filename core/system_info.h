@@ -47,6 +47,12 @@ enum {
   VI_NEED_NH = 1u << 4     /* nonholonomic constraints (m_nh >= 1) */
 };
 
+/* The constraint residuals a method keeps at round-off at every node
+ * (vi_method_type.keeps): g(q), the hidden constraint G(q) M^-1 p, and
+ * G(q) v with the method's own velocity (betsch-ggl: VI-B keeps G v but
+ * not G M^-1 p, VI-A neither at its nodes). */
+enum { VI_KEEPS_G = 1u << 0, VI_KEEPS_GV = 1u << 1, VI_KEEPS_GVV = 1u << 2 };
+
 /* Metadata of a system type, shared by its double and quad variants. */
 typedef struct vi_system_info {
   const char *name;    /* registry name, e.g. "planar-pendulum" */
@@ -63,6 +69,11 @@ typedef struct vi_system_info {
                           constant and the contracted Hess alpha vanishes
                           (tyranowski2014 §4.2: Theorems 4.3-4.6 apply);
                           vistudy check verifies it */
+  unsigned quadratic;  /* VI_QUADRATIC_V: V is a polynomial of degree <= 2;
+                          VI_QUADRATIC_G: so is every g_k. The midpoint
+                          gradient is then an exact discrete gradient
+                          (betsch-ggl §4.3, (99)): what the energy-momentum
+                          family em uses instead of Gonzalez's formula */
   const char *const *momentum_names; /* n_momenta names, e.g. "Jz" */
   unsigned momenta_noether; /* bit i: momentum map i is a first integral
                                for every parameter and initial datum, the
@@ -81,6 +92,8 @@ typedef struct vi_system_info {
                              reference pages */
 } vi_system_info;
 
+enum { VI_QUADRATIC_V = 1u << 0, VI_QUADRATIC_G = 1u << 1 };
+
 /* Number of parameter values of a system (sum of counts). */
 int vi_system_info_nvalues(const vi_system_info *info);
 
@@ -92,6 +105,9 @@ int vi_system_info_nvalues(const vi_system_info *info);
 typedef struct vi_dims {
   int n, nq, m, m_nh, ml;
   int n_extra;
+  int n_vel; /* reals of the node's velocity block: n when the method has a
+                velocity of its own (vi_method_type.velocity: betsch-ggl's
+                VI-S, VI-A, VI-B, whose v is not M^-1 p), else 0 */
 } vi_dims;
 
 /* What the exact flow says of a method's extra block (vi_method_type):
@@ -102,10 +118,11 @@ enum { VI_EXTRA_UNREFERENCED = 0, VI_EXTRA_ZERO = 1 };
 #define VI_EXTRA_NAME_MAX 16
 
 /* Reals of one node: q (nq), p (n), the multipliers (ml), the extra block
- * (n_extra); t is kept apart. The layout in a buffer, in this order, is
+ * (n_extra), the velocity (n_vel); t is kept apart. The layout in a buffer, in this order, is
  * vi_node_bind's (api_tmpl.h). */
 static inline size_t vi_node_size(const vi_dims *d) {
-  return (size_t)d->nq + (size_t)d->n + (size_t)d->ml + (size_t)d->n_extra;
+  return (size_t)d->nq + (size_t)d->n + (size_t)d->ml + (size_t)d->n_extra +
+         (size_t)d->n_vel;
 }
 
 #ifdef __cplusplus

@@ -323,7 +323,7 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
        * the order studies use), lambda over k >= 1. */
       const long r = k / every * stride;
       vi_node_d ref = {0, (double *)Q + r * nq, (double *)Pr + r * n, (double *)L + r * ml,
-                       NULL};
+                       NULL, NULL};
       vi_node_errors_d(&dims, &nd, &ref,
                        k >= 1 ? VI_ERR_Q | VI_ERR_P | VI_ERR_LAMBDA : VI_ERR_Q | VI_ERR_P, e);
     }
@@ -351,7 +351,7 @@ static void point_errors(vi_sweep *S, long N, const double *Q, const double *Pr,
   {
     const long r = N / every * stride;
     vi_node_d nd, ref = {0, (double *)Q + r * nq, (double *)Pr + r * n, (double *)L + r * ml,
-                         NULL};
+                         NULL, NULL};
     vi_node_bind_d(&nd, S->run + (size_t)N * (size_t)w, &dims);
     double eT[VI_NQUANT] = {0, 0, 0};
     vi_node_errors_d(&dims, &nd, &ref, VI_ERR_Q, eT);

@@ -66,6 +66,7 @@ static const vi_system_info dp_info = {
     .n_momenta = 1,
     .momenta_noether = 1u << 0, /* Jz: rotations about the vertical */
     .momentum_names = dp_momentum_names,
+    .quadratic = VI_QUADRATIC_V | VI_QUADRATIC_G,
     .params = dp_params,
 };
 

@@ -61,6 +61,7 @@ static const vi_system_info fp_info = {
     .n_momenta = 6,
     .momenta_noether = 0x3fu, /* translations and rotations: all six */
     .momentum_names = fp_momentum_names,
+    .quadratic = VI_QUADRATIC_G,
     .params = fp_params,
 };
 
@@ -179,6 +180,44 @@ static int fp_hess_potential(const void *state, const VI_REAL *q, VI_REAL *H) {
   return 0;
 }
 
+/* The discrete gradient (126) for the energy-momentum schemes: Greenspan's
+ * quotient on the invariants pi_j, exactly k_j ((pi_j(q0) + pi_j(q1))/2 -
+ * l_j^2) since V is quadratic in pi_j (no singular case: reading notes
+ * item 11), times grad pi_j at the midpoint, which is linear in q. Its
+ * q1-Jacobian: sum_j k_j [1/2 grad pi_j(q_m) grad pi_j(q1)' + (pibar_j -
+ * l_j^2) Hess pi_j / 2]. */
+static int fp_dgrad_potential(const void *state, const VI_REAL *q0, const VI_REAL *q1,
+                              VI_REAL *dV, VI_REAL *J1) {
+  const fp_state *s = state;
+  for (int i = 0; i < FP_N; i++) {
+    dV[i] = 0;
+  }
+  for (int i = 0; J1 && i < FP_N * FP_N; i++) {
+    J1[i] = 0;
+  }
+  for (int j = 0; j < 2; j++) {
+    int a, b;
+    VI_REAL k, l2, d0[3], d1[3], dm[3];
+    fp_spring(s, j, &a, &b, &k, &l2);
+    VI_REAL coef = k * ((fp_diff(q0, a, b, d0) + fp_diff(q1, a, b, d1)) / 2 - l2);
+    for (int c = 0; c < 3; c++) {
+      dm[c] = (d0[c] + d1[c]) / 2;
+      dV[3 * b + c] += 2 * coef * dm[c];
+      dV[3 * a + c] -= 2 * coef * dm[c];
+    }
+    for (int c = 0; J1 && c < 3; c++) {
+      for (int f = 0; f < 3; f++) {
+        VI_REAL K = 2 * k * dm[c] * d1[f] + (c == f ? coef : 0);
+        J1[(3 * a + c) * FP_N + 3 * a + f] += K;
+        J1[(3 * b + c) * FP_N + 3 * b + f] += K;
+        J1[(3 * a + c) * FP_N + 3 * b + f] -= K;
+        J1[(3 * b + c) * FP_N + 3 * a + f] -= K;
+      }
+    }
+  }
+  return 0;
+}
+
 /* The rods: particles (a, b) = (0, 1) and (2, 3), squared length. */
 static void fp_rod(const fp_state *s, int i, int *a, int *b, VI_REAL *l2) {
   *a = 2 * i;
@@ -274,6 +313,7 @@ static int fp_momenta(const void *state, const VI_REAL *q, const VI_REAL *p, VI_
 #undef VI_SYSTEM
 
 static const VI_X(vi_mech_ops) four_particle_mech = {
+    .dgrad_potential = fp_dgrad_potential,
     .mass = fp_mass,
     .potential = fp_potential,
     .grad_potential = fp_grad_potential,

@@ -72,6 +72,7 @@ static const vi_system_info pp_info = {
     /* Exact in both precisions: GSL in double, A&S 16.4 in quad. */
     .n_momenta = 0,
     .momentum_names = NULL,
+    .quadratic = VI_QUADRATIC_V | VI_QUADRATIC_G,
     .params = pp_params,
 };
 

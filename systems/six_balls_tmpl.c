@@ -73,6 +73,7 @@ static const vi_system_info sb_info = {
     .momenta_noether = 1u << 0, /* Jz (rotations); the antisymmetry quantities (61)
                                    are invariants of symmetric data only */
     .momentum_names = sb_momentum_names,
+    .quadratic = VI_QUADRATIC_G,
     .params = sb_params,
 };
 

@@ -52,6 +52,7 @@ static const vi_system_info sp_info = {
     .m = SP_M,
     .n_momenta = 0,
     .momentum_names = NULL,
+    .quadratic = VI_QUADRATIC_G,
     .params = sp_params,
 };
 

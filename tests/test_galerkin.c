@@ -69,7 +69,7 @@ static int run_spec(const vi_system_d *sys, const char *spec, double h, int K,
   traj_alloc(out, sys->n, sys->m, K);
   /* Nodes stored in place along the trajectory (galerkin has no extra
    * block). */
-  vi_node_d nd = {0, out->q, out->p, out->lam, NULL};
+  vi_node_d nd = {0, out->q, out->p, out->lam, NULL, NULL};
   rc = vi_stepper_init_d(st, &so, h, 0, sys->q0, sys->p0, &nd);
   for (int k = 1; rc == VI_OK && k <= K; k++) {
     nd.q = out->q + (size_t)k * sys->n;

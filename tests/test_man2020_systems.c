@@ -71,7 +71,7 @@ static int VI_X(run)(const VI_X(vi_system) *sys, VI_REAL h, VI_REAL *q,
   VI_X(vi_solver_opts) so;
   VI_X(vi_solver_opts_default)(&so);
   VI_REAL lam[SBM];
-  VI_X(vi_node) nd = {0, q, p, lam, NULL}; /* stored in place; no extra block */
+  VI_X(vi_node) nd = {0, q, p, lam, NULL, NULL}; /* stored in place; no extra block */
   rc = VI_X(vi_stepper_init)(st, &so, h, 0, sys->q0, sys->p0, &nd);
   for (int k = 1; rc == VI_OK && k <= STEPS; k++) {
     nd.q = q + (size_t)k * sys->n;

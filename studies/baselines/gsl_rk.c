@@ -79,7 +79,7 @@ int vi_gsl_rk_run(vi_gsl_rk *R, double tol, double T, long N, vi_observer_d obs,
   memcpy(R->y, R->sys->q0, (size_t)n * sizeof *R->y);
   double t = 0;
   int rc = 0;
-  vi_node_d nd = {0, R->y, R->p, R->lam, NULL};
+  vi_node_d nd = {0, R->y, R->p, R->lam, NULL, NULL};
   for (long k = 0; k <= N && rc == 0; k++) {
     const double tk = T * (double)k / (double)N;
     if (k > 0) {

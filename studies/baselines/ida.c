@@ -339,7 +339,7 @@ static int ida_emit(vi_ida *I, long k, double t, vi_observer_d obs, void *ctx) {
       lam[i] = NAN;
     }
   }
-  vi_node_d nd = {t, q, p, lam, NULL};
+  vi_node_d nd = {t, q, p, lam, NULL, NULL};
   return obs ? obs(ctx, k, &nd) : VI_OK;
 }
 
