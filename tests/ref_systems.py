@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent reference trajectories for seven vistudy systems (Python, sympy + scipy).
+"""Independent reference trajectories for nine vistudy systems (Python, sympy + scipy).
 
 This file is a second derivation, written without reading the C sources: the
 equations of motion are derived symbolically (sympy) from the Lagrangian and the
@@ -20,6 +20,10 @@ Systems
   turntable              demartin2018 sec. 7.5: ball on a turntable, SO(3) x R^2 in the embedding
                          (R, x, y), literal body-omega constraints; the Euler equations with the
                          rolling force integrated as written (lambda by sympy from d/dt phi = 0)
+  pendulum-3d            betsch-ggl sec. 6.1 (92)-(93): L = m|v|^2/2 + m b.q, g = (q.q/l^2 - 1)/2
+  gyro-top               betsch-ggl sec. 6.2 (100)-(112): director top, 12 coordinates, the 9
+                         constraints (103)-(104), data derived by (108)-(112); holonomic systems
+                         are integrated in the index-1 form [M G^T; G 0] solved numerically
 
 Degenerate systems: the Euler-Lagrange equations (Dalpha^T - Dalpha) qdot = grad H are derived
 by sympy from L and solved for qdot; p = alpha(q); --extra adds H and the momentum maps (kepler:
@@ -1090,13 +1094,240 @@ class Turntable(System):
                 np.column_stack([w1, w2, w3]), np.column_stack([-k * vy, k * vx]))
 
 
+# ----------------------------------------------------------------------------------------------
+# holonomic systems of betsch-ggl sec. 6: pendulum-3d (92)-(99) and gyro-top (100)-(112)
+# ----------------------------------------------------------------------------------------------
+
+class Holonomic(System):
+    """Index-1 form of L(q, v) with holonomic constraints g(q) = 0, derived with sympy.
+
+    d/dt(dL/dv) - dL/dq = -G^T lambda, G = dg/dq   (harness sign, as betsch-ggl (28b))
+    => [L_vv  G^T] [qdd   ]   [L_q - L_vq v       ]
+       [G     0  ] [lambda] = [-(d(G v)/dq) v      ]   (d^2/dt^2 g = 0)
+    The pieces (L_vv, L_q - L_vq v, G, d(Gv)/dq v) are sympy expressions, lambdified; the
+    (n + m) linear system is solved numerically at every right-hand side (n = 12, m = 9 for
+    the top is too large for a symbolic solve). residual = (g(q), G(q) v).
+    """
+
+    def setup(self, q, v, prm, L, g):
+        n, m = len(q), len(g)
+        self.n, self.m = n, m
+        qv, vv = sp.Matrix(q), sp.Matrix(v)
+        gm = sp.Matrix(g)
+        Lv = sp.Matrix([sp.diff(L, vi) for vi in v])
+        Lq = sp.Matrix([sp.diff(L, qi) for qi in q])
+        Mm = Lv.jacobian(vv)
+        f = Lq - Lv.jacobian(qv) * vv
+        G = gm.jacobian(qv)
+        c = (G * vv).jacobian(qv) * vv
+        self.Lsym, self.gsym, self.M, self.G, self.f, self.c = L, gm, Mm, G, f, c
+        self.E = sp.expand((vv.T * Lv)[0] - L)
+        self.q, self.v, self.prm = q, v, prm
+        args = list(q) + list(v) + list(prm)
+        self._M = sp.lambdify(args, Mm, "numpy")
+        self._f = sp.lambdify(args, list(f), "numpy")
+        self._G = sp.lambdify(args, G, "numpy")
+        self._c = sp.lambdify(args, list(c), "numpy")
+        self._g = sp.lambdify(args, list(gm), "numpy")
+        self._p = sp.lambdify(args, list(Lv), "numpy")
+        self._E = sp.lambdify(args, self.E, "numpy")
+
+    def equations(self):
+        return ["q = %s, v = qdot = %s, parameters %s" % (self.q, self.v, self.prm),
+                "L = %s" % self.Lsym, "g = %s" % list(self.gsym),
+                "M = L_vv = %s" % self.M.tolist(), "L_q - L_vq v = %s" % list(self.f),
+                "G = %s" % self.G.tolist(), "d(G v)/dq v = %s" % list(self.c),
+                "sign: d/dt(dL/dv) - dL/dq = -G^T lambda; lambda from [M G^T; G 0] "
+                "(qdd, lambda) = (L_q - L_vq v, -d(Gv)/dq v), solved numerically",
+                "E = %s" % self.E]
+
+    def pvals(self, vals):
+        raise NotImplementedError
+
+    def initial(self, vals):
+        raise NotImplementedError
+
+    def accel(self, q, v, pv):
+        a = list(q) + list(v) + list(pv)
+        n, m = self.n, self.m
+        K = np.zeros((n + m, n + m))
+        K[:n, :n] = np.array(self._M(*a), float)
+        G = np.array(self._G(*a), float)
+        K[:n, n:] = G.T
+        K[n:, :n] = G
+        rhs = np.concatenate([np.array(self._f(*a), float).ravel(),
+                              -np.array(self._c(*a), float).ravel()])
+        sol = np.linalg.solve(K, rhs)
+        return sol[:n], sol[n:]
+
+    def check_consistent(self, vals):
+        q0, v0 = self.initial(vals)
+        a = list(q0) + list(v0) + self.pvals(vals)
+        r = max(float(np.max(np.abs(np.array(self._g(*a), float)))),
+                float(np.max(np.abs(np.array(self._G(*a), float) @ v0))))
+        if r > RESIDUAL_MAX * max(1.0, float(np.max(np.abs(v0)))):
+            raise RefError("%s: inconsistent initial data, max(|g(q0)|, |G(q0) v0|) = %.3g > %g"
+                           % (self.name, r, RESIDUAL_MAX))
+
+    def check_params(self, vals, given):
+        self.check_consistent(vals)
+
+    def table(self, vals, tk, rtol, atol, extra):
+        self.check_consistent(vals)
+        pv = self.pvals(vals)
+        n = self.n
+        q0, v0 = self.initial(vals)
+
+        def rhs(t, y):
+            return np.concatenate([y[n:], self.accel(y[:n], y[n:], pv)[0]])
+        Y = integrate(rhs, np.concatenate([q0, v0]), tk, rtol, atol)
+        return self.assemble(tk, Y[:, :n], Y[:, n:], pv, extra)
+
+    def assemble(self, tk, Q, V, pv, extra):
+        n, m = self.n, self.m
+        rows = []
+        for k in range(len(tk)):
+            a = list(Q[k]) + list(V[k]) + list(pv)
+            lam = self.accel(Q[k], V[k], pv)[1]
+            p = np.array(self._p(*a), float).ravel()
+            res = np.concatenate([np.array(self._g(*a), float).ravel(),
+                                  np.array(self._G(*a), float) @ V[k]])
+            row = [tk[k]] + list(Q[k]) + list(p) + list(lam) + list(res)
+            if extra:
+                row += [float(self._E(*a))] + self.extra_cols(Q[k], p)
+            rows.append(row)
+        idx = {"q": list(range(1, 1 + n)), "p": list(range(1 + n, 1 + 2 * n)),
+               "lambda": list(range(1 + 2 * n, 1 + 2 * n + m)),
+               "residual": list(range(1 + 2 * n + m, 1 + 2 * n + 3 * m))}
+        return np.array(rows, float), idx
+
+    def extra_cols(self, q, p):
+        """J3 = e3 . sum over the 3-blocks of q_i x p_i ((98), (107))."""
+        return [sum(q[3 * b] * p[3 * b + 1] - q[3 * b + 1] * p[3 * b]
+                    for b in range(len(q) // 3))]
+
+
+def holo_columns(n, m):
+    return (["t"] + ["q%d" % i for i in range(1, n + 1)] + ["p%d" % i for i in range(1, n + 1)]
+            + ["lambda%d" % i for i in range(1, m + 1)]
+            + ["residual%d" % i for i in range(1, 2 * m + 1)])
+
+
+class Pendulum3D(Holonomic):
+    name = "pendulum-3d"
+    title = ("mathematical pendulum in 3D (betsch-ggl sec. 6.1, (92)-(93)): "
+             "L = m|v|^2/2 + m b.q, b = -gravity e3, g = (q.q/l^2 - 1)/2")
+    params = [
+        Param("m", [1.0], 1, "mass (paper: 1)"),
+        Param("l", [1.0], 1, "rod length (paper: 1)"),
+        Param("gravity", [9.81], 1, "b = -gravity e3 (paper: 9.81)"),
+        Param("q0", [1.0, 0.0, 0.0], 3, "initial position (paper: (1, 0, 0)); |q0| = l"),
+        Param("v0", [0.0, 1.0, 0.0], 3, "initial velocity (paper: (0, 1, 0)); q0.v0 = 0"),
+    ]
+    columns = holo_columns(3, 1)
+    extra_columns = ["E", "Jz"]
+    coord_doc = ("q in R^3, p = m v, lambda: M qdd = -grad V - G^T lambda (G = q^T/l^2), "
+                 "residual = (g, G v); --extra adds E and J3 = (q x p).e3 (98)")
+
+    def __init__(self):
+        q = sp.symbols("x y z", real=True)
+        v = sp.symbols("v_x v_y v_z", real=True)
+        m, l, grav = sp.symbols("m l gravity", real=True)
+        b = sp.Matrix([0, 0, -grav])
+        qv, vv = sp.Matrix(q), sp.Matrix(v)
+        L = m * vv.dot(vv) / 2 + m * b.dot(qv)                 # (92)
+        g = [(qv.dot(qv) / l**2 - 1) / 2]                       # (93)
+        self.setup(list(q), list(v), [m, l, grav], L, g)
+
+    def pvals(self, vals):
+        return [vals["m"][0], vals["l"][0], vals["gravity"][0]]
+
+    def initial(self, vals):
+        return np.array(vals["q0"], float), np.array(vals["v0"], float)
+
+    def check_params(self, vals, given):
+        if not (vals["m"][0] > 0 and vals["l"][0] > 0):
+            raise RefError("%s: m and l must be positive" % self.name)
+        self.check_consistent(vals)
+
+
+class GyroTop(Holonomic):
+    """The director top of betsch-ggl sec. 6.2. Its data are derived as the paper states them:
+    d_i0 = R(alpha0) e_i (108)-(109), phi0 = R(alpha0) (0, 0, l) (110), omega0 = omega_p e3 +
+    omega_s d3 (111), v_i0 = omega0 x q_i0, omega_s by (112) (Goldstein's steady precession)."""
+    name = "gyro-top"
+    title = ("heavy top, director formulation (betsch-ggl sec. 6.2, (100)-(112)): q = (phi, d1, "
+             "d2, d3), L = m|phidot|^2/2 + sum E_i |d_i dot|^2/2 - m gravity phi3, "
+             "E_i = (I_j + I_k - I_i)/2, g = ((d_i.d_i - 1)/2, d1.d2, d1.d3, d2.d3, phi/l - d3)")
+    params = [
+        Param("m", [0.225 * np.pi], 1, "mass (authors' 0.225 pi; paper prints 0.7069)"),
+        Param("I1", [0.3 * 0.225 * np.pi * 0.05**2], 1, "principal moment about the centre of "
+              "mass along d1 (0.3 m r^2, r = 0.05)"),
+        Param("I2", [0.3 * 0.225 * np.pi * 0.05**2], 1, "along d2"),
+        Param("I3", [0.3 * 0.225 * np.pi * 0.05**2], 1, "along d3 (the symmetry axis)"),
+        Param("l", [0.075], 1, "centre of mass at l d3"),
+        Param("gravity", [9.81], 1, "b = -gravity e3"),
+        Param("alpha0", [np.pi / 3], 1, "initial nutation angle (108)"),
+        Param("omega_p", [10.0], 1, "precession rate (111)"),
+    ]
+    columns = holo_columns(12, 9)
+    extra_columns = ["E", "Jz"]
+    coord_doc = ("q = (phi, d1, d2, d3), p = M v, lambda: M qdd = -grad V - G^T lambda with "
+                 "g in the order of (103)-(104), residual = (g, G v); --extra adds E and "
+                 "J3 = e3 . sum q_i x p_i (107)")
+
+    def __init__(self):
+        q = sp.symbols("phi1:4 d11:14 d21:24 d31:34", real=True)
+        v = sp.symbols("u1:4 w11:14 w21:24 w31:34", real=True)
+        m, I1, I2, I3, l, grav = sp.symbols("m I1 I2 I3 l gravity", real=True)
+        blk = [sp.Matrix(q[3 * i:3 * i + 3]) for i in range(4)]
+        vbl = [sp.Matrix(v[3 * i:3 * i + 3]) for i in range(4)]
+        E = [(I2 + I3 - I1) / 2, (I3 + I1 - I2) / 2, (I1 + I2 - I3) / 2]   # (101)
+        L = (m * vbl[0].dot(vbl[0]) + sum(E[i] * vbl[i + 1].dot(vbl[i + 1]) for i in range(3))) / 2
+        L -= m * grav * blk[0][2]                                            # V = -m b.phi
+        phi, d1, d2, d3 = blk
+        g = [(d1.dot(d1) - 1) / 2, (d2.dot(d2) - 1) / 2, (d3.dot(d3) - 1) / 2,   # (103)
+             d1.dot(d2), d1.dot(d3), d2.dot(d3)] + list(phi / l - d3)          # (104)
+        self.Esym = E
+        self.setup(list(q), list(v), [m, I1, I2, I3, l, grav], L, g)
+
+    def pvals(self, vals):
+        return [vals[k][0] for k in ("m", "I1", "I2", "I3", "l", "gravity")]
+
+    @staticmethod
+    def omega_s(m, I1, I3, l, grav, alpha0, omega_p):
+        """(112)."""
+        return m * grav * l / (I3 * omega_p) + (I1 + m * l * l - I3) / I3 * omega_p * np.cos(alpha0)
+
+    def initial(self, vals):
+        m, I1, I2, I3, l, grav = self.pvals(vals)
+        a0, wp = vals["alpha0"][0], vals["omega_p"][0]
+        ca, sa = np.cos(a0), np.sin(a0)
+        R = np.array([[1, 0, 0], [0, ca, -sa], [0, sa, ca]])            # (108)
+        d = [R[:, i] for i in range(3)]                                   # (109)
+        phi = R @ np.array([0, 0, l])                                     # (110)
+        w0 = wp * np.array([0, 0, 1.0]) + self.omega_s(m, I1, I3, l, grav, a0, wp) * d[2]  # (111)
+        qs = [phi] + d
+        return np.concatenate(qs), np.concatenate([np.cross(w0, x) for x in qs])
+
+    def check_params(self, vals, given):
+        m, I1, I2, I3, l, grav = self.pvals(vals)
+        E = [(I2 + I3 - I1) / 2, (I3 + I1 - I2) / 2, (I1 + I2 - I3) / 2]
+        if not (m > 0 and l > 0 and min(E) > 0):
+            raise RefError("%s: need m, l > 0 and every E_i = (I_j + I_k - I_i)/2 > 0" % self.name)
+        if vals["omega_p"][0] == 0:
+            raise RefError("%s: omega_p must be nonzero ((112) divides by it)" % self.name)
+        self.check_consistent(vals)
+
+
 SYSTEMS = {}
 
 
 def get_system(name):
     cls = {"lotka-volterra": LotkaVolterra, "kepler": Kepler, "point-vortices": PointVortices,
            "nonholonomic-particle": Particle, "vertical-disc": Disc,
-           "turntable": Turntable, "knife-edge-incline": KnifeEdge}.get(name)
+           "turntable": Turntable, "knife-edge-incline": KnifeEdge,
+           "pendulum-3d": Pendulum3D, "gyro-top": GyroTop}.get(name)
     if cls is None:
         raise RefError("unknown system %r (known: %s)" % (name, ", ".join(ALL)))
     if name not in SYSTEMS:
@@ -1105,7 +1336,7 @@ def get_system(name):
 
 
 ALL = ["lotka-volterra", "kepler", "point-vortices", "nonholonomic-particle", "vertical-disc",
-       "turntable", "knife-edge-incline"]
+       "turntable", "knife-edge-incline", "pendulum-3d", "gyro-top"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1621,6 +1852,75 @@ def selftest():
             check_true("knife-edge: %s refused" % label, False)
         except RefError as e:
             check_true("knife-edge: %s refused (%s)" % (label, str(e)[:50]), True)
+
+    # --- pendulum-3d (betsch-ggl sec. 6.1) ----------------------------------------------------
+    pd = get_system("pendulum-3d")
+    vals = pd.resolve([])
+    num, idx = pd.table(vals, node_times(0.1, 2.0)[0], RTOL_DEFAULT, ATOL_DEFAULT, True)
+    # the notes' values (sec. 2.1): E0 = 0.5, J3 = 1, lambda(0) = 1 (centripetal m|v|^2/l, no
+    # gravity across the rod at q0 = e1)
+    check("pendulum-3d: |E0 - 0.5|, |J3 - 1|, |lambda(0) - 1| (notes sec. 2.1)",
+          max(abs(num[0, -2] - 0.5), abs(num[0, -1] - 1), abs(num[0, idx["lambda"][0]] - 1)), 1e-15)
+    check("pendulum-3d: drift of E and J3 along DOP853, T = 2",
+          float(np.max(np.abs(num[:, -2:] - num[0, -2:]))), 5e-12)
+    check("pendulum-3d: max |g|, |G v| along DOP853, T = 2",
+          float(np.max(np.abs(num[:, idx["residual"]]))), 1e-12)
+    # lambda of the index-1 form by hand, l = 1 (G = q^T, |q| = 1, q.v = 0): q.qdd = -|v|^2, so
+    # q.(m qdd) = -m|v|^2 = -m gravity z - lambda, lambda = m (|v|^2 - gravity z)
+    lam0 = pd.accel(np.array([0.6, 0.0, -0.8]), np.array([0.0, 1.3, 0.0]), [1.7, 1.0, 9.81])[1][0]
+    check("pendulum-3d: lambda at q = (0.6, 0, -0.8), v = 1.3 e2 against m(|v|^2 - g z)",
+          abs(lam0 - 1.7 * (1.3**2 + 9.81 * 0.8)), 1e-12)
+
+    # --- gyro-top (betsch-ggl sec. 6.2) -------------------------------------------------------
+    gt = get_system("gyro-top")
+    vals = gt.resolve([])
+    m0, I0 = 0.225 * np.pi, 0.3 * 0.225 * np.pi * 0.05**2
+    check("gyro-top: omega_s by (112) with the authors' m, I is 135.6 (notes sec. 2.2)",
+          abs(gt.omega_s(m0, I0, I0, 0.075, 9.81, np.pi / 3, 10.0) - 135.6), 1e-11)
+    # Euler tensor (101): for any rotation R and omega, sum E_i |omega x d_i|^2 = omega.I omega
+    # with I = R diag(I1, I2, I3) R^T (the rigid body's kinetic energy).
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((3, 3))
+    Rq, _ = np.linalg.qr(A)
+    om = rng.standard_normal(3)
+    Iv = np.array([1.3, 0.8, 1.6])
+    Ev = [float(e.subs(dict(zip(gt.prm[1:4], Iv)))) for e in gt.Esym]
+    lhs = sum(Ev[i] * np.dot(np.cross(om, Rq[:, i]), np.cross(om, Rq[:, i])) for i in range(3))
+    check("gyro-top: sum E_i |omega x d_i|^2 = omega . R diag(I) R^T omega (Euler tensor (101))",
+          abs(lhs - om @ Rq @ np.diag(Iv) @ Rq.T @ om), 1e-13)
+    num, idx = gt.table(vals, node_times(0.02, 0.2)[0], RTOL_DEFAULT, ATOL_DEFAULT, True)
+    q0, p0 = num[0, idx["q"]], num[0, idx["p"]]
+    J0 = sum(np.cross(q0[3 * b:3 * b + 3], p0[3 * b:3 * b + 3]) for b in range(4))
+    note = {"E0": (num[0, -2], 5.66905519), "V0": (m0 * 9.81 * q0[2], 0.26003551),
+            "J0_1": (J0[0], 0.0), "J0_2": (J0[1], -0.04503947), "J0_3": (J0[2], 0.07106577)}
+    for k, (a, b) in note.items():
+        check("gyro-top: %s against the notes' %.8f (sec. 2.2, 8 decimals)" % (k, b), abs(a - b),
+              6e-9)
+    lam_note = [5.25992, 5.24004, 0.05805, 0, 0, -0.63404, 0, -0.34434, -0.52007]
+    check("gyro-top: lambda(0) against the notes' (sec. 2.2, 5 decimals; same sign convention)",
+          float(np.max(np.abs(num[0, idx["lambda"]] - lam_note))), 6e-6)
+    # steady precession: phi3 = l cos(alpha0) = 0.0375 and |p_phi| = m l omega_p sin(alpha0)
+    check("gyro-top: steady precession, max |phi3 - 0.0375| along DOP853, T = 0.2",
+          float(np.max(np.abs(num[:, 3] - 0.0375))), 1e-13)
+    P = num[:, idx["p"][:3]]
+    check("gyro-top: |p_phi| = m l omega_p sin(alpha0) along DOP853 (rel.)",
+          float(np.max(np.abs(np.linalg.norm(P, axis=1) / (m0 * 0.075 * 10 * np.sin(np.pi / 3)) - 1))),
+          1e-12)
+    check("gyro-top: notes' p_phi(0.001) = (0.45909501, 0.00459110, 0)",
+          float(np.max(np.abs(gt.table(vals, node_times(0.001, 0.001)[0], RTOL_DEFAULT,
+                                       ATOL_DEFAULT, False)[0][1, 13:16]
+                              - [0.45909501, 0.00459110, 0]))), 6e-9)
+    check("gyro-top: drift of E and J3 along DOP853, T = 0.2 (rel.)",
+          float(np.max(np.abs(num[:, -2:] - num[0, -2:]))) / 5.67, 1e-12)
+    check("gyro-top: max |g|, |G v| along DOP853, T = 0.2",
+          float(np.max(np.abs(num[:, idx["residual"]]))), 1e-12)
+    for label, sets in (("I3 >= I1 + I2", [("I3", [2e-3]), ("I1", [0.5e-3]), ("I2", [1e-3])]),
+                        ("omega_p = 0", [("omega_p", [0.0])])):
+        try:
+            gt.resolve(sets)
+            check_true("gyro-top: %s refused" % label, False)
+        except RefError as e:
+            check_true("gyro-top: %s refused (%s)" % (label, str(e)[:50]), True)
 
     # --- command-line parsing -----------------------------------------------------------------
     check_true("--set parsing: 'a1=2,q0=1.5,0.7' + 'b2=-3'",

@@ -182,11 +182,38 @@ static int VI_X(cf_fail_fatal_lie)(const void *st, const VI_REAL *g, const VI_RE
   return -2;
 }
 
+/* The unit of time of the suite's fixed steps (h = 0.05, the order study's
+ * T = 0.5) for a system: 1, or tau / CF_TAU for a motion faster than
+ * CF_TAU (tau = vi_system_time_scale, the time in which q moves by its
+ * size). The steps were chosen for the systems' default motions (the
+ * fastest, knife-edge-incline, has tau = 0.24: unit 1); a much faster one
+ * (the gyroscopic top, betsch-ggl §6.2, spinning at 135.6 rad/s: tau =
+ * 0.0071) runs the same checks on its own time scale instead of steps
+ * several radians long. */
+#define CF_TAU 0.1
+static VI_REAL VI_X(cf_unit)(const VI_X(vi_system) * sys) {
+  double tau = INFINITY;
+  if (VI_X(vi_system_time_scale)(sys, &tau) != VI_OK || !(tau < CF_TAU)) {
+    return 1;
+  }
+  return (VI_REAL)(tau / CF_TAU);
+}
+
+/* Systems whose default motion is a relative equilibrium: gyro-top's is the
+ * steady precession (betsch-ggl (112)), on which the energy error of the
+ * man2020 schemes converges at twice their declared order (measured: 4.03
+ * for LGG m = 2, declared 2; 8.00 for LLL and EGG m = 3, declared 4), the
+ * discrete flow staying close to a relative equilibrium of its own. */
+static int VI_X(cf_releq)(const char *sysname) {
+  return strcmp(sysname, "gyro-top") == 0;
+}
+
 /* The declared orders of spec on sys, measured by vi_order_study with explicit
- * step sizes h = 1/32 .. 1/256 (T = 0.5): small enough for the fastest
- * default motion (the 3D double pendulum) to be asymptotic. */
+ * step sizes h = 1/32 .. 1/256 (T = 0.5) in the system's unit of time
+ * (cf_unit): small enough for the fastest default motion (the 3D double
+ * pendulum) to be asymptotic. */
 static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysname,
-                            const VI_X(vi_stepper) * st) {
+                            const VI_X(vi_stepper) * st, VI_REAL unit) {
   static const long Ns[] = {16, 32, 64, 128}; /* h = T/N = 1/32 .. 1/256 */
   static const char *const qn[VI_EXTRA + 1] = {"q", "p", "lambda", "energy", "extra"};
   int want[VI_EXTRA + 1], any_state = 0;
@@ -202,7 +229,7 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
   vi_order_config a = {0};
   a.system = sysname;
   a.method = spec;
-  a.T = 0.5;
+  a.T = 0.5 * (double)unit;
   a.solver.kind = VI_SOLVER_NEWTON;
   a.nN = 4;
   for (int i = 0; i < 4; i++) {
@@ -254,10 +281,14 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
     }
 #endif
     /* VI_ORDER_NONE: the paper says it does not converge; the verdict must
-     * be 'd', never a slope. */
+     * be 'd', never a slope. On a relative equilibrium (cf_releq) the
+     * energy error may converge faster than declared: at least the
+     * declared order there. */
+    const int atleast = x == VI_ENERGY && VI_X(cf_releq)(sysname);
     int ok = want[x] == VI_ORDER_NONE
                  ? f.status == VI_FIT_DIVERGENT
-                 : f.status == VI_FIT_OK && fabs(f.order - want[x]) <= 0.5;
+                 : f.status == VI_FIT_OK && (atleast ? f.order >= want[x] - 0.5
+                                                     : fabs(f.order - want[x]) <= 0.5);
     VI_CHECK(c, ok,
              "%s on %s (%s): %s order %.2f (status %d), declared %d; errors %.2e .. %.2e",
              spec, sysname, VI_PREC_NAME, qn[x], f.order, f.status, want[x], e[0], e[3]);
@@ -265,8 +296,9 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
       printf("  %s on %s (%s): %s %s, declared: does not converge\n", spec, sysname,
              VI_PREC_NAME, qn[x], f.status == VI_FIT_DIVERGENT ? "d" : "converges");
     } else {
-      printf("  %s on %s (%s): %s order %.2f, declared %d\n", spec, sysname, VI_PREC_NAME,
-             qn[x], f.status == VI_FIT_OK ? f.order : NAN, want[x]);
+      printf("  %s on %s (%s): %s order %.2f, declared %d%s\n", spec, sysname, VI_PREC_NAME,
+             qn[x], f.status == VI_FIT_OK ? f.order : NAN, want[x],
+             atleast ? " (relative equilibrium: at least)" : "");
     }
   }
   free(r);
@@ -277,7 +309,7 @@ static void VI_X(cf_orders)(vi_check_ctx *c, const char *spec, const char *sysna
  * in this precision changes by no more than round-off, 100 eps sqrt(N)
  * relative to the size |q0| |p0| a momentum map is computed from. */
 static void VI_X(cf_momenta)(vi_check_ctx *c, const char *spec, const VI_X(vi_system) * sys,
-                             const VI_X(vi_stepper) * st) {
+                             const VI_X(vi_stepper) * st, VI_REAL unit) {
   const vi_system_info *info = sys->type->info;
   if (VI_X(vi_stepper_expected_order)(st, VI_MOMENTA) != VI_ORDER_EXACT ||
       info->momenta_noether == 0) {
@@ -294,8 +326,9 @@ static void VI_X(cf_momenta)(vi_check_ctx *c, const char *spec, const VI_X(vi_sy
     vi_trace_config tc = {0};
     tc.system = info->name;
     tc.method = spec;
-    tc.h = 0.04; /* inside the first-order GGL schemes' stability bound on
-                    four-particle, 0.0466 (betsch-ggl notes item 9) */
+    tc.h = 0.04 * (double)unit; /* inside the first-order GGL schemes' stability
+                                   bound on four-particle, 0.0466 (betsch-ggl notes
+                                   item 9) */
     tc.N = N;
     tc.measure = info->momentum_names[i];
     vi_trace_result tr;
@@ -334,12 +367,12 @@ static void VI_X(cf_columns)(vi_check_ctx *c, const char *spec, const VI_X(vi_sy
 /* The consistency of the nonholonomic residual at the nodes: at round-off,
  * or smaller after 100 steps of h/2 than after 50 of h. */
 static void VI_X(cf_nh)(vi_check_ctx *c, const char *spec, const VI_X(vi_system) * sys,
-                        VI_X(vi_stepper) * st, const VI_X(cf_obs) * o1) {
+                        VI_X(vi_stepper) * st, const VI_X(cf_obs) * o1, VI_REAL unit) {
   if (sys->m_nh == 0) {
     return;
   }
   VI_X(cf_obs) o2;
-  int rc = VI_X(cf_run)(st, sys, VI_C(0.01), 100, &o2);
+  int rc = VI_X(cf_run)(st, sys, VI_C(0.01) * unit, 100, &o2);
   const VI_REAL vs = 1 + VI_X(vi_norm_inf)(sys->n, sys->v0);
   const VI_REAL floor = 1e4 * VI_EPS * vs * (o1->qmax > 1 ? o1->qmax : 1);
   const int ok = rc == VI_OK && (o1->nhmax <= floor || o2.nhmax <= o1->nhmax / 1.5);
@@ -393,14 +426,15 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
                  "%s on %s (%s): stepper dimensions %d %d %d %d", spec, t->info->name,
                  VI_PREC_NAME, dims->n, dims->nq, dims->ml, dims->n_extra);
         VI_X(cf_columns)(c, spec, sys, st);
-        VI_X(cf_momenta)(c, spec, sys, st);
+        const VI_REAL unit = VI_X(cf_unit)(sys);
+        VI_X(cf_momenta)(c, spec, sys, st, unit);
         /* It runs, keeps g at round-off, a group element on its group, the
          * extra block finite and the nonholonomic residual consistent. */
         VI_X(cf_obs) o;
-        /* h = 0.02: inside the stability bound of the first-order GGL
-         * schemes on four-particle (h omega_max < 2, omega_max = 42.9:
-         * betsch-ggl notes item 9). */
-        rc = VI_X(cf_run)(st, sys, VI_C(0.02), 50, &o);
+        /* h = 0.02 (in the system's unit of time): inside the stability
+         * bound of the first-order GGL schemes on four-particle (h omega_max
+         * < 2, omega_max = 42.9: betsch-ggl notes item 9). */
+        rc = VI_X(cf_run)(st, sys, VI_C(0.02) * unit, 50, &o);
         VI_REAL tol = 1e4 * VI_EPS * (o.qmax > 1 ? o.qmax * o.qmax : 1);
         const unsigned keeps = VI_X(vi_stepper_keeps)(st);
         VI_CHECK(c, rc == VI_OK && (!(keeps & VI_KEEPS_G) || o.gmax <= tol),
@@ -430,7 +464,7 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
                  "%s on %s (%s): the extra block is not finite", spec, t->info->name,
                  VI_PREC_NAME);
         if (rc == VI_OK) {
-          VI_X(cf_nh)(c, spec, sys, st, &o);
+          VI_X(cf_nh)(c, spec, sys, st, &o, unit);
         }
         VI_X(vi_node) nd;
         VI_REAL buf[4 * CN];
@@ -438,7 +472,7 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
         /* The declared look-ahead: init solves that many intervals, and
          * their Newton work is counted before any step. */
         {
-          rc = VI_X(vi_stepper_init)(st, NULL, VI_C(0.05), 0, sys->q0, sys->p0, &nd);
+          rc = VI_X(vi_stepper_init)(st, NULL, VI_C(0.05) * unit, 0, sys->q0, sys->p0, &nd);
           const VI_X(vi_stats) *ss = VI_X(vi_stepper_stats)(st);
           VI_CHECK(
               c,
@@ -450,7 +484,7 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
               ss->newton_iters);
         }
         /* Its declared orders. */
-        VI_X(cf_orders)(c, spec, t->info->name, st);
+        VI_X(cf_orders)(c, spec, t->info->name, st, unit);
         VI_X(vi_stepper_free)(st);
         VI_X(vi_system_free)(sys);
 
@@ -484,7 +518,7 @@ static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
           VI_CHECK(c, rc == VI_OK, "%s on %s (%s): the broken copy could not be set up: %s",
                    spec, t->info->name, VI_PREC_NAME, err);
           if (rc == VI_OK) {
-            rc = VI_X(vi_integrate)(st, NULL, VI_C(0.05), 5, sys->q0, sys->p0, &nd, NULL,
+            rc = VI_X(vi_integrate)(st, NULL, VI_C(0.05) * unit, 5, sys->q0, sys->p0, &nd, NULL,
                                     NULL, NULL);
           }
           VI_CHECK(c, fatal ? rc < 0 : rc > 0,
