@@ -91,6 +91,7 @@ static const vi_system_info gt_info = {
     .n_momenta = 1,
     .momenta_noether = 1u << 0, /* Jz: rotations about e3 (105)-(107) */
     .momentum_names = gt_momentum_names,
+    .quadratic = VI_QUADRATIC_V | VI_QUADRATIC_G, /* V linear (gravity), g quadratic */
     .params = gt_params,
 };
 

@@ -49,6 +49,7 @@ static const vi_system_info p3_info = {
     .n_momenta = 1,
     .momenta_noether = 1u << 0, /* Jz: rotations about e3 (95)-(98) */
     .momentum_names = p3_momentum_names,
+    .quadratic = VI_QUADRATIC_V | VI_QUADRATIC_G, /* V linear (gravity), g quadratic */
     .params = p3_params,
 };
 

@@ -86,10 +86,11 @@ static const vi_opt ggl_options[] = {
      "(77), B trapezoidal (80)"},
     {"theta", VI_OPT_CHOICE, GOPT(theta4), 0, 0, ggl_theta_names, ggl_theta_values, NULL, 2,
      0, NULL, "from scheme",
-     "q^{n+theta} of the theta-family (65); option A: 0.5 only, option B: 0..0.5 or 1"},
+     "q^{n+theta} of the theta-family (65); option A: 0.5 only, option B: any"},
     {"vartheta", VI_OPT_CHOICE, GOPT(vartheta4), 0, 0, ggl_vartheta_names,
      ggl_vartheta_values, NULL, 2, 0, NULL, "from scheme",
-     "weight of g(q^{n+1}) in option B's discrete constraint (80)"},
+     "weight of g(q^{n+1}) in option B's discrete constraint (80); 0.25 or 0.5 (larger "
+     "values are unstable)"},
     {"guess", VI_OPT_CHOICE, GOPT(guess), 0, 0, ggl_guess_names, ggl_guess_values, NULL,
      VI_GUESS_SIMPLE, 0, NULL, NULL,
      "Newton guess (betsch-ggl Table 2): the previous step's unknowns, or those with "
@@ -118,18 +119,16 @@ static int ggl_check(void *opts_, char *err, size_t errlen) {
              th, th > 0 ? -(1 - th) / th : -INFINITY, th < 1 ? -th / (1 - th) : -INFINITY);
     return VI_EINVAL;
   }
-  if (o->option == VI_GGL_B && o->theta4 == 4 && o->vartheta4 == 4) {
+  if (o->option == VI_GGL_B && o->vartheta4 > 2) {
     snprintf(err, errlen,
-             "ggl option B with theta = 1 and vartheta = 1 is singular: lambda^n then enters "
-             "(82c) with the factor theta (1 - vartheta) - (1 - theta) vartheta = 0 and the step "
-             "cannot determine it (notes §5.13); take vartheta < 1 (VI-B: 0.5)");
-    return VI_EINVAL;
-  }
-  if (o->option == VI_GGL_B && o->theta4 == 3) {
-    snprintf(err, errlen,
-             "ggl option B with theta = 0.75 is unstable: M v^{n+1} = p^{n+1-theta} (82c) "
-             "gives the momenta a parasitic factor -theta/(1-theta) = -3 per step; theta in "
-             "0..0.5 or 1");
+             "ggl option B with vartheta = %g is %s: the constraint force at t^{n+1} is h "
+             "G(q^{n+1})'(vartheta lambda^n + (1 - vartheta) lambda^{n+1}) ((82b) of two "
+             "steps), so lambda carries a parasitic mode multiplied by -vartheta/(1-vartheta) "
+             "per step%s; vartheta <= 0.5 (at 0.5 the mode is marginal: VI-B's period-2 "
+             "lambda)",
+             o->vartheta4 / 4.0, o->vartheta4 == 4 ? "singular" : "unstable",
+             o->vartheta4 == 4 ? " (1 - vartheta = 0: lambda^{n+1} is not determined)"
+                               : ", -3 here");
     return VI_EINVAL;
   }
   return VI_OK;
@@ -684,9 +683,10 @@ static void ggl_fini(void *state) {
  * order on four-particle (measured: the positions superconverge there, as
  * symplectic Euler's do without constraints), so no one order of q is
  * declared for them. gamma -> 0 as O(h) for VI-S and VI-B (notes G4).
- * lambda: the paper states no order; VI-B's lambda^n does not converge
- * (its period-2 modulation, notes P2, keeps an O(1) error: measured 6.3
- * on planar-pendulum at h = 1/128, flat in h). Symplectic and
+ * lambda: the paper states no order; with theta = 1 (VI-B) lambda^n does
+ * not converge (its period-2 modulation, notes P2, keeps an O(1) error:
+ * measured 6.3 on planar-pendulum at h = 1/128, flat in h, and 'd' on the
+ * four other pendulum-type systems; also with vartheta = 0.25). Symplectic and
  * momentum-conserving (App. A.6, A.7): the momentum maps of symmetries
  * exactly. */
 static int ggl_expected_order(const void *opts_, const VI_X(vi_system_type) *sys,
@@ -695,7 +695,7 @@ static int ggl_expected_order(const void *opts_, const VI_X(vi_system_type) *sys
   const ggl_opts *o = opts_;
   const int second = o->option != VI_GGL_S && o->theta4 == 2 &&
                      (o->option == VI_GGL_A || o->vartheta4 == 2);
-  const int vib = o->option == VI_GGL_B && o->theta4 == 4;
+  const int vib = o->option == VI_GGL_B && o->theta4 == 4; /* VI-B and its vartheta */
   switch (quantity) {
   case VI_Q:
     return second ? 2 : -1;
