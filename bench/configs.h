@@ -41,6 +41,13 @@ inline constexpr Config kConfigs[] = {
     {"vprk", "vprk:tableau=gauss,s=4", false},
     {"vprk", "vprk:tableau=radau-iia,s=3", true},
     {"vprk", "vprk:tableau=lobatto-iiia-iiib,s=4", false},
+    // ggl and em (betsch-ggl): the paper's five schemes; N = 3n + 2m (ggl),
+    // 2n + 2m (EM), 2n + m (EM-G): 36 + 18 = 54 on the gyroscopic top.
+    {"ggl", "ggl:scheme=VI-S", false},
+    {"ggl", "ggl:scheme=VI-A", true},
+    {"ggl", "ggl:scheme=VI-B", false},
+    {"em", "em:variant=ggl", true},
+    {"em", "em:variant=gonzalez", false},
 };
 
 } // namespace vibench

@@ -795,9 +795,34 @@ static int gradpot_df(const sys_impl *s, const fd_point *pt, VI_REAL *J, int *ha
   return *have ? mech->hess_potential(s->pub.state, pt->q, J) : 0;
 }
 
+/* A discrete gradient of V (vi_mech_ops.dgrad_potential) in its second
+ * point q1, the first held at q0 = q - v/10 (the point's velocity), whose
+ * Jacobian the type returns as J1. */
+static int dgrad_applies(const sys_impl *s) {
+  return s->pub.type->mech->dgrad_potential != NULL;
+}
+static void dgrad_q0(const sys_impl *s, const fd_point *pt, VI_REAL *q0) {
+  for (int i = 0; i < s->pub.n; i++) {
+    q0[i] = pt->q[i] - pt->v[i] / 10;
+  }
+}
+static int dgrad_f(const sys_impl *s, const fd_point *pt, const VI_REAL *q, const VI_REAL *x,
+                   VI_REAL *out, VI_REAL *tmp) {
+  dgrad_q0(s, pt, tmp);
+  return s->pub.type->mech->dgrad_potential(s->pub.state, tmp, q, out, NULL);
+}
+static int dgrad_df(const sys_impl *s, const fd_point *pt, VI_REAL *J, int *have,
+                    VI_REAL *tmp) {
+  const int n = s->pub.n;
+  *have = 1;
+  dgrad_q0(s, pt, tmp);
+  return s->pub.type->mech->dgrad_potential(s->pub.state, tmp, pt->q, tmp + n, J);
+}
+
 static const vi_fd_pair mech_pairs[] = {
     {"grad_potential", FD_CONFIG, FD_ROWS_1, NULL, pot_f, pot_df},
     {"hess_potential", FD_CONFIG, FD_ROWS_N, NULL, gradpot_f, gradpot_df},
+    {"dgrad_potential J1", FD_CONFIG, FD_ROWS_N, dgrad_applies, dgrad_f, dgrad_df},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
 static int holo_applies(const sys_impl *s) {
@@ -912,6 +937,107 @@ static const vi_fd_pair kinetic_pairs[] = {
     {"kinetic d2T/dq2", FD_CONFIG, FD_ROWS_N, kin_applies, dT_f, dT_df},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
+/* What a mechanical type declares beyond its derivatives, at each probe:
+ * a discrete gradient of V is one (directionality dV.(q1 - q0) = V(q1) -
+ * V(q0) with q0 = q - v/10, and dV(q, q) = grad V(q): betsch-ggl (86)),
+ * and a potential or constraints declared of degree <= 2
+ * (vi_system_info.quadratic) have the Hessians they had at q0. */
+static int mech_declared_check(fd_run *r, const fd_point *pt, int probe, const char *where) {
+  (void)where;
+  const sys_impl *s = r->s;
+  const VI_X(vi_system_type) *t = s->pub.type;
+  const int n = s->pub.n;
+  const unsigned qd = t->info->quadratic;
+  char line[320];
+  VI_REAL *A = r->J, *B = r->D, *tmp = r->tmp;
+  int rc = 0;
+  if (t->mech->dgrad_potential) {
+    VI_REAL *q0 = tmp, *gq = tmp + n, V0 = 0, V1 = 0, dir = 0, sc = 0, dev = 0;
+    for (int i = 0; i < n; i++) {
+      q0[i] = pt->q[i] - pt->v[i] / 10;
+    }
+    rc = t->mech->dgrad_potential(s->pub.state, q0, pt->q, A, NULL);
+    if (rc == 0) {
+      rc = t->mech->potential(s->pub.state, q0, &V0);
+    }
+    if (rc == 0) {
+      rc = t->mech->potential(s->pub.state, pt->q, &V1);
+    }
+    for (int i = 0; rc == 0 && i < n; i++) {
+      dir += A[i] * (pt->q[i] - q0[i]);
+      sc += vi_fabs(A[i] * (pt->q[i] - q0[i]));
+    }
+    if (rc == 0) {
+      rc = t->mech->dgrad_potential(s->pub.state, pt->q, pt->q, A, NULL);
+    }
+    if (rc == 0) {
+      rc = t->mech->grad_potential(s->pub.state, pt->q, gq);
+    }
+    VI_REAL gs = 1;
+    for (int i = 0; rc == 0 && i < n; i++) {
+      VI_REAL d = vi_fabs(A[i] - gq[i]);
+      dev = d > dev || d != d ? d : dev;
+      gs = vi_fabs(gq[i]) > gs ? vi_fabs(gq[i]) : gs;
+    }
+    if (rc != 0) {
+      snprintf(line, sizeof line, "%s dgrad_potential at probe %d: callback failed with status %d",
+               r->name, probe, rc);
+      VI_X(vi_fd_line)(r, line);
+      return VI_ECALLBACK;
+    }
+    const VI_REAL ed = vi_fabs(dir - (V1 - V0)), lim_d = 100 * VI_EPS * (sc + vi_fabs(V1) + vi_fabs(V0) + 1);
+    const VI_REAL lim_g = 100 * VI_EPS * gs;
+    const int ok = ed <= lim_d && dev <= lim_g;
+    r->failures += !ok;
+    snprintf(line, sizeof line,
+             "%s dgrad_potential at probe %d: |dV.(q1 - q0) - (V(q1) - V(q0))| %.1e (tol %.1e), "
+             "|dV(q, q) - grad V(q)| %.1e (tol %.1e) %s",
+             r->name, probe, (double)ed, (double)lim_d, (double)dev, (double)lim_g,
+             ok ? "ok" : "FAIL");
+    VI_X(vi_fd_line)(r, line);
+  }
+  for (int w = 0; w < 2; w++) {
+    const unsigned bit = w == 0 ? VI_QUADRATIC_V : VI_QUADRATIC_G;
+    if (!(qd & bit) || (w == 1 && s->pub.m == 0)) {
+      continue;
+    }
+    /* The Hessian (of V, or sum_k mu_k Hess g_k at the point's mu) at the
+     * probe against q0's. */
+    if (w == 0) {
+      rc = t->mech->hess_potential(s->pub.state, s->pub.q0, A);
+      if (rc == 0) {
+        rc = t->mech->hess_potential(s->pub.state, pt->q, B);
+      }
+    } else {
+      rc = t->holo->constraint_hess(s->pub.state, s->pub.q0, pt->mu, A);
+      if (rc == 0) {
+        rc = t->holo->constraint_hess(s->pub.state, pt->q, pt->mu, B);
+      }
+    }
+    VI_REAL dev = 0, sc = 1;
+    for (int i = 0; rc == 0 && i < n * n; i++) {
+      VI_REAL d = vi_fabs(A[i] - B[i]);
+      dev = d > dev || d != d ? d : dev;
+      sc = vi_fabs(A[i]) > sc ? vi_fabs(A[i]) : sc;
+    }
+    if (rc != 0) {
+      snprintf(line, sizeof line, "%s %s at probe %d: callback failed with status %d", r->name,
+               w == 0 ? "hess_potential" : "constraint_hess", probe, rc);
+      VI_X(vi_fd_line)(r, line);
+      return VI_ECALLBACK;
+    }
+    const VI_REAL lim = 100 * VI_EPS * sc;
+    const int ok = dev <= lim;
+    r->failures += !ok;
+    snprintf(line, sizeof line,
+             "%s %s of degree <= 2 (declared) at probe %d: its Hessian moved from q0's by %.1e "
+             "(tol %.1e) %s",
+             r->name, w == 0 ? "V" : "g", probe, (double)dev, (double)lim, ok ? "ok" : "FAIL");
+    VI_X(vi_fd_line)(r, line);
+  }
+  return VI_OK;
+}
+
 /* In the order of the report: the form, the constraints, then M(q). */
 static const vi_fd_pair *const mech_check_tables[] = {mech_pairs, holo_pairs,
                                                       VI_X(vi_nh_pairs), kinetic_pairs, NULL};
@@ -935,4 +1061,5 @@ const vi_form_impl VI_X(vi_form_mech) = {
     .dGv = mech_dGv,
     .check = VI_X(vi_check_coords),
     .pairs = mech_check_tables,
+    .probe_post = mech_declared_check,
 };

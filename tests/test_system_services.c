@@ -94,6 +94,8 @@ int main(void) {
   test_project_q(c);
   test_broken_d(c);
   test_broken_q(c);
+  test_declared_d(c);
+  test_declared_q(c);
   test_degen_toy_d(c);
   test_degen_toy_q(c);
   test_domain_edge_d(c);
@@ -1334,6 +1336,70 @@ static void VI_X(test_broken)(vi_check_ctx *c) {
   VI_CHECK(c, rc == VI_EINCONSISTENT && sys == NULL && contains(err, "linearly dependent") &&
                   contains(err, "[G(q0); A(q0)]"),
            "dependent (%s): gave %d '%s'", VI_PREC_NAME, rc, err);
+  VI_X(vi_system_free)(sys);
+}
+
+/* A discrete gradient that is no discrete gradient: grad V at the
+ * midpoint (not directional for four-particle's quartic springs), with
+ * Hess V / 2 there as its Jacobian. */
+static int VI_X(fp_dgrad_mid_real)(const void *st, const VI_REAL *q0, const VI_REAL *q1,
+                                   VI_REAL *dV, VI_REAL *J1) {
+  const VI_X(vi_system_type) *fp = VI_X(vi_system_find)("four-particle", NULL, 0);
+  VI_REAL qm[12];
+  for (int i = 0; i < 12; i++) {
+    qm[i] = (q0[i] + q1[i]) / 2;
+  }
+  int rc = fp->mech->grad_potential(st, qm, dV);
+  if (rc == 0 && J1) {
+    rc = fp->mech->hess_potential(st, qm, J1);
+    for (int i = 0; rc == 0 && i < 144; i++) {
+      J1[i] /= 2;
+    }
+  }
+  return rc;
+}
+
+/* What a mechanical type declares beyond its derivatives is checked by
+ * vi_system_check: four-particle's discrete gradient (126) passes, grad V
+ * at the midpoint in its place fails directionality; a potential declared
+ * quadratic that is not (six-balls' springs) fails. */
+static void VI_X(test_declared)(vi_check_ctx *c) {
+  char err[512] = "";
+  const VI_X(vi_system_type) *fp = VI_X(vi_system_find)("four-particle", err, sizeof err);
+  const VI_X(vi_system_type) *sb = VI_X(vi_system_find)("six-balls", err, sizeof err);
+  if (fp == NULL || sb == NULL || fp->mech->dgrad_potential == NULL) {
+    VI_CHECK(c, 0, "four-particle (with its discrete gradient) or six-balls missing: %s", err);
+    return;
+  }
+  VI_X(vi_system) *sys = NULL;
+  int rc = VI_X(vi_system_alloc)(fp, 0, NULL, &sys, err, sizeof err);
+  vi_report_ctx r = {0, 0, 0};
+  int fails = rc == VI_OK ? VI_X(vi_system_check)(sys, 2, vi_report_line, &r) : -1;
+  VI_CHECK(c, fails == 0, "declared (%s): four-particle's check gave %d", VI_PREC_NAME, fails);
+  VI_X(vi_system_free)(sys);
+
+  VI_X(vi_mech_ops) mid = *fp->mech;
+  mid.dgrad_potential = VI_X(fp_dgrad_mid_real);
+  VI_X(vi_system_type) fpm = *fp;
+  fpm.mech = &mid;
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&fpm, 0, NULL, &sys, err, sizeof err);
+  r = (vi_report_ctx){0, 0, 0};
+  fails = rc == VI_OK ? VI_X(vi_system_check)(sys, 2, vi_report_line, &r) : -1;
+  VI_CHECK(c, fails > 0, "declared (%s): grad V at the midpoint passed as a discrete gradient",
+           VI_PREC_NAME);
+  VI_X(vi_system_free)(sys);
+
+  vi_system_info sbi = *sb->info;
+  sbi.quadratic |= VI_QUADRATIC_V;
+  VI_X(vi_system_type) sbq = *sb;
+  sbq.info = &sbi;
+  sys = NULL;
+  rc = VI_X(vi_system_alloc)(&sbq, 0, NULL, &sys, err, sizeof err);
+  r = (vi_report_ctx){0, 0, 0};
+  fails = rc == VI_OK ? VI_X(vi_system_check)(sys, 2, vi_report_line, &r) : -1;
+  VI_CHECK(c, fails > 0, "declared (%s): six-balls' springs passed as a quadratic potential",
+           VI_PREC_NAME);
   VI_X(vi_system_free)(sys);
 }
 
