@@ -37,7 +37,7 @@ PY
 # Other data: unequal stiff springs off their rest length, other masses,
 # rod lengths and a velocity orthogonal to both rods (G(q0) v0 = 0).
 "$V" run --quiet --system four-particle --method galerkin:s=3,w=3 --h 0.005 --T 2 \
-  --set mass=2,0.5,1.5,1 --set k13=20 --set k24=80 --set l13=1.2 --set l24=0.9 \
+  --set m1=2 --set m2=0.5 --set m3=1.5 --set m4=1 --set k13=20 --set k24=80 --set l13=1.2 --set l24=0.9 \
   --set l12=1.5 --set l34=1.5 --set q0=0,0,0,1.5,0,0,0,1,0,1.5,1,0 \
   --set v0=0,0,0.3,0,0.2,0,0,0,-0.2,0,0,0.5 --out "$tmp/fp2.csv" 2>"$tmp/err"
 rc=$?

@@ -88,8 +88,9 @@ for prec in double quad; do
     run gyro-top $s 0.001 $prec \
       "--set m=0.5 --set I1=4e-4 --set I2=4e-4 --set I3=6e-4 --set l=0.1 --set gravity=5 --set alpha0=0.7 --set omega_p=7" \
       "--set m=0.5 --set I1=4e-4 --set I2=4e-4 --set I3=6e-4 --set l=0.1 --set g0=5 --set alpha0=0.7 --set omega_p=7"
-    fp="--set mass=2,0.5,1.5,1 --set k13=20 --set k24=80 --set l13=1.2 --set l24=0.9 --set l12=1.5 --set l34=1.5 --set q0=0,0,0,1.5,0,0,0,1,0,1.5,1,0 --set v0=0,0,0.3,0,0.2,0,0,0,-0.2,0,0,0.5"
-    run four-particle $s 0.01 $prec "$fp" "$fp"
+    fpc="--set m1=2 --set m2=0.5 --set m3=1.5 --set m4=1"
+    fp="--set k13=20 --set k24=80 --set l13=1.2 --set l24=0.9 --set l12=1.5 --set l34=1.5 --set q0=0,0,0,1.5,0,0,0,1,0,1.5,1,0 --set v0=0,0,0.3,0,0.2,0,0,0,-0.2,0,0,0.5"
+    run four-particle $s 0.01 $prec "$fpc $fp" "--set mass=2,0.5,1.5,1 $fp"
   done
   # Option B off the paper's point: theta = 1/2 (second order, notes G5)
   # and theta = 3/4 with vartheta = 1/4.
