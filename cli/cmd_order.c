@@ -85,6 +85,7 @@ const char vi_order_help[] =
     "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
     "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
     "                     [--measure state|energy [--no-reference]] [--errors-at nodes|final]\n"
+    "                     [--lambda-at end|mid]\n"
     "                     [--json FILE] [--force] [--no-progress] [--progress-every S]\n"
     "                     [--cache DIR | --no-cache]\n"
     "\n"
@@ -115,6 +116,9 @@ const char vi_order_help[] =
     "reference (the energy error needs none; no q, p, lambda errors then).\n"
     "--errors-at final measures q, p, lambda at t = T only, |x_N - x_ref(T)|\n"
     "(tyranowski2014's measure); nodes (the default): the maximum over t_k.\n"
+    "--lambda-at mid compares the multipliers of node k with the reference at\n"
+    "t_k - h/2, the middle of the step that produced them (betsch-ggl's EM:\n"
+    "its lambda^{n+1} approximates lambda(t^{n+1/2})); end (the default): t_k.\n"
     "--precision auto (the default): double, rerun in quad when a quantity has\n"
     "fewer than four errors above the floor of double; said in the output.\n"
     "The reference is the exact solution where the system has one, else an\n"
@@ -133,6 +137,7 @@ int vi_cmd_order(int argc, char **argv) {
                                        {"json", required_argument, NULL, 'j'},
                                        {"measure", required_argument, NULL, 'M'},
                                        {"errors-at", required_argument, NULL, 'E'},
+                                       {"lambda-at", required_argument, NULL, 'L'},
                                        {"cache", required_argument, NULL, 'c'},
                                        {"no-cache", no_argument, NULL, 'n'},
                                        {"no-reference", no_argument, NULL, 'N'},
@@ -196,6 +201,13 @@ int vi_cmd_order(int argc, char **argv) {
     case 'j':
       json_path = optarg;
       break;
+    case 'L': {
+      static const char *const at[] = {"end", "mid", NULL};
+      if (vi_parse_choice("--lambda-at", optarg, at, &a.lambda_mid, err, sizeof err)) {
+        return vi_cli_usage("order", err);
+      }
+      break;
+    }
     case 'E': {
       static const char *const where[] = {"nodes", "final", NULL};
       if (vi_parse_choice("--errors-at", optarg, where, &a.at_final, err, sizeof err)) {

@@ -97,6 +97,7 @@ typedef struct vi_order_result {
   int started;          /* 0 when the study failed while being set up (the
                            system, its data, the method spec, T or the runs) */
   int at_final;         /* the errors are those at t = T (vi_order_config) */
+  int lambda_mid;       /* lambda against the reference at t_k - h/2 */
   /* The method's extra block (vi_method_type.extra): reals per node (0:
    * none), its name ("gamma"), whether the exact flow has it zero (then its
    * size is an error, fitted like the others: VI_EXTRA), max_k
@@ -151,6 +152,11 @@ typedef struct vi_order_config {
   int at_final;          /* q, p, lambda errors at the final node t = T only
                             (tyranowski2014 §5: "max norm errors" of the
                             solution at T); 0: the maximum over the nodes */
+  int lambda_mid;        /* the multipliers of node k (k >= 1) against the
+                            reference at t_k - h/2, the middle of the step that
+                            ends at t_k (betsch-ggl notes item 12: EM's
+                            lambda^{n+1} approximates lambda(t^{n+1/2})); 0: at
+                            t_k */
   /* Called (may be NULL) once the study is set up (i = -1: system, method,
    * precision and T filled in), after each run i, and with i = -2 when
    * vi_order_run reruns the study in quad: the library never prints, the

@@ -109,6 +109,9 @@ void vi_order_print(FILE *f, const vi_order_result *r, const vi_fit fits[VI_NQUA
   fprintf(f, "order study: %s on %s, %s precision, T = %g\n", r->method, r->system,
           r->precision, r->T);
   fprintf(f, "reference: %s (estimated accuracy %.1e)\n", r->reference, r->ref_accuracy);
+  if (r->lambda_mid) {
+    fprintf(f, "lambda: node k against the reference at t_k - h/2 (--lambda-at mid)\n");
+  }
   if (r->precision_note[0]) {
     fprintf(f, "precision: %s\n", r->precision_note);
   }
@@ -254,6 +257,8 @@ json_t *vi_order_json(const vi_order_result *r, const vi_fit fits[VI_NQUANT]) {
   json_object_set_new(j, "errors_at",
                       json_string(r->at_final ? "final time: |x_N - x_ref(T)|_inf"
                                               : "every node: max_k |x_k - x_ref(t_k)|_inf"));
+  json_object_set_new(j, "lambda_at",
+                      json_string(r->lambda_mid ? "mid: t_k - h/2" : "end: t_k"));
   json_object_set_new(j, "h", array_of(r->h, r->nh));
   json_t *steps = json_array();
   json_t *st = json_array();

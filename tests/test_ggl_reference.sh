@@ -113,4 +113,20 @@ expect 2 "needs a constant mass matrix.*triple-pendulum has M\(q\)" -- "$V" run 
 expect 2 "needs a constant mass matrix.*triple-pendulum has M\(q\)" -- "$V" run \
   --system triple-pendulum --method ggl --h 0.01 --T 0.1 --out "$tmp/x.csv"
 
+# EM's lambda^{n+1} is a second-order value at t^{n+1/2} (notes item 12):
+# first order against the reference at the step end (the paper's Fig. 30),
+# second at the midpoint (--lambda-at mid), on four-particle (127).
+for at in end mid; do
+  "$V" order --system four-particle --method em --T 0.1 --no-progress --no-cache \
+    --h 0.01,0.005,0.0025,0.00125,0.000625,0.0003125 --lambda-at $at --json "$tmp/l_$at.json" \
+    >"$tmp/l_$at.out" 2>&1 || bad "order --lambda-at $at failed: $(tail -3 "$tmp/l_$at.out")"
+done
+python3 - "$tmp/l_end.json" "$tmp/l_mid.json" <<'PY' && ok || bad "EM's lambda at the step end and at the midpoint"
+import json, sys
+end, mid = (json.load(open(f))["orders"]["lambda"] for f in sys.argv[1:3])
+good = isinstance(end, float) and abs(end - 1) < 0.15 and isinstance(mid, float) and abs(mid - 2) < 0.15
+print(f"EM lambda order: {end} at the step end, {mid} at the midpoint")
+sys.exit(0 if good else 1)
+PY
+
 vi_test_end ggl_reference
