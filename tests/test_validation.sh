@@ -37,6 +37,11 @@ for c in j["cases"]:
             # its round-off bound (the measurement is their ratio).
             if v["verdict"] == "right" and not v["measured"] <= 1:
                 bad.append(f"case {c['case']} {q}: exact but {v['measured']} of the bound")
+        elif v["declared"] == 0:
+            # Declared 'does not converge' (VI_ORDER_NONE): right is a 'd'
+            # verdict, which carries no order.
+            if v["verdict"] == "right" and v["measured"] is not None:
+                bad.append(f"case {c['case']} {q}: declared d, right with {v['measured']}")
         elif v["verdict"] == "right" and abs(v["measured"] - v["declared"]) > 0.3:
             bad.append(f"case {c['case']} {q}: right but {v['measured']} vs {v['declared']}")
         if v["verdict"] == "unresolved" and v["measured"] is not None:
