@@ -144,10 +144,13 @@ static int field_invalid(const vi_field *f, const char *s, char *why, size_t len
   long v;
   char *end = NULL;
   if (!*s) {
+    if (f->type & VI_FIELD_OPTIONAL) {
+      return 0;
+    }
     snprintf(why, len, "empty (a value is required)");
     return 1;
   }
-  switch (f->type) {
+  switch (f->type & ~VI_FIELD_OPTIONAL) {
   case VI_FIELD_INT:
     if (is_choice(s, f->choices)) {
       return 0;

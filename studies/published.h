@@ -12,19 +12,23 @@
 
 #include <stddef.h>
 
-/* The type of a published column; every field is required (non-empty). */
+/* The type of a published column; every field is required (non-empty)
+ * unless its column is optional. */
 typedef enum vi_field_type {
   VI_FIELD_INT = 0,    /* an integer in lo..hi (digits only), or one of
                           the words of choices (e.g. "d": divergent) */
   VI_FIELD_REAL = 1,   /* a finite real number, the whole field */
   VI_FIELD_CHOICE = 2, /* one of choices */
-  VI_FIELD_TEXT = 3    /* free text (a source note) */
+  VI_FIELD_TEXT = 3,   /* free text (a source note) */
+  /* Or'ed with a type: the column is optional, a field may be empty (the
+   * paper states nothing there; vi_table_at gives "", vi_table_int -1). */
+  VI_FIELD_OPTIONAL = 16
 } vi_field_type;
 
 /* A declared column; an array of them ends with name == NULL. */
 typedef struct vi_field {
   const char *name;
-  int type;            /* vi_field_type */
+  int type;            /* vi_field_type, possibly | VI_FIELD_OPTIONAL */
   int lo, hi;          /* VI_FIELD_INT */
   const char *choices; /* "gauss|lobatto"; for VI_FIELD_INT words allowed
                           besides the integers (NULL: none) */

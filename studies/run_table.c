@@ -135,11 +135,20 @@ const char *vi_table_caption(const vi_study *s) {
   return t->caption ? t->caption : s->title;
 }
 
+/* Whether row r was not run (vi_table_spec.not_run). */
+static int row_not_run(const vi_table_spec *t, const vi_rows *R, int r) {
+  return t->not_run && vi_rows_get_int(R, r, t->not_run) != 0;
+}
+
 /* The verdicts broken down by the values of the text column by, in the
- * order they first appear: {value: {"matched", "total"}}. */
-static json_t *breakdown(const vi_rows *R, const char *by) {
+ * order they first appear: {value: {"matched", "total"}}; rows not run
+ * are left out. */
+static json_t *breakdown(const vi_table_spec *t, const vi_rows *R, const char *by) {
   json_t *o = json_object();
   for (int r = 0; o && r < R->n; r++) {
+    if (row_not_run(t, R, r)) {
+      continue;
+    }
     const char *v = vi_rows_get_text(R, r, by);
     json_t *b = json_object_get(o, v);
     if (!b) {
@@ -155,14 +164,16 @@ static json_t *breakdown(const vi_rows *R, const char *by) {
   return o;
 }
 
-static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int total) {
+static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int total,
+                          int not_run) {
   const vi_table_spec *t = s->spec;
   json_t *j = json_pack("{s:s}", "id", s->id);
   json_t *head = t->head ? t->head(s) : json_object();
   if (!j || !head || json_object_update(j, head) != 0 ||
       json_object_set_new(j, "cells", vi_rows_json(R, NULL, NULL)) != 0 ||
       json_object_set_new(j, "matched", json_integer(matched)) != 0 ||
-      json_object_set_new(j, "total", json_integer(total)) != 0) {
+      json_object_set_new(j, "total", json_integer(total)) != 0 ||
+      (t->not_run && json_object_set_new(j, "not_run", json_integer(not_run)) != 0)) {
     json_decref(head);
     json_decref(j);
     return NULL;
@@ -171,7 +182,7 @@ static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int 
   if (t->by) {
     char key[64];
     snprintf(key, sizeof key, "by_%s", t->by);
-    if (json_object_set_new(j, key, breakdown(R, t->by)) != 0) {
+    if (json_object_set_new(j, key, breakdown(t, R, t->by)) != 0) {
       json_decref(j);
       return NULL;
     }
@@ -180,12 +191,14 @@ static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int 
 }
 
 /* The mismatch lines of one form (md: the Markdown list; else standard
- * output); the count. */
-static int mismatch_lines(const vi_table_spec *t, const vi_rows *R, int md, FILE *f) {
+ * output), or (not_run) those of the rows not run; the count. */
+static int mismatch_lines(const vi_table_spec *t, const vi_rows *R, int md, int not_run,
+                          FILE *f) {
   int k = 0;
   for (int r = 0; r < R->n; r++) {
-    if (!vi_rows_get_int(R, r, "match")) {
-      fputs(md ? "- " : "  mismatch: ", f);
+    const int skipped = row_not_run(t, R, r);
+    if (not_run ? skipped : !skipped && !vi_rows_get_int(R, r, "match")) {
+      fputs(md ? "- " : not_run ? "  not run: " : "  mismatch: ", f);
       t->mismatch(f, R, r, md);
       fputc('\n', f);
       k++;
@@ -201,8 +214,15 @@ static char *table_md(const vi_study *s, const void *cells, int n, const vi_rows
   FILE *f = vi_text_open(&text);
   if (f) {
     t->md(f, s, cells, n, R, matched, total);
+    if (t->not_run) {
+      fputs("## Not run\n\n", f);
+      if (mismatch_lines(t, R, 1, 1, f) == 0) {
+        fputs("None.\n", f);
+      }
+      fputc('\n', f);
+    }
     fputs("## Mismatches\n\n", f);
-    if (mismatch_lines(t, R, 1, f) == 0) {
+    if (mismatch_lines(t, R, 1, 0, f) == 0) {
       fputs("None.\n", f);
     }
     if (t->regenerate) {
@@ -227,17 +247,22 @@ int vi_table_render(const vi_study *s, const void *cells, int n, vi_table_out *o
     }
   }
   for (int r = 0; rc == 0 && r < R.n; r++) {
-    out->matched += vi_rows_get_int(&R, r, "match") != 0;
+    if (row_not_run(t, &R, r)) {
+      out->not_run++;
+    } else {
+      out->matched += vi_rows_get_int(&R, r, "match") != 0;
+      out->total++;
+    }
   }
-  out->total = R.n;
   vi_text lines;
   FILE *f = rc == 0 ? vi_text_open(&lines) : NULL;
   if (f) {
-    out->mismatches = mismatch_lines(t, &R, 0, f);
+    mismatch_lines(t, &R, 0, 1, f);
+    out->mismatches = mismatch_lines(t, &R, 0, 0, f);
   }
   out->lines = f ? vi_text_close(&lines) : NULL;
   if (rc == 0) {
-    out->json = table_json(s, &R, out->matched, out->total);
+    out->json = table_json(s, &R, out->matched, out->total, out->not_run);
     out->md = table_md(s, cells, n, &R, out->matched, out->total);
     out->csv = vi_rows_csv(&R, NULL, NULL);
   }
@@ -318,9 +343,14 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
     vi_cells_finish(&store);
   }
   vi_cells_close(&store);
-  printf("%s: matched %d/%d cells%s\n", s->id, out.matched, out.total,
-         out.total < t->verdicts_per_cell * n ? " (incomplete: the study stopped early)"
-                                              : "");
+  char skipped[64] = "";
+  if (out.not_run > 0) {
+    snprintf(skipped, sizeof skipped, ", %d not run", out.not_run);
+  }
+  printf("%s: matched %d/%d cells%s%s\n", s->id, out.matched, out.total, skipped,
+         out.total + out.not_run < t->verdicts_per_cell * n
+             ? " (incomplete: the study stopped early)"
+             : "");
   fputs(out.lines ? out.lines : "", stdout);
   if (written) {
     printf("  results: %s/%s.{md,csv,json}\n", o->results_dir, s->id);

@@ -109,6 +109,13 @@ struct vi_table_spec {
    * "  mismatch: ") or in the Markdown list (md = 1, after "- "); the
    * runner ends the line. */
   void (*mismatch)(FILE *f, const vi_rows *R, int row, int md);
+  /* A VI_COL_BOOL column (or NULL: every row was run) that is true in a
+   * row that was not run (a published row whose method does not exist):
+   * such a row is neither matched nor counted in the total; it is counted
+   * as "not_run" in the JSON, listed under "## Not run" in the Markdown
+   * and after "  not run: " on standard output, in the words of mismatch,
+   * which say why. */
+  const char *not_run;
   int regenerate; /* the Markdown ends with "Regenerate with `vistudy reproduce ID`." */
 };
 
@@ -159,6 +166,7 @@ typedef struct vi_table_out {
   char *md, *csv;
   char *lines; /* the mismatch lines of standard output */
   int matched, total, mismatches;
+  int not_run; /* rows not run (vi_table_spec.not_run), outside total */
 } vi_table_out;
 
 /* 0, or -1 with the reason in err (out of memory); out is filled either

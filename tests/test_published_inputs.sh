@@ -62,6 +62,16 @@ refused tyranowski2014-orders tyranowski2014_orders.csv '3s/^kepler,gauss,/keple
 refused tyranowski2014-orders tyranowski2014_orders.csv '2s/^kepler,/keplr,/' \
   "2: column system: 'keplr' is not one of: kepler, point-vortices, lotka-volterra"
 refused tyranowski2014-orders tyranowski2014_orders.csv '2s/,[^,]*$/,/' "2: column source: empty"
+# betsch-ggl: a scheme the study does not know names the valid ones; an
+# optional order column (empty where the paper states nothing) still takes
+# only integers; a row that states no order at all is refused.
+B=betsch_ggl_orders.csv
+refused betsch-ggl-orders $B '3s/,VI-A,/,VI-C,/' \
+  "3: column scheme: 'VI-C' is not one of: VI-S, VI-A, VI-B, EM, EM-G, BS99"
+refused betsch-ggl-orders $B '7s/,EM,2,2,1,/,EM,2,2,1.5,/' \
+  "7: column order_lambda: '1\.5' is not an integer in 1\.\.99"
+refused betsch-ggl-orders $B '2s/,VI-S,1,1,,/,VI-S,,,,/' \
+  "2: the row states no order"
 
 # A UTF-8 byte-order mark (an editor's) is tolerated: the study runs.
 pub="$tmp/bom"

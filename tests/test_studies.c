@@ -515,6 +515,26 @@ static void test_table_reader(vi_check_ctx *T) {
     CHECK(rc == -1 && strstr(err, bad[i][1]) != NULL, "refused with '%s': %s", bad[i][1],
           err);
   }
+  /* An optional column (the paper states nothing there) may be empty; a
+   * required one may not, and an optional one's non-empty values are
+   * still checked. */
+  static const vi_field opt[] = {{"k", VI_FIELD_INT, 1, 9, NULL},
+                                 {"o", VI_FIELD_INT | VI_FIELD_OPTIONAL, 1, 9, NULL},
+                                 {NULL, 0, 0, 0, NULL}};
+  rc = load_text("k,o\n1,\n2,3\n", opt, &t, err, sizeof err);
+  CHECK(rc == 0 && t.nrows == 2, "an empty optional field accepted: %s", err);
+  if (rc == 0) {
+    CHECK(strcmp(vi_table_at(&t, 0, 1), "") == 0 && vi_table_int(&t, 0, 1) == -1 &&
+              vi_table_int(&t, 1, 1) == 3,
+          "an empty optional field reads back as \"\" (int -1)");
+    vi_table_free(&t);
+  }
+  rc = load_text("k,o\n,3\n", opt, &t, err, sizeof err);
+  CHECK(rc == -1 && strstr(err, ":2: column k: empty") != NULL, "a required field empty: %s",
+        err);
+  rc = load_text("k,o\n1,x\n", opt, &t, err, sizeof err);
+  CHECK(rc == -1 && strstr(err, ":2: column o: 'x'") != NULL,
+        "an optional field's value still checked: %s", err);
 }
 
 int main(void) {
