@@ -193,12 +193,39 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
 
 /* The method of a case: one of the family's configurations whose orders
  * it declares (vi_method_type.validation, else its examples). */
-static void draw_method(const vi_method_type_d *mt, gsl_rng *rng, val_case *c) {
+/* Whether the family accepts configuration spec on system type t (with
+ * its default data): beyond its tables (vi_method_compatible), its own
+ * refusals of a system (vi_method_type.accepts: ggl and em refuse a mass
+ * matrix that depends on q). */
+static int spec_accepted(const char *spec, const vi_system_type_d *t) {
+  char err[256];
+  vi_system_d *sys = NULL;
+  vi_stepper_d *st = NULL;
+  int ok = vi_system_alloc_d(t, 0, NULL, &sys, err, sizeof err) == VI_OK &&
+           vi_stepper_alloc_d(spec, sys, &st, err, sizeof err) == VI_OK;
+  vi_stepper_free_d(st);
+  vi_system_free_d(sys);
+  return ok;
+}
+
+/* The configurations of family mt a case of system t may draw, into out
+ * (at most 64); their number. */
+static int method_pool(const vi_method_type_d *mt, const vi_system_type_d *t,
+                       const char **out) {
   const char *const *pool = mt->validation ? mt->validation : mt->examples;
-  size_t n = 0;
-  while (pool && pool[n]) {
-    n++;
+  int n = 0;
+  for (size_t i = 0; pool && pool[i] && n < 64; i++) {
+    if (spec_accepted(pool[i], t)) {
+      out[n++] = pool[i];
+    }
   }
+  return n;
+}
+
+static void draw_method(const vi_method_type_d *mt, const vi_system_type_d *t, gsl_rng *rng,
+                        val_case *c) {
+  const char *pool[64];
+  const int n = method_pool(mt, t, pool);
   snprintf(c->method, sizeof c->method, "%s",
            n ? pool[gsl_rng_uniform_int(rng, (unsigned long)n)] : mt->name);
 }
@@ -276,7 +303,9 @@ static int make_cases(val_case *cs, int ncases, unsigned long seed, char *failed
     for (int f = 0; vi_method_types_d[f] && npair < 64; f++) {
       int j = 0;
       for (int i = 0; vi_system_types_d[i]; i++) {
-        if (!vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], NULL, 0)) {
+        const char *pool[64];
+        if (!vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], NULL, 0) ||
+            method_pool(vi_method_types_d[f], vi_system_types_d[i], pool) == 0) {
           continue;
         }
         if (j++ == k) {
@@ -299,7 +328,7 @@ static int make_cases(val_case *cs, int ncases, unsigned long seed, char *failed
       snprintf(failed, failedlen, "%s", c->system);
       continue;
     }
-    draw_method(pm[pair], rng, c);
+    draw_method(pm[pair], ps[pair], rng, c);
     if (declare(c, err, sizeof err) != 0) {
       snprintf(failed, failedlen, "%s", c->system);
       continue; /* a draw the system refuses: draw again */
