@@ -442,3 +442,379 @@ static const vi_fig_spec *const bg_pen_figs[] = {&bg_pen_fig23,   &bg_pen_fig45,
                                                  &bg_pen_fig1213, &bg_pen_fig1415, NULL};
 
 const vi_fig_set vi_betsch_ggl_pendulum = {.figs = bg_pen_figs, .why = bg_pen_why};
+
+/* ==== betsch-ggl-four-particle: §6.3, Figs 23-27, 31-33, Table 2 ============= */
+
+/* The paper's data (notes §2.3; (115)-(127)): masses (1, 3, 2.3, 1.7), k13 =
+ * 50, k24 = 500, all lengths 1, the unit square at rest but v4 = (0, 0,
+ * 2/1.7) (the system's defaults). The base run h = 0.01, T = 10. */
+#define BG_FP_H 0.01
+#define BG_FP_T 10
+
+static const char bg_fp_why[] =
+    "four-particle with the paper's data (127) (masses 1, 3, 2.3, 1.7; k13 = 50, k24 = 500; "
+    "lengths 1; v4 = (0, 0, 2/1.7)); base run h = 0.01, T = 10 (metis single_analysis_4Psystem); "
+    "EM and EM-G with the closed-form discrete gradient of (126) (no singular case, so no "
+    "first-step spike: notes §5 item 7). Stability (notes §4 item 9): E = p.v - 1/2 v'Mv + V "
+    "(energy_v) relative to |E0|; a run ends as an event at the first node where |E - E0| > 10 "
+    "|E0|, E is not finite, or Newton fails (trace.breakdown = 10). Fig 31: h = 0.01, T = 10; "
+    "the text's 'h <= 0.04 to T = 1000': h = 0.04, T = 1000 (25,000 steps per scheme); Fig 32: "
+    "h = 0.05, T = 100; Fig 33: h = 0.25, T = 100 (metis's stability input), and EM at h = "
+    "0.675 (148 steps, to t = 99.9 as metis's t = 0:h:T). Newton: vistudy's built-in Newton "
+    "(a fresh analytic Jacobian per iterate; converged when the weighted step |dx_i| / (rtol "
+    "(|x_i| + u_i)) with rtol = 100 eps, or its contraction estimate, is at most 1; at most 50 "
+    "iterations), not metis's absolute test max(|r|, |dx|) <= 1e-9 with r before the update "
+    "(notes §1.7): iteration counts are ours as measured. Guesses (Table 2): simple = the "
+    "previous step's unknowns, advanced = the same with q^{n+1} = q^n + h v (notes §1.7)";
+
+/* F1 (Figs 23, 24): EM-G does not satisfy the secondary constraint G M^-1 p
+ * = 0; EM does. */
+static int claims_fp_fig2324(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
+                             vi_claim *cl, char *err, size_t errlen) {
+  static const char *const lab[] = {"EM-G", "EM"};
+  const vi_series *s[2];
+  if (bg_need(f, ss, ns, lab, 2, s, err, errlen) != 0) {
+    return -1;
+  }
+  const double tol = BG_ROUNDOFF(bg_N(f, s[0], quick));
+  vi_claim_set(&cl[0], s[0]->amax > 1e3 * tol && s[1]->amax <= tol,
+               "F1 (Figs 23, 24): EM-G does not satisfy the secondary (velocity) constraints; "
+               "EM does",
+               "max |G M^-1 p|: EM-G %.3g, EM %.2g (round-off bound %.2g; notes: 1.73e-5 and "
+               "3.9e-16)",
+               s[0]->amax, s[1]->amax, tol);
+  return 1;
+}
+
+/* F2 (Figs 25-27): EM and EM-G are comparable in energy and momentum
+ * conservation: both conserve E, J (121) and L (118) to round-off. */
+static int bg_fp_conserve(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                          const char *text) {
+  char m[1024] = "max |I - I(0)|: ";
+  int ok = 1;
+  double tol = 0;
+  for (int i = 0; i < ns; i++) {
+    tol = BG_ROUNDOFF(bg_N(f, &ss[i], quick)) * fmax(1, fabs(ss[i].I0));
+    ok &= ss[i].amax <= tol && !isfinite(ss[i].event_t);
+    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", ss[i].label, ss[i].amax);
+  }
+  bg_cat(m, sizeof m, " (round-off bound %.2g)", tol);
+  vi_claim_set(&cl[0], ok, text, "%s", m);
+  return 1;
+}
+
+static int claims_fp_fig25(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                           char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  return bg_fp_conserve(f, ss, ns, quick, cl,
+                        "F2 (Fig 25): EM and EM-G are comparable in energy conservation: both "
+                        "conserve E to round-off");
+}
+
+static int claims_fp_fig2627(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
+                             vi_claim *cl, char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  return bg_fp_conserve(f, ss, ns, quick, cl,
+                        "F2 (Figs 26, 27): EM and EM-G are comparable in angular-momentum "
+                        "conservation: both conserve J1, J2, J3 (121) to round-off");
+}
+
+static int claims_fp_L(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                       char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  return bg_fp_conserve(f, ss, ns, quick, cl,
+                        "EM and EM-G conserve the total linear momentum L (118) to round-off "
+                        "(§6.3 text on the momentum maps; no figure)");
+}
+
+/* The event of a stability curve as text. */
+static void bg_event_text(const vi_series *s, char *buf, size_t len) {
+  if (isfinite(s->event_t)) {
+    snprintf(buf, len, "%s at t = %.4g", s->event, s->event_t);
+  } else {
+    snprintf(buf, len, "stable to T, max |E - E0| / |E0| = %.2g", s->amax);
+  }
+}
+
+/* Stable: no event (|E - E0| <= 10 |E0|, finite, Newton converged) to T. */
+static int bg_stable(const vi_series *s) {
+  return !isfinite(s->event_t) && isfinite(s->amax);
+}
+
+static void bg_events(const vi_series *ss, int ns, char *m, size_t len) {
+  for (int i = 0; i < ns; i++) {
+    char ev[240];
+    bg_event_text(&ss[i], ev, sizeof ev);
+    bg_cat(m, len, "%s%s: %s", i ? "; " : "", ss[i].label, ev);
+  }
+}
+
+/* F6 (Fig 31): at h = 0.01 all schemes are stable. */
+static int claims_fp_fig31(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                           char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  char m[1024] = "";
+  int ok = 1;
+  for (int i = 0; i < ns; i++) {
+    ok &= bg_stable(&ss[i]);
+  }
+  bg_events(ss, ns, m, sizeof m);
+  vi_claim_set(&cl[0], ok, "F6 (Fig 31): at h = 0.01 all schemes are stable", "T = %g: %s",
+               bg_T(f, quick), m);
+  return 1;
+}
+
+/* F6: "at h <= 0.04 all schemes stay stable at least until T = 1000". */
+static int claims_fp_h004(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                          char *err, size_t errlen) {
+  (void)err;
+  (void)errlen;
+  char m[1024] = "";
+  int ok = 1;
+  for (int i = 0; i < ns; i++) {
+    ok &= bg_stable(&ss[i]);
+  }
+  bg_events(ss, ns, m, sizeof m);
+  vi_claim_set(&cl[0], ok,
+               "F6: at h <= 0.04 all schemes stay stable at least until T = 1000 (run: h = "
+               "0.04)",
+               "T = %g: %s", bg_T(f, quick), m);
+  return 1;
+}
+
+/* F7 (Fig 32): at h = 0.05 VI-S and VI-B show an energy blow-up (so VI-A,
+ * EM and EM-G do not). The onset time is not in the paper. */
+static int claims_fp_fig32(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                           char *err, size_t errlen) {
+  static const char *const lab[] = {"VI-S", "VI-A", "VI-B", "EM", "EM-G"};
+  const vi_series *s[5];
+  if (bg_need(f, ss, ns, lab, 5, s, err, errlen) != 0) {
+    return -1;
+  }
+  char m[1024] = "";
+  bg_events(ss, ns, m, sizeof m);
+  vi_claim_set(&cl[0], !bg_stable(s[0]) && !bg_stable(s[2]),
+               "F7 (Fig 32): at h = 0.05 VI-S and VI-B show an energy blow-up", "%s", m);
+  vi_claim_set(&cl[1], bg_stable(s[1]) && bg_stable(s[3]) && bg_stable(s[4]),
+               "F7 (Fig 32, implied): at h = 0.05 VI-A, EM and EM-G stay stable", "T = %g: %s",
+               bg_T(f, quick), m);
+  return 2;
+}
+
+/* F8 (Fig 33): at h = 0.25 VI-A blows up at about t = 55 (read: the event
+ * within 20% of 55), EM stays stable; F9: EM stable even at h = 0.675. */
+#define BG_F8_T 55
+static int claims_fp_fig33(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                           char *err, size_t errlen) {
+  static const char *const lab[] = {"VI-A h=0.25", "EM h=0.25", "EM h=0.675", "EM-G h=0.25",
+                                    "EM-G h=0.675"};
+  const vi_series *s[5];
+  if (bg_need(f, ss, ns, lab, 5, s, err, errlen) != 0) {
+    return -1;
+  }
+  char m[1024] = "";
+  bg_events(ss, ns, m, sizeof m);
+  const double te = s[0]->event_t;
+  vi_claim_set(&cl[0],
+               isfinite(te) && fabs(te - BG_F8_T) <= 0.2 * BG_F8_T && bg_stable(s[1]),
+               "F8 (Fig 33): at h = 0.25 VI-A shows an energy blow-up at about t = 55 (read: "
+               "within 20%), EM stays stable",
+               "%s", m);
+  vi_claim_set(&cl[1], bg_stable(s[2]),
+               "F9: EM stays stable even at h = 0.675 (148 steps, to t = 99.9)", "%s", m);
+  return 2;
+}
+
+/* ---- Table 2: Newton iterations per step and run time ----------------------- */
+
+/* The mean Newton iterations per step of a newton_iters trace that keeps
+ * every node: rows 1..N (node 0 holds init's, VI-S's look-ahead). */
+static double bg_mean_newton(const vi_series *s) {
+  double sum = 0;
+  for (int r = 1; r < s->rows; r++) {
+    sum += vi_fig_at(s, r, 1);
+  }
+  return s->rows > 1 ? sum / (s->rows - 1) : NAN;
+}
+
+/* One timed run of a method (init and N steps, no observer) on the shared
+ * timing service (timing.h): CPU time of the calling thread. */
+typedef struct bg_trun {
+  const char *system, *method;
+  double h;
+  long N;
+  vi_timed tm;
+  int ok;
+} bg_trun;
+
+static int bg_time_once(const bg_trun *R, vi_time *t, char *err, size_t errlen) {
+  const vi_system_type_d *type = vi_system_find_d(R->system, err, errlen);
+  vi_system_d *sys = NULL;
+  vi_stepper_d *st = NULL;
+  vi_node_d *nd = NULL;
+  int rc = type ? vi_system_alloc_d(type, 0, NULL, &sys, err, errlen) : VI_EINVAL;
+  if (rc == VI_OK) {
+    rc = vi_stepper_alloc_d(R->method, sys, &st, err, errlen);
+  }
+  if (rc == VI_OK) {
+    nd = vi_node_alloc_d(vi_stepper_dims_d(st));
+    rc = nd ? VI_OK : VI_ENOMEM;
+  }
+  if (rc == VI_OK) {
+    vi_time_start(t);
+    rc = vi_integrate_d(st, NULL, R->h, R->N, sys->q0, sys->p0, nd, NULL, NULL, NULL);
+    vi_time_stop(t);
+    if (rc != VI_OK) {
+      snprintf(err, errlen, "%s: %s", R->method, vi_strerror(rc));
+    }
+  }
+  free(nd);
+  vi_stepper_free_d(st);
+  vi_system_free_d(sys);
+  return rc;
+}
+
+static vi_timed *bg_trun_timed(void *ctx, int i) {
+  bg_trun *R = &((bg_trun *)ctx)[i];
+  return R->ok ? &R->tm : NULL;
+}
+
+static int bg_trun_again(void *ctx, int i, vi_time *t) {
+  char err[256];
+  return bg_time_once(&((bg_trun *)ctx)[i], t, err, sizeof err) == VI_OK ? 0 : -1;
+}
+
+/* The repetitions: 7 below 5 ms, 5 below 50 ms, 3 otherwise (as the
+ * work-precision figures), in passes; the minimum kept. */
+static const vi_reps_policy bg_reps = {7, 5, 3};
+
+/* Table 2 and F3, F4: the mean Newton iterations per step of the five
+ * schemes with the simple and the advanced guess (the traces), and the run
+ * time t_comp of each relative to VI-S with the same guess, timed here. */
+static int claims_fp_table2(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                            char *err, size_t errlen) {
+  static const char *const sch[] = {"VI-S", "VI-A", "VI-B", "EM", "EM-G"};
+  if (ns != 10) {
+    snprintf(err, errlen, "%s: 10 curves expected", f->id);
+    return -1;
+  }
+  bg_trun R[10];
+  double it[10];
+  for (int i = 0; i < 10; i++) {
+    if (bg_every_node(f, &ss[i], quick, err, errlen) != 0) {
+      return -1;
+    }
+    it[i] = bg_mean_newton(&ss[i]);
+    R[i] = (bg_trun){.system = f->system, .method = ss[i].method, .h = ss[i].h,
+                     .N = bg_N(f, &ss[i], quick)};
+  }
+  vi_timing tg;
+  vi_timing_begin(&tg);
+  int rc = 0;
+  for (int i = 0; rc == 0 && i < 10; i++) {
+    vi_time t;
+    rc = bg_time_once(&R[i], &t, err, errlen);
+    if (rc == VI_OK) {
+      vi_timed_first(&R[i].tm, &t);
+      R[i].ok = 1;
+    }
+  }
+  if (rc == 0) {
+    vi_repeat_in_passes(R, 10, bg_trun_timed, bg_trun_again, &bg_reps, quick, f->id, 0);
+  }
+  vi_timing_end(&tg);
+  if (rc != 0) {
+    return -1;
+  }
+  /* Curves 2k (simple) and 2k+1 (advanced) are scheme k. */
+  char m[1024] = "";
+  int f4 = 1, f3 = 1;
+  for (int k = 0; k < 5; k++) {
+    const double rs = R[2 * k].tm.seconds / R[0].tm.seconds,
+                 ra = R[2 * k + 1].tm.seconds / R[1].tm.seconds;
+    f4 &= it[2 * k + 1] < it[2 * k];
+    if (k != 3) {
+      f3 &= R[6].tm.seconds > R[2 * k].tm.seconds && R[7].tm.seconds > R[2 * k + 1].tm.seconds;
+    }
+    bg_cat(m, sizeof m, "%s%s: n_iter %.2f / %.2f, t_comp %.2f / %.2f", k ? "; " : "", sch[k],
+           it[2 * k], it[2 * k + 1], rs, ra);
+  }
+  bg_cat(m, sizeof m, " (simple / advanced guess; t_comp relative to VI-S with the same guess; "
+         "VI-S simple %.3g s, advanced %.3g s CPU, minimum of %d repetitions%s; %s)",
+         R[0].tm.seconds, R[1].tm.seconds, R[0].tm.reps,
+         tg.core >= 0 ? ", pinned" : ", not pinned", tg.line);
+  vi_claim_set(&cl[0], f4,
+               "F4 (Table 2): an advanced initial guess decreases the number of Newton "
+               "iterations (mean per step, every scheme)",
+               "%s", m);
+  vi_claim_set(&cl[1], f3,
+               "F3 (Table 2): EM causes the largest numerical effort (the largest t_comp of the "
+               "five schemes, with either guess)",
+               "%s", m);
+  return 2;
+}
+
+#define BG_FP_FIG(id_, kind_, claims_, T_, Tq_, ylabel_, ...)                                  \
+  {.id = "betsch-ggl-four-particle-" id_, .kind = kind_, .system = "four-particle", .T = T_,   \
+   .T_quick = Tq_, .ylabel = ylabel_, .why = bg_fp_why, .claims = claims_, __VA_ARGS__}
+
+/* The five schemes at step h_ (labels without the step). */
+#define BG_FP5(h_)                                                                             \
+  {"VI-S", BG_VIS, h_, NULL, 0}, {"VI-A", BG_VIA, h_, NULL, 0}, {"VI-B", BG_VIB, h_, NULL, 0}, \
+      {"EM", BG_EM, h_, NULL, 0}, {"EM-G", BG_EMG, h_, NULL, 0}
+#define BG_FP_STAB .measure = "energy_v", .relative = 1, .trace = {.breakdown = 10}
+
+static const vi_fig_spec bg_fp_fig2324 =
+    BG_FP_FIG("fig23-24", VI_FIG_RESIDUAL, claims_fp_fig2324, BG_FP_T, 2, "|G(q) M^-1 p|",
+              .measure = "gv_norm",
+              .curves = {{"EM-G", BG_EMG, BG_FP_H, NULL, 0}, {"EM", BG_EM, BG_FP_H, NULL, 0}});
+static const vi_fig_spec bg_fp_fig25 =
+    BG_FP_FIG("fig25", VI_FIG_TRACE, claims_fp_fig25, BG_FP_T, 2, "E - E(0)", .measure = "energy",
+              .curves = {{"EM", BG_EM, BG_FP_H, NULL, 0}, {"EM-G", BG_EMG, BG_FP_H, NULL, 0}});
+static const vi_fig_spec bg_fp_fig2627 = BG_FP_FIG(
+    "fig26-27", VI_FIG_TRACE, claims_fp_fig2627, BG_FP_T, 2, "J_i - J_i(0)",
+    .curves = {{"EM J1", BG_EM, BG_FP_H, "Jx", 0}, {"EM J2", BG_EM, BG_FP_H, "Jy", 0},
+               {"EM J3", BG_EM, BG_FP_H, "Jz", 0}, {"EM-G J1", BG_EMG, BG_FP_H, "Jx", 1},
+               {"EM-G J2", BG_EMG, BG_FP_H, "Jy", 1}, {"EM-G J3", BG_EMG, BG_FP_H, "Jz", 1}},
+    .panels = {"EM", "EM-G"});
+static const vi_fig_spec bg_fp_L = BG_FP_FIG(
+    "momentum-L", VI_FIG_TRACE, claims_fp_L, BG_FP_T, 2, "L_i - L_i(0)",
+    .curves = {{"EM L1", BG_EM, BG_FP_H, "Lx", 0}, {"EM L2", BG_EM, BG_FP_H, "Ly", 0},
+               {"EM L3", BG_EM, BG_FP_H, "Lz", 0}, {"EM-G L1", BG_EMG, BG_FP_H, "Lx", 1},
+               {"EM-G L2", BG_EMG, BG_FP_H, "Ly", 1}, {"EM-G L3", BG_EMG, BG_FP_H, "Lz", 1}},
+    .panels = {"EM", "EM-G"});
+static const vi_fig_spec bg_fp_fig31 =
+    BG_FP_FIG("fig31", VI_FIG_TRACE, claims_fp_fig31, BG_FP_T, BG_FP_T, "(E - E0) / |E0|",
+              BG_FP_STAB, .curves = {BG_FP5(0.01)});
+static const vi_fig_spec bg_fp_h004 =
+    BG_FP_FIG("h0.04", VI_FIG_TRACE, claims_fp_h004, 1000, 50, "(E - E0) / |E0|", BG_FP_STAB,
+              .curves = {BG_FP5(0.04)});
+static const vi_fig_spec bg_fp_fig32 =
+    BG_FP_FIG("fig32", VI_FIG_TRACE, claims_fp_fig32, 100, 10, "(E - E0) / |E0|", BG_FP_STAB,
+              .curves = {BG_FP5(0.05)});
+static const vi_fig_spec bg_fp_fig33 = BG_FP_FIG(
+    "fig33", VI_FIG_TRACE, claims_fp_fig33, 100, 100, "(E - E0) / |E0|", BG_FP_STAB,
+    .curves = {{"VI-A h=0.25", BG_VIA, 0.25, NULL, 0},
+               {"EM h=0.25", BG_EM, 0.25, NULL, 0},
+               {"EM h=0.675", BG_EM, 0.675, NULL, 0},
+               {"EM-G h=0.25", BG_EMG, 0.25, NULL, 0},
+               {"EM-G h=0.675", BG_EMG, 0.675, NULL, 0}});
+#define BG_T2(lab_, m_)                                                                        \
+  {lab_ " simple", m_ ",guess=simple", BG_FP_H, NULL, 0},                                      \
+      {lab_ " advanced", m_ ",guess=advanced", BG_FP_H, NULL, 1}
+static const vi_fig_spec bg_fp_table2 = BG_FP_FIG(
+    "table2", VI_FIG_TRACE, claims_fp_table2, BG_FP_T, 2, "Newton iterations of the step",
+    .measure = "newton_iters",
+    .curves = {BG_T2("VI-S", BG_VIS), BG_T2("VI-A", BG_VIA), BG_T2("VI-B", BG_VIB),
+               BG_T2("EM", "em:variant=ggl"), BG_T2("EM-G", BG_EMG)},
+    .panels = {"simple guess", "advanced guess"});
+
+static const vi_fig_spec *const bg_fp_figs[] = {
+    &bg_fp_fig2324, &bg_fp_fig25, &bg_fp_fig2627, &bg_fp_L,      &bg_fp_fig31,
+    &bg_fp_h004,    &bg_fp_fig32, &bg_fp_fig33,   &bg_fp_table2, NULL};
+
+const vi_fig_set vi_betsch_ggl_four_particle = {.figs = bg_fp_figs, .why = bg_fp_why};
