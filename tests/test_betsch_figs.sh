@@ -12,7 +12,7 @@ set -u
 V="$1"
 shift
 ids=("$@")
-[ ${#ids[@]} -gt 0 ] || ids=(betsch-ggl-pendulum betsch-ggl-four-particle)
+[ ${#ids[@]} -gt 0 ] || ids=(betsch-ggl-pendulum betsch-ggl-four-particle betsch-ggl-top)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -106,6 +106,18 @@ if sid == "betsch-ggl-four-particle":
     ev = series("fig33")["VI-A h=0.25"].get("event")
     if not ev or not 44 <= ev["t"] <= 66:
         bad.append(f"fig33 VI-A: {ev}")
+if sid == "betsch-ggl-top":
+    for name, n in (("fig17", 1), ("energy", 1), ("J3", 1), ("constraints", 3)):
+        expect(name, [True] * n)
+    # T1 from the stored phi3 series: every scheme leaves phi3(0) = 0.0375.
+    for k, v in series("fig17").items():
+        x = vals(v)
+        if not (abs(x[0] - 0.0375) < 1e-15 and max(abs(y - x[0]) for y in x) > 1e-6):
+            bad.append(f"T1 {k}: phi3 stays at phi3(0)")
+    c = series("constraints")
+    if not (amax(c["VI-B G v"]) < 1e-12 and amax(c["VI-B G M^-1 p"]) > 1
+            and amax(c["EM G M^-1 p"]) < 1e-12):
+        bad.append("T8 levels")
 for b in bad:
     print("FAIL:", b)
 print(f"{sid} quick: {j['claims_held']}/{j['claims_total']} claims; {len(bad)} problems")

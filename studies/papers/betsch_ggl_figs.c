@@ -818,3 +818,248 @@ static const vi_fig_spec *const bg_fp_figs[] = {
     &bg_fp_h004,    &bg_fp_fig32, &bg_fp_fig33,   &bg_fp_table2, NULL};
 
 const vi_fig_set vi_betsch_ggl_four_particle = {.figs = bg_fp_figs, .why = bg_fp_why};
+
+/* ==== betsch-ggl-top: §6.2, Fig 17 and the claims T1, T4-T8 ================== */
+
+/* The paper's top (notes §2.2; (100)-(112)): the metis parameters (m =
+ * 0.225 pi, I = 0.3 m r^2, l = 0.075), alpha0 = pi/3, omega_p = 10, omega_s
+ * from (112) (the system's defaults); h = 0.002 as Fig 17, T = 2 as metis's
+ * single_analysis_heavy_top (the paper does not state it); --quick: T =
+ * 0.2 (the notes' span). */
+#define BG_TOP_H 0.002
+#define BG_TOP_T 2
+#define BG_TOP_TQ 0.2
+/* The constraints (102)-(104) in the system's order: internal d_i.d_i and
+ * d_i.d_j, k = 1..6, then the external phi/l - d3, k = 7..9. */
+#define BG_TOP_NINT 6
+
+static const char bg_top_why[] =
+    "gyro-top (director form (100)-(104)) with the metis parameters (m = 0.225 pi, I1 = I2 = "
+    "I3 = 0.3 m r^2, l = 0.075; the paper's d_i.d_j, not metis's 1/2 d_i.d_j), alpha0 = pi/3, "
+    "omega_p = 10 and omega_s from (112) (135.6); h = 0.002 as in Fig 17, T = 2 as metis's "
+    "single run (the paper does not state T; the notes' prototype used T = 0.2, the quick "
+    "run's span); schemes VI-S, VI-A, VI-B, EM (BS99 is not implemented: Fig 17's BS99 curve "
+    "and T5's BS99 are not checked). E = p.v - 1/2 v'Mv + V with each scheme's v; the "
+    "constraint levels per constraint (internal k = 1..6, external k = 7..9: T6, T7) are "
+    "computed in the claims' predicate from a rerun of the scheme, since the measures give "
+    "the max norm over all nine. Round-off: at most 10 eps N max(1, |I(0)|) over N steps. Not "
+    "expressible here: Figs 18-19 (orders: the order studies) and Fig 20 as a figure (T6 is "
+    "checked from the rerun)";
+
+/* T1 (Fig 17): at h = 0.002 no scheme keeps phi3 at its analytic value
+ * l cos(alpha0) = 0.0375 (the steady precession keeps phi3 constant). */
+static int claims_top_fig17(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                            char *err, size_t errlen) {
+  const vi_series *s[4];
+  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
+    return -1;
+  }
+  char m[1024] = "";
+  int ok = 1;
+  for (int i = 0; i < 4; i++) {
+    double lo, hi;
+    bg_range(s[i], 0, bg_T(f, quick), &lo, &hi);
+    const double dev = fmax(fabs(lo - s[i]->I0), fabs(hi - s[i]->I0));
+    ok &= dev > 1e3 * BG_ROUNDOFF(bg_N(f, s[i], quick)) * fabs(s[i]->I0);
+    bg_cat(m, sizeof m, "%s%s: phi3 in [%.5f, %.5f], max |phi3 - phi3(0)| = %.2g", i ? "; " : "",
+           s[i]->label, lo, hi, dev);
+  }
+  bg_cat(m, sizeof m, " (phi3(0) = l cos(alpha0) = %.5g)", s[0]->I0);
+  vi_claim_set(&cl[0], ok,
+               "T1 (Fig 17): at h = 0.002 no scheme keeps phi3 at its analytic value 0.0375 "
+               "(each deviates 1e3 times above round-off)",
+               "%s", m);
+  return 1;
+}
+
+/* T4 (§6.2 text): only EM conserves the total energy. */
+static int claims_top_energy(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
+                             vi_claim *cl, char *err, size_t errlen) {
+  const vi_series *s[4];
+  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
+    return -1;
+  }
+  char m[512] = "max |E - E0|: ";
+  int ok = 1;
+  double tol = 0;
+  for (int i = 0; i < 4; i++) {
+    tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
+    ok &= i == 3 ? s[i]->amax <= tol : s[i]->amax > 1e3 * tol;
+    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
+  }
+  bg_cat(m, sizeof m, " (E0 = %.6g; round-off bound %.2g)", s[3]->I0, tol);
+  vi_claim_set(&cl[0], ok,
+               "T4: only EM conserves the total energy (EM at round-off, VI-S, VI-A, VI-B 1e3 "
+               "times above)",
+               "%s", m);
+  return 1;
+}
+
+/* T5: all schemes conserve J3 (BS99 not implemented). */
+static int claims_top_J3(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                         char *err, size_t errlen) {
+  const vi_series *s[4];
+  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
+    return -1;
+  }
+  char m[512] = "max |J3 - J3(0)|: ";
+  int ok = 1;
+  double tol = 0;
+  for (int i = 0; i < 4; i++) {
+    tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
+    ok &= s[i]->amax <= tol;
+    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
+  }
+  bg_cat(m, sizeof m, " (round-off bound %.2g; BS99 not run)", tol);
+  vi_claim_set(&cl[0], ok,
+               "T5: all schemes conserve the angular momentum J3 (VI-S, VI-A, VI-B, EM; BS99 "
+               "not implemented)",
+               "%s", m);
+  return 1;
+}
+
+/* The constraint levels per group of a rerun: max over the nodes of |g_k|,
+ * |(G M^-1 p)_k| and |(G v)_k| over the internal (k < BG_TOP_NINT) and the
+ * external constraints; v = M^-1 p for a method without its own. */
+enum { BG_G, BG_GV, BG_GVV, BG_NLEV };
+typedef struct bg_split {
+  const vi_system_d *sys;
+  double *w; /* m + m + m*n */
+  double lev[BG_NLEV][2];
+} bg_split;
+
+static void bg_split_max(double *a, double v) {
+  *a = v > *a || v != v ? v : *a;
+}
+
+static int bg_split_obs(void *ctx, long k, const vi_node_d *nd) {
+  bg_split *S = ctx;
+  const vi_system_d *sys = S->sys;
+  const int m = sys->m, n = sys->n;
+  double *g = S->w, *gv = S->w + m, *G = S->w + 2 * m;
+  (void)k;
+  if (sys->type->holo->constraint(sys->state, nd->q, g) != 0 ||
+      vi_system_hidden_d(sys, nd->q, nd->p, gv) != VI_OK ||
+      sys->type->holo->constraint_jac(sys->state, nd->q, G) != 0) {
+    return VI_EINVAL;
+  }
+  for (int i = 0; i < m; i++) {
+    const int e = i >= BG_TOP_NINT;
+    double gvv = 0;
+    for (int j = 0; j < n; j++) {
+      gvv += G[i * n + j] * (nd->v ? nd->v[j] : 0);
+    }
+    bg_split_max(&S->lev[BG_G][e], fabs(g[i]));
+    bg_split_max(&S->lev[BG_GV][e], fabs(gv[i]));
+    bg_split_max(&S->lev[BG_GVV][e], nd->v ? fabs(gvv) : fabs(gv[i]));
+  }
+  return VI_OK;
+}
+
+static int bg_split_run(const char *system, const char *method, double h, long N, bg_split *S,
+                        char *err, size_t errlen) {
+  const vi_system_type_d *type = vi_system_find_d(system, err, errlen);
+  vi_system_d *sys = NULL;
+  vi_stepper_d *st = NULL;
+  vi_node_d *nd = NULL;
+  memset(S, 0, sizeof *S);
+  int rc = type ? vi_system_alloc_d(type, 0, NULL, &sys, err, errlen) : VI_EINVAL;
+  if (rc == VI_OK) {
+    rc = vi_stepper_alloc_d(method, sys, &st, err, errlen);
+  }
+  if (rc == VI_OK) {
+    nd = vi_node_alloc_d(vi_stepper_dims_d(st));
+    S->w = malloc((size_t)(2 * sys->m + sys->m * sys->n) * sizeof *S->w);
+    rc = nd && S->w ? VI_OK : VI_ENOMEM;
+  }
+  if (rc == VI_OK) {
+    S->sys = sys;
+    rc = vi_integrate_d(st, NULL, h, N, sys->q0, sys->p0, nd, bg_split_obs, S, NULL);
+    if (rc != VI_OK) {
+      snprintf(err, errlen, "%s on %s: %s", method, system, vi_strerror(rc));
+    }
+  }
+  free(S->w);
+  S->w = NULL;
+  S->sys = NULL;
+  free(nd);
+  vi_stepper_free_d(st);
+  vi_system_free_d(sys);
+  return rc;
+}
+
+/* T6-T8 (Fig 20 and the text): the constraint levels. The figure's
+ * residual traces give the max norm over all nine constraints; T6 and T7
+ * separate internal from external from a rerun of VI-S and VI-A. */
+static int claims_top_constraints(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
+                                  vi_claim *cl, char *err, size_t errlen) {
+  const vi_series *g[4], *gv[4], *gvv[4];
+  if (bg_pen4(f, ss, ns, " g", g, err, errlen) != 0 ||
+      bg_pen4(f, ss, ns, " G M^-1 p", gv, err, errlen) != 0 ||
+      bg_pen4(f, ss, ns, " G v", gvv, err, errlen) != 0) {
+    return -1;
+  }
+  const long N = bg_N(f, g[0], quick);
+  const double tol = BG_ROUNDOFF(N);
+  bg_split vs, va;
+  if (bg_split_run(f->system, BG_VIS, BG_TOP_H, N, &vs, err, errlen) != VI_OK ||
+      bg_split_run(f->system, BG_VIA, BG_TOP_H, N, &va, err, errlen) != VI_OK) {
+    return -1;
+  }
+  vi_claim_set(&cl[0], vs.lev[BG_GV][0] > 1e3 * tol && vs.lev[BG_GV][1] <= tol,
+               "T6 (Fig 20): VI-S does not satisfy the velocity constraints G M^-1 p of the "
+               "internal constraints k = 1..6, but satisfies the external (linear) ones k = "
+               "7..9 to machine precision",
+               "VI-S max |(G M^-1 p)_k|: internal %.3g, external %.2g (round-off bound %.2g); "
+               "g: internal %.2g, external %.2g",
+               vs.lev[BG_GV][0], vs.lev[BG_GV][1], tol, vs.lev[BG_G][0], vs.lev[BG_G][1]);
+  vi_claim_set(&cl[1], va.lev[BG_G][0] > 1e3 * tol && va.lev[BG_GVV][0] > 1e3 * tol,
+               "T7: VI-A does not fulfil both types of constraints (position and velocity "
+               "level) at the nodes (internal constraints; the notes: the linear external ones "
+               "hold at the nodes)",
+               "VI-A max |g_k|: internal %.3g, external %.2g; max |(G v)_k|: internal %.3g, "
+               "external %.2g; max |(G M^-1 p)_k|: internal %.3g, external %.2g (round-off "
+               "bound %.2g)",
+               va.lev[BG_G][0], va.lev[BG_G][1], va.lev[BG_GVV][0], va.lev[BG_GVV][1],
+               va.lev[BG_GV][0], va.lev[BG_GV][1], tol);
+  /* T8: VI-B (2) and EM (3), each in the velocity measure it enforces. */
+  vi_claim_set(&cl[2],
+               g[2]->amax <= tol && gvv[2]->amax <= tol && g[3]->amax <= tol &&
+                   gv[3]->amax <= tol,
+               "T8: VI-B and EM satisfy the constraints on configuration and velocity level "
+               "exactly (VI-B: g and G v; EM: g and G M^-1 p)",
+               "max |g|, |G M^-1 p|, |G v|: VI-B %.2g, %.3g, %.2g; EM %.2g, %.2g, %.2g "
+               "(round-off bound %.2g; VI-B's G M^-1 p is O(h), notes §5 item 11)",
+               g[2]->amax, gv[2]->amax, gvv[2]->amax, g[3]->amax, gv[3]->amax, gvv[3]->amax, tol);
+  return 3;
+}
+
+#define BG_TOP_CURVES(m_, p_)                                                                  \
+  {"VI-S" m_##_SUFFIX, BG_VIS, BG_TOP_H, m_##_MEASURE, p_},                                    \
+  {"VI-A" m_##_SUFFIX, BG_VIA, BG_TOP_H, m_##_MEASURE, p_},                                    \
+  {"VI-B" m_##_SUFFIX, BG_VIB, BG_TOP_H, m_##_MEASURE, p_},                                    \
+  {"EM" m_##_SUFFIX, BG_EM, BG_TOP_H, m_##_MEASURE, p_}
+#define G_SUFFIX " g"
+#define G_MEASURE "g_norm"
+
+#define BG_TOP_FIG(id_, kind_, claims_, ylabel_, ...)                                          \
+  {.id = "betsch-ggl-top-" id_, .kind = kind_, .system = "gyro-top", .T = BG_TOP_T,             \
+   .T_quick = BG_TOP_TQ, .ylabel = ylabel_, .why = bg_top_why, .claims = claims_, __VA_ARGS__}
+
+static const vi_fig_spec bg_top_fig17 =
+    BG_TOP_FIG("fig17", VI_FIG_TRACE, claims_top_fig17, "phi3(t) (centre of mass height)",
+               .measure = "q3", .curves = {BG_TOP_CURVES(NONE, 0)});
+static const vi_fig_spec bg_top_energy =
+    BG_TOP_FIG("energy", VI_FIG_TRACE, claims_top_energy, "E - E(0), E = p.v - v'Mv/2 + V",
+               .measure = "energy_v", .curves = {BG_TOP_CURVES(NONE, 0)});
+static const vi_fig_spec bg_top_J3 =
+    BG_TOP_FIG("J3", VI_FIG_TRACE, claims_top_J3, "J3 - J3(0)", .measure = "Jz",
+               .curves = {BG_TOP_CURVES(NONE, 0)});
+static const vi_fig_spec bg_top_constraints = BG_TOP_FIG(
+    "constraints", VI_FIG_RESIDUAL, claims_top_constraints, "|g|, |G M^-1 p|, |G v|",
+    .curves = {BG_TOP_CURVES(G, 0), BG_TOP_CURVES(GV, 0), BG_TOP_CURVES(GVV, 0)});
+
+static const vi_fig_spec *const bg_top_figs[] = {&bg_top_fig17, &bg_top_energy, &bg_top_J3,
+                                                 &bg_top_constraints, NULL};
+
+const vi_fig_set vi_betsch_ggl_top = {.figs = bg_top_figs, .why = bg_top_why};
