@@ -116,8 +116,12 @@ void vi_fig_breakdown_what(const vi_fig_spec *f, const vi_curve_spec *c, char *b
                            size_t len) {
   const char *measure = c->measure ? c->measure : f->measure;
   const int energy = strcmp(measure, "energy") == 0;
-  snprintf(buf, len, "|%s - %s(0)| > %g", energy ? "H" : measure, energy ? "H" : measure,
-           f->trace.breakdown);
+  const char *x = energy ? "H" : measure;
+  if (f->relative) {
+    snprintf(buf, len, "|%s - %s(0)| / |%s(0)| > %g", x, x, x, f->trace.breakdown);
+  } else {
+    snprintf(buf, len, "|%s - %s(0)| > %g", x, x, f->trace.breakdown);
+  }
 }
 
 /* ---- traces ----------------------------------------------------------------- */

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# test_betsch_figs.sh: the figure studies of betsch-ggl §6 reduced with
+# --quick (e2e suite). For each study: every figure's files and the
+# summary, and the claim verdicts the reduced runs must give, checked
+# twice: as the study reports them, and recomputed here from the stored
+# series (never pasted numbers): the pendulum's zig-zag indices of the
+# multipliers (VI-A in gamma, VI-B in lambda: the reverse of the text, P2),
+# the constraint levels of P6/P7; the four-particle blow-ups (F7) and EM-G's
+# hidden-constraint drift (F1); the top's phi3 ranges (T1).
+# Usage: test_betsch_figs.sh PATH/TO/vistudy [ID ...]
+set -u
+V="$1"
+shift
+ids=("$@")
+[ ${#ids[@]} -gt 0 ] || ids=(betsch-ggl-pendulum betsch-ggl-four-particle betsch-ggl-top)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+for id in "${ids[@]}"; do
+  if ! "$V" reproduce "$id" --quick --results "$tmp/r" >"$tmp/out" 2>"$tmp/err"; then
+    cat "$tmp/out" "$tmp/err"
+    echo "FAIL: reproduce $id --quick"
+    fails=$((fails + 1))
+    continue
+  fi
+  python3 - "$tmp/r/quick" "$id" <<'PY' || fails=$((fails + 1))
+import json, math, os, sys
+d, sid = sys.argv[1], sys.argv[2]
+j = json.load(open(f"{d}/{sid}.json"))
+bad = []
+for f in j["figures"]:
+    for ext in ("md", "json", "csv", "dat", "gp", "svg", "png"):
+        if not os.path.getsize(f"{d}/{f['id']}.{ext}"):
+            bad.append(f"{f['id']}.{ext} empty")
+if j["claims_total"] != sum(f["claims_total"] for f in j["figures"]):
+    bad.append("claims total")
+
+def fig(name):
+    return json.load(open(f"{d}/{sid}-{name}.json"))
+
+def series(name):
+    return {s["label"]: s for s in fig(name)["series"]}
+
+def verdicts(name):
+    return [c["holds"] for c in fig(name)["claims"]]
+
+def expect(name, want):
+    got = verdicts(name)
+    if got != want:
+        bad.append(f"{name}: verdicts {got}, expected {want}")
+
+def vals(s):
+    return [r[1] for r in s["rows"]]
+
+def amax(s):
+    return max(max(abs(r[1]), abs(r[2])) for r in s["rows"])
+
+def zigzag(x):
+    x = x[1:]
+    d1 = [b - a for a, b in zip(x, x[1:])]
+    d2 = [b - a for a, b in zip(d1, d1[1:])]
+    return (sum(map(abs, d2)) / len(d2)) / (sum(map(abs, d1)) / len(d1))
+
+if sid == "betsch-ggl-pendulum":
+    # P2: the text's mapping does not hold, the mapping-free reading does.
+    expect("fig4-5", [False, True])
+    s = series("fig4-5")
+    r = {k: zigzag(vals(v)) for k, v in s.items()}
+    if not (r["VI-A gamma"] > 1.5 and r["VI-B lambda"] > 1 and r["VI-A lambda"] < 1
+            and r["VI-B gamma"] < 1 and max(r["VI-S lambda"], r["EM gamma"]) < 1):
+        bad.append(f"zig-zag indices {r}")
+    for name, n in (("fig2-3", 1), ("fig8", 2), ("fig11", 1), ("fig12-13", 2), ("fig14-15", 2)):
+        expect(name, [True] * n)
+    g = series("fig12-13")
+    if not (amax(g["VI-A"]) > 1e-4 and max(amax(g[k]) for k in ("VI-S", "VI-B", "EM")) < 1e-14):
+        bad.append("g levels")
+    v = series("fig14-15")
+    if not (amax(v["VI-B G v"]) < 1e-14 and amax(v["VI-B G M^-1 p"]) > 1e-2
+            and amax(v["VI-S G M^-1 p"]) < 1e-14 and amax(v["VI-A G v"]) > 1e-2):
+        bad.append("velocity constraint levels")
+if sid == "betsch-ggl-four-particle":
+    for name, n in (("fig23-24", 1), ("fig25", 1), ("fig26-27", 1), ("momentum-L", 1),
+                    ("fig31", 1), ("h0.04", 1), ("fig32", 2), ("fig33", 2)):
+        expect(name, [True] * n)
+    # Table 2: F4 holds; F3 is timed (a single repetition in a quick run):
+    # only that it has a verdict.
+    t2 = verdicts("table2")
+    if len(t2) != 2 or t2[0] is not True or not isinstance(t2[1], bool):
+        bad.append(f"table2 verdicts {t2}")
+    s = series("table2")
+    for k in ("VI-S", "VI-A", "VI-B", "EM", "EM-G"):
+        mean = lambda x: sum(r[1] for r in x["rows"][1:]) / (len(x["rows"]) - 1)
+        if not mean(s[k + " advanced"]) < mean(s[k + " simple"]):
+            bad.append(f"table2 {k}: advanced guess not fewer iterations")
+    g = series("fig23-24")
+    if not (amax(g["EM-G"]) > 1e-7 and amax(g["EM"]) < 1e-13):
+        bad.append("F1 levels")
+    st = series("fig32")
+    for k in ("VI-S", "VI-B"):
+        ev = st[k].get("event")
+        if not ev or not ev["t"] < 1:
+            bad.append(f"fig32 {k}: no early blow-up ({ev})")
+    for k in ("VI-A", "EM", "EM-G"):
+        if st[k].get("event"):
+            bad.append(f"fig32 {k}: {st[k]['event']}")
+    ev = series("fig33")["VI-A h=0.25"].get("event")
+    if not ev or not 44 <= ev["t"] <= 66:
+        bad.append(f"fig33 VI-A: {ev}")
+if sid == "betsch-ggl-top":
+    for name, n in (("fig17", 1), ("energy", 1), ("J3", 1), ("constraints", 3)):
+        expect(name, [True] * n)
+    # T1 from the stored phi3 series: every scheme leaves phi3(0) = 0.0375.
+    for k, v in series("fig17").items():
+        x = vals(v)
+        if not (abs(x[0] - 0.0375) < 1e-15 and max(abs(y - x[0]) for y in x) > 1e-6):
+            bad.append(f"T1 {k}: phi3 stays at phi3(0)")
+    c = series("constraints")
+    if not (amax(c["VI-B G v"]) < 1e-12 and amax(c["VI-B G M^-1 p"]) > 1
+            and amax(c["EM G M^-1 p"]) < 1e-12):
+        bad.append("T8 levels")
+for b in bad:
+    print("FAIL:", b)
+print(f"{sid} quick: {j['claims_held']}/{j['claims_total']} claims; {len(bad)} problems")
+sys.exit(1 if bad else 0)
+PY
+done
+echo "betsch_figs: $fails failed"
+[ "$fails" = 0 ]
