@@ -161,43 +161,6 @@ static int cb(int rc) {
   return vi_callback_status(rc);
 }
 
-static void mtv(int m, int n, const VI_REAL *A, const VI_REAL *x, VI_REAL *y, int acc) {
-  for (int j = 0; j < n; j++) {
-    y[j] = acc ? y[j] : 0;
-  }
-  for (int k = 0; k < m; k++) {
-    for (int j = 0; j < n; j++) {
-      y[j] += A[(size_t)k * n + j] * x[k];
-    }
-  }
-}
-
-static void mv(int rows, int n, const VI_REAL *A, const VI_REAL *x, VI_REAL *y) {
-  for (int i = 0; i < rows; i++) {
-    VI_REAL s = 0;
-    for (int j = 0; j < n; j++) {
-      s += A[(size_t)i * n + j] * x[j];
-    }
-    y[i] = s;
-  }
-}
-
-static void jadd(VI_REAL *J, int N, int r, int c, int rows, int cols, VI_REAL s,
-                 const VI_REAL *A, int trans) {
-  for (int i = 0; i < rows; i++) {
-    for (int j = 0; j < cols; j++) {
-      J[(size_t)(r + i) * N + c + j] +=
-          s * (trans ? A[(size_t)j * rows + i] : A[(size_t)i * cols + j]);
-    }
-  }
-}
-
-static void jeye(VI_REAL *J, int N, int r, int c, int n, VI_REAL s) {
-  for (int i = 0; i < n; i++) {
-    J[(size_t)(r + i) * N + c + i] += s;
-  }
-}
-
 /* |dq|^2 and whether Gonzalez's correction is kept (notes item 11). */
 static int em_gonzalez_on(const em_state *st, VI_REAL *dd) {
   VI_REAL s = 0, sc = 1;
@@ -320,20 +283,20 @@ static int em_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
   if (ggl && (rc = cb(ho->constraint_hess(S, st->qm, gam, st->Hg))) != VI_OK) {
     return rc;
   }
-  mv(n, n, st->Mi, st->pm, st->w); /* w = M^-1 p_m */
+  vi_kit_mv(n, n, st->Mi, st->pm, st->w); /* w = M^-1 p_m */
   if (F) {
     /* (84a): q1 - q0 - h w - h M^-1 G(q_m)' gamma */
     if (ggl) {
-      mtv(m, n, st->Gm, gam, st->r, 0);
-      mv(n, n, st->Mi, st->r, F); /* F[0..n) as scratch, overwritten below */
+      vi_kit_mtv(m, n, st->Gm, gam, st->r, 0);
+      vi_kit_mv(n, n, st->Mi, st->r, F); /* F[0..n) as scratch, overwritten below */
     }
     for (int i = 0; i < n; i++) {
       F[i] = st->dq[i] - h * st->w[i] - (ggl ? h * F[i] : 0);
     }
     /* (84b): p1 - p0 + h D^G V + h D^G g' lambda + h H_gamma(q_m) w */
-    mtv(m, n, st->DG, lam, st->dV, 1);
+    vi_kit_mtv(m, n, st->DG, lam, st->dV, 1);
     if (ggl) {
-      mv(n, n, st->Hg, st->w, st->r);
+      vi_kit_mv(n, n, st->Hg, st->w, st->r);
     }
     for (int i = 0; i < n; i++) {
       F[n + i] = p1[i] - st->p0[i] + h * st->dV[i] + (ggl ? h * st->r[i] : 0);
@@ -356,8 +319,8 @@ static int em_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
     }
     const int iq = 0, ip = n, il = 2 * n, ig = 2 * n + m;
     /* R1: q: I - h/2 M^-1 H_gamma; p: -h/2 M^-1; gamma: -h M^-1 G(q_m)' */
-    jeye(J, N, 0, iq, n, 1);
-    jadd(J, N, 0, ip, n, n, -h / 2, st->Mi, 0);
+    vi_kit_jeye(J, N, 0, iq, n, 1);
+    vi_kit_jadd(J, N, 0, ip, n, n, -h / 2, st->Mi, 0);
     if (ggl) {
       for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
@@ -380,25 +343,25 @@ static int em_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
     }
     /* R2: q: h dD^G V/dq1 + h/2 H_lambda(q_m); p: I + h/2 H_gamma M^-1;
      * lambda: h D^G g'; gamma: h T(q_m, w)' */
-    jadd(J, N, n, iq, n, n, h, st->J1, 0);
-    jadd(J, N, n, iq, n, n, h / 2, st->Hl, 0);
-    jeye(J, N, n, ip, n, 1);
-    jadd(J, N, n, il, n, m, h, st->DG, 1);
+    vi_kit_jadd(J, N, n, iq, n, n, h, st->J1, 0);
+    vi_kit_jadd(J, N, n, iq, n, n, h / 2, st->Hl, 0);
+    vi_kit_jeye(J, N, n, ip, n, 1);
+    vi_kit_jadd(J, N, n, il, n, m, h, st->DG, 1);
     if (ggl) {
       if ((rc = VI_X(vi_system_dGv)(sys, st->qm, st->w, st->Tm)) != VI_OK) {
         return rc;
       }
-      jadd(J, N, n, ip, n, n, h / 2, st->MH, 0);
-      jadd(J, N, n, ig, n, m, h, st->Tm, 1);
+      vi_kit_jadd(J, N, n, ip, n, n, h / 2, st->MH, 0);
+      vi_kit_jadd(J, N, n, ig, n, m, h, st->Tm, 1);
     }
     /* R3: G(q1).  R4: q: T(q1, M^-1 p1); p: G(q1) M^-1 */
-    jadd(J, N, 2 * n, iq, m, n, 1, st->G1, 0);
+    vi_kit_jadd(J, N, 2 * n, iq, m, n, 1, st->G1, 0);
     if (ggl) {
-      mv(n, n, st->Mi, p1, st->r);
+      vi_kit_mv(n, n, st->Mi, p1, st->r);
       if ((rc = VI_X(vi_system_dGv)(sys, q1, st->r, st->T1)) != VI_OK) {
         return rc;
       }
-      jadd(J, N, 2 * n + m, iq, m, n, 1, st->T1, 0);
+      vi_kit_jadd(J, N, 2 * n + m, iq, m, n, 1, st->T1, 0);
       for (int i = 0; i < m; i++) {
         for (int j = 0; j < n; j++) {
           VI_REAL a = 0;
@@ -418,7 +381,7 @@ static int em_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
 static void em_begin(em_state *st) {
   if (st->o.guess == VI_GUESS_ADVANCED) {
     /* q^{n+1} = q^n + h M^-1 p^n (notes §1.7: the stored velocity) */
-    mv(st->n, st->n, st->Mi, st->p0, st->x);
+    vi_kit_mv(st->n, st->n, st->Mi, st->p0, st->x);
     for (int i = 0; i < st->n; i++) {
       st->x[i] = st->q0[i] + st->h * st->x[i];
     }

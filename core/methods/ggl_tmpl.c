@@ -230,48 +230,7 @@ static int cb(int rc) {
   return vi_callback_status(rc);
 }
 
-/* y (n) = A' x for A m x n, x (m); y += when acc. */
-static void mtv(int m, int n, const VI_REAL *A, const VI_REAL *x, VI_REAL *y, int acc) {
-  for (int j = 0; j < n; j++) {
-    y[j] = acc ? y[j] : 0;
-  }
-  for (int k = 0; k < m; k++) {
-    for (int j = 0; j < n; j++) {
-      y[j] += A[(size_t)k * n + j] * x[k];
-    }
-  }
-}
-
-/* y (rows) = A x for A rows x n. */
-static void mv(int rows, int n, const VI_REAL *A, const VI_REAL *x, VI_REAL *y) {
-  for (int i = 0; i < rows; i++) {
-    VI_REAL s = 0;
-    for (int j = 0; j < n; j++) {
-      s += A[(size_t)i * n + j] * x[j];
-    }
-    y[i] = s;
-  }
-}
-
 /* ---- residual and Jacobian ---------------------------------------------- */
-
-/* Block (r, c) of J (N x N) at rows r.., columns c..; add s * A (rows x
- * cols, row-major), or s * A' when trans (A is cols x rows). */
-static void jadd(VI_REAL *J, int N, int r, int c, int rows, int cols, VI_REAL s,
-                 const VI_REAL *A, int trans) {
-  for (int i = 0; i < rows; i++) {
-    for (int j = 0; j < cols; j++) {
-      J[(size_t)(r + i) * N + c + j] +=
-          s * (trans ? A[(size_t)j * rows + i] : A[(size_t)i * cols + j]);
-    }
-  }
-}
-
-static void jeye(VI_REAL *J, int N, int r, int c, int n, VI_REAL s) {
-  for (int i = 0; i < n; i++) {
-    J[(size_t)(r + i) * N + c + i] += s;
-  }
-}
 
 /* VI-S (55): x = (q1, p1, v, lambda, gamma). */
 static int ggl_resjac_s(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
@@ -285,7 +244,7 @@ static int ggl_resjac_s(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
   for (int i = 0; i < n; i++) {
     qb[i] = st->q0[i] + h * v[i];
   }
-  mv(n, n, st->Mi, p1, w); /* w = M^-1 p^{n+1} */
+  vi_kit_mv(n, n, st->Mi, p1, w); /* w = M^-1 p^{n+1} */
   int rc;
   if ((rc = cb(ho->constraint_jac(S, qb, st->Gb))) != VI_OK ||
       (rc = cb(ho->constraint_hess(S, qb, gam, st->Hg))) != VI_OK) {
@@ -293,19 +252,19 @@ static int ggl_resjac_s(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
   }
   if (F) {
     /* (55a): q1 - q0 - h v - h M^-1 G(qb)' gamma */
-    mtv(m, n, st->Gb, gam, st->qa, 0);
-    mv(n, n, st->Mi, st->qa, st->dV);
+    vi_kit_mtv(m, n, st->Gb, gam, st->qa, 0);
+    vi_kit_mv(n, n, st->Mi, st->qa, st->dV);
     for (int i = 0; i < n; i++) {
       F[i] = q1[i] - st->q0[i] - h * v[i] - h * st->dV[i];
     }
     /* (55b), (55c), with Hw = H(qb) w. */
-    mv(n, n, st->Hg, w, st->qa);
+    vi_kit_mv(n, n, st->Hg, w, st->qa);
     if ((rc = cb(sys->type->mech->grad_potential(S, st->q0, st->dV))) != VI_OK) {
       return rc;
     }
-    mtv(m, n, st->Gt0, lam, st->dV, 1); /* grad V(q0) + G(q0)' lambda */
+    vi_kit_mtv(m, n, st->Gt0, lam, st->dV, 1); /* grad V(q0) + G(q0)' lambda */
     VI_REAL *Mv = F + 2 * n;
-    mv(n, n, st->M, v, Mv);
+    vi_kit_mv(n, n, st->M, v, Mv);
     for (int i = 0; i < n; i++) {
       F[n + i] = p1[i] - st->p0[i] + h * st->dV[i] + h * st->qa[i];
       F[2 * n + i] = Mv[i] - p1[i] - h * st->qa[i];
@@ -314,7 +273,7 @@ static int ggl_resjac_s(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
     if ((rc = cb(ho->constraint(S, q1, F + 3 * n))) != VI_OK) {
       return rc;
     }
-    mv(m, n, st->Gb, w, F + 3 * n + m);
+    vi_kit_mv(m, n, st->Gb, w, F + 3 * n + m);
   }
   if (J) {
     for (size_t i = 0; i < (size_t)N * N; i++) {
@@ -338,9 +297,9 @@ static int ggl_resjac_s(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       }
     }
     /* R1 */
-    jeye(J, N, 0, iq, n, 1);
-    jeye(J, N, 0, iv, n, -h);
-    jadd(J, N, 0, iv, n, n, -h * h, st->Hl, 0);
+    vi_kit_jeye(J, N, 0, iq, n, 1);
+    vi_kit_jeye(J, N, 0, iv, n, -h);
+    vi_kit_jadd(J, N, 0, iv, n, n, -h * h, st->Hl, 0);
     /* -h M^-1 G(qb)' : (M^-1 G')_{ij} = sum_k Mi_ik G_jk */
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < m; j++) {
@@ -352,17 +311,17 @@ static int ggl_resjac_s(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
       }
     }
     /* R2 */
-    jeye(J, N, n, ip, n, 1);
-    jadd(J, N, n, ip, n, n, h, st->Hm, 0);
-    jadd(J, N, n, il, n, m, h, st->Gt0, 1);
-    jadd(J, N, n, ig, n, m, h, st->Tb, 1);
+    vi_kit_jeye(J, N, n, ip, n, 1);
+    vi_kit_jadd(J, N, n, ip, n, n, h, st->Hm, 0);
+    vi_kit_jadd(J, N, n, il, n, m, h, st->Gt0, 1);
+    vi_kit_jadd(J, N, n, ig, n, m, h, st->Tb, 1);
     /* R3 */
-    jeye(J, N, 2 * n, ip, n, -1);
-    jadd(J, N, 2 * n, ip, n, n, -h, st->Hm, 0);
-    jadd(J, N, 2 * n, iv, n, n, 1, st->M, 0);
-    jadd(J, N, 2 * n, ig, n, m, -h, st->Tb, 1);
+    vi_kit_jeye(J, N, 2 * n, ip, n, -1);
+    vi_kit_jadd(J, N, 2 * n, ip, n, n, -h, st->Hm, 0);
+    vi_kit_jadd(J, N, 2 * n, iv, n, n, 1, st->M, 0);
+    vi_kit_jadd(J, N, 2 * n, ig, n, m, -h, st->Tb, 1);
     /* R4, R5 */
-    jadd(J, N, 3 * n, iq, m, n, 1, st->Ga, 0);
+    vi_kit_jadd(J, N, 3 * n, iq, m, n, 1, st->Ga, 0);
     /* G(qb) M^-1 */
     for (int i = 0; i < m; i++) {
       for (int j = 0; j < n; j++) {
@@ -373,7 +332,7 @@ static int ggl_resjac_s(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
         J[(size_t)(3 * n + m + i) * N + ip + j] += a;
       }
     }
-    jadd(J, N, 3 * n + m, iv, m, n, h, st->Tb, 0);
+    vi_kit_jadd(J, N, 3 * n + m, iv, m, n, h, st->Tb, 0);
   }
   return VI_OK;
 }
@@ -401,8 +360,8 @@ static int ggl_resjac_t(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
   }
   if (F) {
     /* (79a)/(82a) */
-    mtv(m, n, st->Ga, gam, st->w, 0);
-    mv(n, n, st->Mi, st->w, st->dV);
+    vi_kit_mtv(m, n, st->Ga, gam, st->w, 0);
+    vi_kit_mv(n, n, st->Mi, st->w, st->dV);
     for (int i = 0; i < n; i++) {
       F[i] = q1[i] - st->q0[i] - h * v[i] - h * st->dV[i];
     }
@@ -416,13 +375,13 @@ static int ggl_resjac_t(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
           st->Ta[k * n + j] = (1 - vt) * st->Gt0[k * n + j] + vt * st->Gb[k * n + j];
         }
       }
-      mtv(m, n, st->Ta, lam, st->dV, 1);
+      vi_kit_mtv(m, n, st->Ta, lam, st->dV, 1);
     } else {
-      mtv(m, n, st->Ga, lam, st->dV, 1);
+      vi_kit_mtv(m, n, st->Ga, lam, st->dV, 1);
     }
-    mv(n, n, st->Hg, v, st->w);
+    vi_kit_mv(n, n, st->Hg, v, st->w);
     VI_REAL *Mv = F + 2 * n;
-    mv(n, n, st->M, v, Mv);
+    vi_kit_mv(n, n, st->M, v, Mv);
     for (int i = 0; i < n; i++) {
       F[n + i] = p1[i] - st->p0[i] + h * st->dV[i] + h * st->w[i];
       F[2 * n + i] = Mv[i] - (th * st->p0[i] + (1 - th) * p1[i]);
@@ -434,7 +393,7 @@ static int ggl_resjac_t(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
           st->Ta[k * n + j] = th * (1 - vt) * st->Gt0[k * n + j] - (1 - th) * vt * st->Gb[k * n + j];
         }
       }
-      mtv(m, n, st->Ta, lam, st->w, 0);
+      vi_kit_mtv(m, n, st->Ta, lam, st->w, 0);
       for (int i = 0; i < n; i++) {
         F[2 * n + i] += h * st->w[i];
       }
@@ -443,7 +402,7 @@ static int ggl_resjac_t(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
     if ((rc = cb(ho->constraint(S, B ? q1 : qa, F + 3 * n))) != VI_OK) {
       return rc;
     }
-    mv(m, n, st->Ga, v, F + 3 * n + m);
+    vi_kit_mv(m, n, st->Ga, v, F + 3 * n + m);
   }
   if (J) {
     for (size_t i = 0; i < (size_t)N * N; i++) {
@@ -456,7 +415,7 @@ static int ggl_resjac_t(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
     }
     const int iq = 0, ip = n, iv = 2 * n, il = 3 * n, ig = 3 * n + m;
     /* R1: I - h theta M^-1 H_gamma; -h I; -h M^-1 G(qa)' */
-    jeye(J, N, 0, iq, n, 1);
+    vi_kit_jeye(J, N, 0, iq, n, 1);
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < n; j++) {
         VI_REAL a = 0;
@@ -473,34 +432,34 @@ static int ggl_resjac_t(ggl_state *st, const VI_REAL *x, VI_REAL *F, VI_REAL *J)
         J[(size_t)i * N + ig + j] += -h * a;
       }
     }
-    jeye(J, N, 0, iv, n, -h);
+    vi_kit_jeye(J, N, 0, iv, n, -h);
     /* R2: q: h theta Hess V(qa) + (A) h theta H_lambda(qa) / (B) h vt
      * H_lambda(q1); p: I; v: h H_gamma; lambda: h Gl'; gamma: h T(qa, v)' */
-    jadd(J, N, n, iq, n, n, h * th, st->HV, 0);
-    jadd(J, N, n, iq, n, n, B ? h * vt : h * th, st->Hl, 0);
-    jeye(J, N, n, ip, n, 1);
-    jadd(J, N, n, iv, n, n, h, st->Hg, 0);
+    vi_kit_jadd(J, N, n, iq, n, n, h * th, st->HV, 0);
+    vi_kit_jadd(J, N, n, iq, n, n, B ? h * vt : h * th, st->Hl, 0);
+    vi_kit_jeye(J, N, n, ip, n, 1);
+    vi_kit_jadd(J, N, n, iv, n, n, h, st->Hg, 0);
     if (B) {
-      jadd(J, N, n, il, n, m, h * (1 - vt), st->Gt0, 1);
-      jadd(J, N, n, il, n, m, h * vt, st->Gb, 1);
+      vi_kit_jadd(J, N, n, il, n, m, h * (1 - vt), st->Gt0, 1);
+      vi_kit_jadd(J, N, n, il, n, m, h * vt, st->Gb, 1);
     } else {
-      jadd(J, N, n, il, n, m, h, st->Ga, 1);
+      vi_kit_jadd(J, N, n, il, n, m, h, st->Ga, 1);
     }
-    jadd(J, N, n, ig, n, m, h, st->Ta, 1);
+    vi_kit_jadd(J, N, n, ig, n, m, h, st->Ta, 1);
     /* R3: p: -(1-theta) I; v: M; (B) q: -h (1-theta) vt H_lambda(q1), lambda:
      * h (theta (1-vt) G(q^n) - (1-theta) vt G(q1))' (the sign metis has wrong,
      * notes §5.17) */
-    jeye(J, N, 2 * n, ip, n, -(1 - th));
-    jadd(J, N, 2 * n, iv, n, n, 1, st->M, 0);
+    vi_kit_jeye(J, N, 2 * n, ip, n, -(1 - th));
+    vi_kit_jadd(J, N, 2 * n, iv, n, n, 1, st->M, 0);
     if (B) {
-      jadd(J, N, 2 * n, iq, n, n, -h * (1 - th) * vt, st->Hl, 0);
-      jadd(J, N, 2 * n, il, n, m, h * th * (1 - vt), st->Gt0, 1);
-      jadd(J, N, 2 * n, il, n, m, -h * (1 - th) * vt, st->Gb, 1);
+      vi_kit_jadd(J, N, 2 * n, iq, n, n, -h * (1 - th) * vt, st->Hl, 0);
+      vi_kit_jadd(J, N, 2 * n, il, n, m, h * th * (1 - vt), st->Gt0, 1);
+      vi_kit_jadd(J, N, 2 * n, il, n, m, -h * (1 - th) * vt, st->Gb, 1);
     }
     /* R4: (A) theta G(qa); (B) G(q1).  R5: q: theta T(qa, v); v: G(qa) */
-    jadd(J, N, 3 * n, iq, m, n, B ? 1 : th, B ? st->Gb : st->Ga, 0);
-    jadd(J, N, 3 * n + m, iq, m, n, th, st->Ta, 0);
-    jadd(J, N, 3 * n + m, iv, m, n, 1, st->Ga, 0);
+    vi_kit_jadd(J, N, 3 * n, iq, m, n, B ? 1 : th, B ? st->Gb : st->Ga, 0);
+    vi_kit_jadd(J, N, 3 * n + m, iq, m, n, th, st->Ta, 0);
+    vi_kit_jadd(J, N, 3 * n + m, iv, m, n, 1, st->Ga, 0);
   }
   return VI_OK;
 }
@@ -590,7 +549,7 @@ static int ggl_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
   VI_REAL *x = st->x;
   memcpy(x, q0, (size_t)n * sizeof *x);
   memcpy(x + n, p0, (size_t)n * sizeof *x);
-  mv(n, n, st->Mi, p0, x + 2 * n);
+  vi_kit_mv(n, n, st->Mi, p0, x + 2 * n);
   memcpy(st->vlast, x + 2 * n, (size_t)n * sizeof *x);
   memcpy(x + 3 * n, node0->lambda, (size_t)m * sizeof *x);
   for (int i = 0; i < m; i++) {

@@ -252,6 +252,48 @@ static inline int vi_kit_tables(int ctrl, int deg, VI_REAL *d, int ruleL, int nL
   return VI_OK;
 }
 
+/* Small dense pieces of the betsch-ggl families' residuals and Jacobians
+ * (ggl_tmpl.c, em_tmpl.c): y (n) = A' x for A m x n (y += when acc); y
+ * (rows) = A x for A rows x n; add s A (rows x cols) or s A' (A cols x
+ * rows, trans) to the block of J (N x N) at (r, c); add s I (n) there. */
+static inline void vi_kit_mtv(int m, int n, const VI_REAL *A, const VI_REAL *x, VI_REAL *y,
+                              int acc) {
+  for (int j = 0; j < n; j++) {
+    y[j] = acc ? y[j] : 0;
+  }
+  for (int k = 0; k < m; k++) {
+    for (int j = 0; j < n; j++) {
+      y[j] += A[(size_t)k * n + j] * x[k];
+    }
+  }
+}
+
+static inline void vi_kit_mv(int rows, int n, const VI_REAL *A, const VI_REAL *x, VI_REAL *y) {
+  for (int i = 0; i < rows; i++) {
+    VI_REAL s = 0;
+    for (int j = 0; j < n; j++) {
+      s += A[(size_t)i * n + j] * x[j];
+    }
+    y[i] = s;
+  }
+}
+
+static inline void vi_kit_jadd(VI_REAL *J, int N, int r, int c, int rows, int cols, VI_REAL s,
+                               const VI_REAL *A, int trans) {
+  for (int i = 0; i < rows; i++) {
+    for (int j = 0; j < cols; j++) {
+      J[(size_t)(r + i) * N + c + j] +=
+          s * (trans ? A[(size_t)j * rows + i] : A[(size_t)i * cols + j]);
+    }
+  }
+}
+
+static inline void vi_kit_jeye(VI_REAL *J, int N, int r, int c, int n, VI_REAL s) {
+  for (int i = 0; i < n; i++) {
+    J[(size_t)(r + i) * N + c + i] += s;
+  }
+}
+
 /* Release the solver a family's init made (vi_method_type.fini). */
 static inline void vi_kit_fini(VI_X(vi_solver) **solver) {
   VI_X(vi_solver_free)(*solver);
