@@ -747,46 +747,51 @@ static const char *kind_name(int kind) {
                                        : "stepper";
 }
 
-/* The row model of the runs. */
-static const vi_col run_cols[] = {
-    {"config", .type = VI_COL_TEXT, .title = "configuration"},
-    {"kind", .type = VI_COL_TEXT},
-    {"group", .type = VI_COL_INT},
-    {"m", .type = VI_COL_INT},
-    {"method", .type = VI_COL_TEXT},
-    {"h", .type = VI_COL_REAL, .title = "h", .fmt = "%.5g"},
-    {"tol", .type = VI_COL_REAL, .title = "rtol = atol", .fmt = "%.2g"},
-    {"steps", .type = VI_COL_INT},
-    {"error_q", .type = VI_COL_REAL, .title = "q error", .fmt = "%.3e"},
-    {"error_q_T", .type = VI_COL_REAL, .title = "q error at T", .fmt = "%.3e"},
-    {"error_p", .type = VI_COL_REAL, .title = "p error", .fmt = "%.3e"},
-    {"error_lambda", .type = VI_COL_REAL, .title = "lambda error", .fmt = "%.3e"},
-    {"error_energy", .type = VI_COL_REAL, .title = "energy error", .fmt = "%.3e"},
-    {"g_drift", .type = VI_COL_REAL, .title = "max abs g", .fmt = "%.1e"},
-    {"seconds", .type = VI_COL_REAL, .title = "time [s]", .fmt = "%.3e"},
-    {"wall_seconds", .type = VI_COL_REAL, .title = "wall [s]", .fmt = "%.3e"},
-    {"repetitions", .type = VI_COL_INT, .title = "reps"},
-    {"res_evals", .type = VI_COL_INT, .title = "res. evals"},
-    {"jac_evals", .type = VI_COL_INT, .title = "Jac. evals"},
-    {"newton_iters", .type = VI_COL_INT, .title = "Newton it."},
-    {"newton_per_step", .type = VI_COL_REAL, .title = "Newton it./step", .fmt = "%.2f"},
-    {"newton_max", .type = VI_COL_INT, .title = "max it."},
-    {"unknowns", .type = VI_COL_INT},
-    {"lin_setups", .type = VI_COL_INT, .title = "lin. setups"},
-    {"err_test_fails", .type = VI_COL_INT, .title = "error test fails"},
-    {"conv_fails", .type = VI_COL_INT, .title = "conv. fails"},
-    {"ok", .type = VI_COL_INT},
+/* The row model of the runs; a sweep of parts (sweep.h) puts the part
+ * first. */
+#define RUN_COLS \
+    {"config", .type = VI_COL_TEXT, .title = "configuration"}, \
+    {"kind", .type = VI_COL_TEXT}, \
+    {"group", .type = VI_COL_INT}, \
+    {"m", .type = VI_COL_INT}, \
+    {"method", .type = VI_COL_TEXT}, \
+    {"h", .type = VI_COL_REAL, .title = "h", .fmt = "%.5g"}, \
+    {"tol", .type = VI_COL_REAL, .title = "rtol = atol", .fmt = "%.2g"}, \
+    {"steps", .type = VI_COL_INT}, \
+    {"error_q", .type = VI_COL_REAL, .title = "q error", .fmt = "%.3e"}, \
+    {"error_q_T", .type = VI_COL_REAL, .title = "q error at T", .fmt = "%.3e"}, \
+    {"error_p", .type = VI_COL_REAL, .title = "p error", .fmt = "%.3e"}, \
+    {"error_lambda", .type = VI_COL_REAL, .title = "lambda error", .fmt = "%.3e"}, \
+    {"error_energy", .type = VI_COL_REAL, .title = "energy error", .fmt = "%.3e"}, \
+    {"g_drift", .type = VI_COL_REAL, .title = "max abs g", .fmt = "%.1e"}, \
+    {"seconds", .type = VI_COL_REAL, .title = "time [s]", .fmt = "%.3e"}, \
+    {"wall_seconds", .type = VI_COL_REAL, .title = "wall [s]", .fmt = "%.3e"}, \
+    {"repetitions", .type = VI_COL_INT, .title = "reps"}, \
+    {"res_evals", .type = VI_COL_INT, .title = "res. evals"}, \
+    {"jac_evals", .type = VI_COL_INT, .title = "Jac. evals"}, \
+    {"newton_iters", .type = VI_COL_INT, .title = "Newton it."}, \
+    {"newton_per_step", .type = VI_COL_REAL, .title = "Newton it./step", .fmt = "%.2f"}, \
+    {"newton_max", .type = VI_COL_INT, .title = "max it."}, \
+    {"unknowns", .type = VI_COL_INT}, \
+    {"lin_setups", .type = VI_COL_INT, .title = "lin. setups"}, \
+    {"err_test_fails", .type = VI_COL_INT, .title = "error test fails"}, \
+    {"conv_fails", .type = VI_COL_INT, .title = "conv. fails"}, \
+    {"ok", .type = VI_COL_INT}, \
     {"status", .type = VI_COL_TEXT},
-};
+static const vi_col run_cols[] = {RUN_COLS};
+static const vi_col part_cols[] = {{"part", .type = VI_COL_TEXT}, RUN_COLS};
+#undef RUN_COLS
 
-static int fill_rows(const vi_sweep *S, vi_rows *R) {
-  vi_rows_init(R, run_cols, (int)(sizeof run_cols / sizeof run_cols[0]));
+/* The rows of a sweep's runs appended to R (part: the "part" column of a
+ * sweep of parts, else NULL). */
+static int fill_rows(const vi_sweep *S, vi_rows *R, const char *part) {
   for (int i = 0; i < S->npts; i++) {
     const vi_sweep_point *P = &S->pts[i];
     const vi_sweep_curve *C = &S->curves[P->curve];
     const int base = C->kind != VI_SWEEP_STEPPER;
     int r = vi_rows_add(R);
-    if (r < 0 || vi_rows_text(R, r, "config", C->label) != 0 ||
+    if (r < 0 || (part && vi_rows_text(R, r, "part", part) != 0) ||
+        vi_rows_text(R, r, "config", C->label) != 0 ||
         vi_rows_text(R, r, "kind", kind_name(C->kind)) != 0 ||
         vi_rows_text(R, r, "method", C->method) != 0 ||
         vi_rows_text(R, r, "status", P->ok ? "ok" : P->msg) != 0) {
@@ -876,6 +881,39 @@ int vi_sweep_report_plot(vi_sweep_report *R, const char *suffix, vi_gp *g, int r
   return 0;
 }
 
+/* A sweep's own keys of the JSON: its system, parameters and T (head),
+ * then its reference and curves. */
+static void sweep_head_json(json_t *j, const vi_sweep *S) {
+  json_object_set_new(j, "system", json_string(S->spec->system));
+  json_object_set_new(j, "params", vi_params_json(S->sys));
+  json_object_set_new(j, "T", json_real(S->T));
+}
+
+static void sweep_keys_json(json_t *j, const vi_sweep *S) {
+  json_object_set_new(j, "reference", reference_json(S));
+  json_t *cj = json_array();
+  for (int c = 0; c < S->ncurves; c++) {
+    json_t *x = json_object();
+    json_object_set_new(x, "config", json_string(S->curves[c].label));
+    json_object_set_new(x, "kind", json_string(kind_name(S->curves[c].kind)));
+    json_object_set_new(x, "group", json_integer(S->curves[c].group));
+    json_object_set_new(x, "m", json_integer(S->curves[c].m));
+    json_object_set_new(x, "method", json_string(S->curves[c].method));
+    json_object_set_new(x, "unknowns", json_integer(S->curves[c].unknowns));
+    json_array_append_new(cj, x);
+  }
+  json_object_set_new(j, "configs", cj);
+}
+
+/* The Markdown's reference line of a sweep (prefix: the part's, or ""). */
+static void sweep_ref_md(FILE *f, const vi_sweep *S, const char *prefix) {
+  fprintf(f,
+          "%sReference: %s (%s precision, accuracy %.1e, on the grid h = T / %ld); smallest "
+          "q error measured %.2e.\n\n",
+          prefix, S->ref_method, S->ref_precision, S->ref_accuracy, S->spec->nref,
+          vi_sweep_min_err(S, -1, VI_SW_Q));
+}
+
 int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   const vi_sweep_spec *sp = s->spec;
   const char *id = s->id;
@@ -889,26 +927,74 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   memset(&rep, 0, sizeof rep);
   char *mdbuf = NULL, *sumbuf = NULL, *csv = NULL;
   size_t mdlen = 0, sumlen = 0;
-  if (vi_sweep_open(&S, sp, id, o->quick, o->progress, o->progress_every, o->cache_dir, err,
-                    sizeof err) != 0 ||
-      sp->curves(&S) != 0) {
+  /* The sweeps run: S itself, or (a sweep of parts) S's parts; S then holds
+   * only the study's spec, ID, timing and run time. */
+  vi_sweep *W = &S;
+  int nw = 1;
+  if (sp->nparts > 0) {
+    memset(&S, 0, sizeof S);
+    S.spec = sp;
+    S.id = id;
+    S.quick = o->quick;
+    S.tg.core = -1;
+    S.parts = calloc((size_t)sp->nparts, sizeof *S.parts);
+    if (!S.parts) {
+      vi_set_err(err, sizeof err, "out of memory");
+      goto out;
+    }
+    W = S.parts;
+    for (int i = 0; i < sp->nparts; i++) {
+      S.nparts = i + 1; /* closed at the end, opened or not */
+      if (vi_sweep_open(&W[i], sp->parts[i], id, o->quick, o->progress, o->progress_every,
+                        o->cache_dir, err, sizeof err) != 0 ||
+          sp->parts[i]->curves(&W[i]) != 0) {
+        if (!err[0]) {
+          vi_set_err(err, sizeof err, "out of memory");
+        }
+        goto out;
+      }
+    }
+    nw = sp->nparts;
+  } else if (vi_sweep_open(&S, sp, id, o->quick, o->progress, o->progress_every, o->cache_dir,
+                           err, sizeof err) != 0 ||
+             sp->curves(&S) != 0) {
     goto out;
   }
   vi_timing_begin(&S.tg);
   if (S.tg.pin_note[0]) {
     fprintf(stderr, "%s: timings unpinned: %s\n", id, S.tg.pin_note);
   }
-  for (int c = 0; c < S.ncurves; c++) {
-    if (vi_sweep_curve_run(&S, c, err, sizeof err) != 0) {
-      goto out;
+  for (int w = 0; w < nw; w++) {
+    for (int c = 0; c < W[w].ncurves; c++) {
+      if (vi_sweep_curve_run(&W[w], c, err, sizeof err) != 0) {
+        goto out;
+      }
     }
   }
-  vi_sweep_time(&S);
-  vi_timing_end(&S.tg);
+  for (int w = 0; w < nw; w++) {
+    vi_sweep_time(&W[w]);
+  }
+  /* A sweep of parts stays pinned through its report hook, which may time
+   * runs of its own. */
+  if (nw == 1 && W == &S) {
+    vi_timing_end(&S.tg);
+  }
   S.seconds = vi_clock() - t0;
-  if (fill_rows(&S, &R) != 0) {
-    vi_set_err(err, sizeof err, "out of memory");
-    goto out;
+  for (int w = 0; w < nw; w++) {
+    W[w].seconds = S.seconds;
+    W[w].tg = S.tg;
+    W[w].tg.pin = NULL; /* S's to release */
+  }
+  if (sp->nparts > 0) {
+    vi_rows_init(&R, part_cols, (int)(sizeof part_cols / sizeof part_cols[0]));
+  } else {
+    vi_rows_init(&R, run_cols, (int)(sizeof run_cols / sizeof run_cols[0]));
+  }
+  for (int w = 0; w < nw; w++) {
+    if (fill_rows(&W[w], &R, sp->nparts > 0 ? W[w].spec->part_name : NULL) != 0) {
+      vi_set_err(err, sizeof err, "out of memory");
+      goto out;
+    }
   }
 
   rep.j = json_object();
@@ -921,9 +1007,19 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   json_t *j = rep.j;
   json_object_set_new(j, "id", json_string(id));
   json_object_set_new(j, "title", json_string(s->title));
-  json_object_set_new(j, "system", json_string(sp->system));
-  json_object_set_new(j, "params", vi_params_json(S.sys));
-  json_object_set_new(j, "T", json_real(S.T));
+  if (sp->nparts > 0) {
+    json_t *pj = json_array();
+    for (int w = 0; w < nw; w++) {
+      json_t *x = json_object();
+      json_object_set_new(x, "part", json_string(W[w].spec->part_name));
+      sweep_head_json(x, &W[w]);
+      sweep_keys_json(x, &W[w]);
+      json_array_append_new(pj, x);
+    }
+    json_object_set_new(j, "parts", pj);
+  } else {
+    sweep_head_json(j, &S);
+  }
   json_object_set_new(j, "quick", json_boolean(o->quick));
   json_object_set_new(j, "machine", vi_machine_json(&S.tg.machine, S.tg.line));
   json_object_set_new(j, "pinned_core", S.tg.core >= 0 ? json_integer(S.tg.core) : json_null());
@@ -942,19 +1038,9 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
                                   "node, or the baselines' output times when the spec says "
                                   "energy_at_outputs); error_q_T: |q_N - q_ref(T)|; g_drift: "
                                   "max_k |g(q_k)|_inf"));
-  json_object_set_new(j, "reference", reference_json(&S));
-  json_t *cj = json_array();
-  for (int c = 0; c < S.ncurves; c++) {
-    json_t *x = json_object();
-    json_object_set_new(x, "config", json_string(S.curves[c].label));
-    json_object_set_new(x, "kind", json_string(kind_name(S.curves[c].kind)));
-    json_object_set_new(x, "group", json_integer(S.curves[c].group));
-    json_object_set_new(x, "m", json_integer(S.curves[c].m));
-    json_object_set_new(x, "method", json_string(S.curves[c].method));
-    json_object_set_new(x, "unknowns", json_integer(S.curves[c].unknowns));
-    json_array_append_new(cj, x);
+  if (sp->nparts == 0) {
+    sweep_keys_json(j, &S);
   }
-  json_object_set_new(j, "configs", cj);
   json_object_set_new(j, "points", vi_rows_json(&R, NULL, NULL));
 
   fprintf(rep.md, "# %s\n\n", s->title);
@@ -962,14 +1048,18 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
           o->quick ? "**Quick run** (reduced sweep, one repetition): " : "", id,
           o->quick ? " --quick" : "", S.tg.line,
           S.tg.core >= 0 ? "" : " (timings unpinned)");
-  fprintf(rep.md,
-          "Reference: %s (%s precision, accuracy %.1e, on the grid h = T / %ld); smallest "
-          "q error measured %.2e.\n\n",
-          S.ref_method, S.ref_precision, S.ref_accuracy, sp->nref,
-          vi_sweep_min_err(&S, -1, VI_SW_Q));
+  for (int w = 0; w < nw; w++) {
+    char prefix[160] = "";
+    if (sp->nparts > 0) {
+      snprintf(prefix, sizeof prefix, "**%s** (`%s`, T = %g). ", W[w].spec->part_name,
+               W[w].spec->system, W[w].T);
+    }
+    sweep_ref_md(rep.md, &W[w], prefix);
+  }
   if (sp->report(&S, &rep, err, sizeof err) != 0) {
     goto out;
   }
+  vi_timing_end(&S.tg);
   fprintf(rep.summary, " Pinned core %d; %.1f s.\n", S.tg.core, S.seconds);
   vi_claims_json(j, rep.claims, rep.nclaims);
   if (rep.nclaims > 0) {
@@ -979,15 +1069,20 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   static const char *const stepper_md[] = {
       "config", "h", "steps", "error_q", "error_p", "error_energy", "g_drift", "seconds",
       "unknowns", "res_evals", "newton_per_step", "status", NULL};
+  static const char *const part_md[] = {
+      "part", "config", "h", "steps", "error_q", "error_p", "error_energy", "g_drift",
+      "seconds", "unknowns", "res_evals", "newton_per_step", "status", NULL};
   static const char *const base_md[] = {"config", "tol", "steps", "error_q", "g_drift",
                                         "seconds", "res_evals", "jac_evals", "newton_iters",
                                         "err_test_fails", "status", NULL};
   int nbase = 0;
-  for (int c = 0; c < S.ncurves; c++) {
-    nbase += S.curves[c].kind != VI_SWEEP_STEPPER;
+  for (int w = 0; w < nw; w++) {
+    for (int c = 0; c < W[w].ncurves; c++) {
+      nbase += W[w].curves[c].kind != VI_SWEEP_STEPPER;
+    }
   }
   fprintf(rep.md, "## Runs\n\n");
-  vi_rows_md(rep.md, &R, stepper_md, keep_stepper, NULL);
+  vi_rows_md(rep.md, &R, sp->nparts > 0 ? part_md : stepper_md, keep_stepper, NULL);
   if (nbase) {
     fprintf(rep.md, "## Baseline runs\n\n");
     vi_rows_md(rep.md, &R, base_md, keep_baseline, NULL);
@@ -1053,6 +1148,11 @@ out:
   free(sumbuf);
   free(csv);
   vi_rows_free(&R);
+  for (int w = 0; S.parts && w < S.nparts; w++) {
+    vi_sweep_close(&S.parts[w]);
+  }
+  free(S.parts);
+  S.parts = NULL;
   vi_sweep_close(&S);
   return status;
 }

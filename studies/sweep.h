@@ -122,6 +122,20 @@ struct vi_sweep_spec {
   int (*curves)(vi_sweep *S); /* vi_sweep_add for each curve; 0 or -1 */
   int (*report)(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen);
   const char *timing_id; /* the prefix of progress lines */
+  /* A sweep of parts (nparts > 0): one study over several systems. Each
+   * part is a sweep spec of its own (system, T, reference, ladders, rules,
+   * curves hook; its report hook is not called) named by its part_name;
+   * the runner opens and runs every part in turn under one timing (the
+   * repetitions in passes over each part), writes the points of all in
+   * one row model with the part first ("part" column), the parts' system,
+   * params, T, reference and configs under "parts" in the JSON, and calls
+   * this spec's report hook once with a sweep whose parts[i] are the run
+   * parts (its own system is NULL). The thread stays pinned through that
+   * hook, which may time runs of its own (timing.h). This spec's other
+   * fields are unused. */
+  const vi_sweep_spec *const *parts;
+  int nparts;
+  const char *part_name;
 };
 
 /* A sweep being run. The spec's hooks read it. */
@@ -153,6 +167,9 @@ struct vi_sweep {
   struct vi_gsl_rk *rk;  /* baselines/gsl_rk.h, made when needed */
   vi_timing tg;
   double seconds;
+  /* A sweep of parts: the parts run (the report hook reads them). */
+  vi_sweep *parts;
+  int nparts;
 };
 
 /* What the spec's report hook adds to the runner's outputs. The runner
