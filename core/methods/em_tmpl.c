@@ -242,7 +242,7 @@ static int em_dgrad_g(em_state *st, const VI_REAL *q1) {
   if ((sys->type->info->quadratic & VI_QUADRATIC_G) || !em_gonzalez_on(st, &dd)) {
     return VI_OK;
   }
-  VI_REAL *g0 = st->r, *g1 = st->w; /* w is free until the residual uses it */
+  VI_REAL *g0 = st->T1, *g1 = st->T1 + m; /* T1 (m n >= 2m) is free until the Jacobian */
   int rc;
   if ((rc = cb(sys->type->holo->constraint(sys->state, st->q0, g0))) != VI_OK ||
       (rc = cb(sys->type->holo->constraint(sys->state, q1, g1))) != VI_OK) {
@@ -449,8 +449,10 @@ static int em_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
 static int em_step(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
   em_state *st = state;
   const int n = st->n, m = st->m;
+  memcpy(st->xs, st->x, (size_t)st->N * sizeof *st->xs);
   int rc = em_solve(st, stats);
   if (rc != VI_OK) {
+    memcpy(st->x, st->xs, (size_t)st->N * sizeof *st->xs); /* the guess of a retry */
     return rc;
   }
   st->k++;
@@ -470,8 +472,11 @@ static int em_step(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
 
 static int em_assemble(void *state, VI_REAL *F, VI_REAL *J) {
   em_state *st = state;
+  memcpy(st->xs, st->x, (size_t)st->N * sizeof *st->xs);
   em_begin(st);
-  return em_resjac(st, st->x, F, J);
+  int rc = em_resjac(st, st->x, F, J);
+  memcpy(st->x, st->xs, (size_t)st->N * sizeof *st->xs);
+  return rc;
 }
 
 static int em_solve_only(void *state, VI_X(vi_stats) *stats) {

@@ -104,11 +104,13 @@ static int ggl_check(void *opts_, char *err, size_t errlen) {
   const ggl_opts *o = opts_;
   const double th = o->theta4 / 4.0;
   if (o->option == VI_GGL_S && (o->theta4 != 2 || o->vartheta4 != 2)) {
-    snprintf(err, errlen, "ggl option S (VI-S, (55)) has no theta or vartheta: leave them out");
+    snprintf(err, errlen, "ggl option S (VI-S, (55)) has no theta or vartheta: leave them out (only their "
+             "defaults, 0.5, pass)");
     return VI_EINVAL;
   }
   if (o->option == VI_GGL_A && o->vartheta4 != 2) {
-    snprintf(err, errlen, "ggl option A (77) has no vartheta (option B's (80)): leave it out");
+    snprintf(err, errlen, "ggl option A (77) has no vartheta (option B's (80)): leave it out (only its "
+             "default, 0.5, passes)");
     return VI_EINVAL;
   }
   if (o->option == VI_GGL_A && o->theta4 != 2) {
@@ -146,10 +148,12 @@ typedef struct ggl_state {
   const VI_REAL *M, *Mi; /* the cached constant mass matrix and its inverse */
   /* The step's data: q^n, p^n; the velocity of the last node (the advanced
    * guess); x the unknowns, xa VI-S's look-ahead solution. */
-  VI_REAL *q0, *p0, *vlast, *x, *xa, *xs; /* xs: the benchmark's saved guess */
+  VI_REAL *q0, *p0, *vlast, *x, *xa;
+  /* The state between steps saved while a step or a benchmark hook works
+   * (ggl_save): restored after a failed solve and after every hook. */
+  VI_REAL *sq0, *sp0, *svl, *xs;
   /* Work: points, vectors, m x n rows, n x n blocks. */
   VI_REAL *qa, *qb, *w, *dV, *g, *Gt0, *Ga, *Gb, *Ta, *Tb, *Hg, *Hl, *HV, *Hm;
-  int have_ahead; /* VI-S: xa holds the step solved ahead */
 } ggl_state;
 
 static size_t ggl_layout(ggl_state *st, char *base, int n, int m, int N) {
@@ -163,6 +167,9 @@ static size_t ggl_layout(ggl_state *st, char *base, int n, int m, int N) {
   t->x = vi_carve(base, &off, (size_t)N);
   t->xa = vi_carve(base, &off, (size_t)N);
   t->xs = vi_carve(base, &off, (size_t)N);
+  t->sq0 = vi_carve(base, &off, (size_t)n);
+  t->sp0 = vi_carve(base, &off, (size_t)n);
+  t->svl = vi_carve(base, &off, (size_t)n);
   t->qa = vi_carve(base, &off, (size_t)n);
   t->qb = vi_carve(base, &off, (size_t)n);
   t->w = vi_carve(base, &off, (size_t)n);
@@ -493,10 +500,26 @@ static int ggl_solve(ggl_state *st, VI_X(vi_stats) *stats) {
   return rc != VI_OK ? rc : vi_kit_solve(st->solver, st->x, 0, NULL, NULL, stats);
 }
 
-/* After a solve of the step n -> n+1: (q, p) advance. */
-static void ggl_advance(ggl_state *st) {
-  memcpy(st->q0, st->x, (size_t)st->n * sizeof *st->q0);
-  memcpy(st->p0, st->x + st->n, (size_t)st->n * sizeof *st->p0);
+/* The state between steps (q^n, p^n, the last velocity, the unknowns),
+ * saved and restored around a solve that may fail or a benchmark hook. */
+static void ggl_save(ggl_state *st, int restore) {
+  const size_t n = (size_t)st->n * sizeof *st->q0, N = (size_t)st->N * sizeof *st->x;
+  VI_REAL *a[4] = {st->q0, st->p0, st->vlast, st->x}, *b[4] = {st->sq0, st->sp0, st->svl, st->xs};
+  for (int i = 0; i < 4; i++) {
+    memcpy(restore ? a[i] : b[i], restore ? b[i] : a[i], i == 3 ? N : n);
+  }
+}
+
+/* VI-S: the step k+1 -> k+2 starts from the solution xa of k -> k+1
+ * (q^{k+1}, p^{k+1}, and v^k for the advanced guess); x holds xa as its
+ * guess already. The theta-family advances after its solve instead. */
+static void ggl_prepare(ggl_state *st) {
+  if (st->o.option == VI_GGL_S) {
+    const int n = st->n;
+    memcpy(st->q0, st->xa, (size_t)n * sizeof *st->q0);
+    memcpy(st->p0, st->xa + n, (size_t)n * sizeof *st->p0);
+    memcpy(st->vlast, st->xa + 2 * n, (size_t)n * sizeof *st->vlast);
+  }
 }
 
 static int ggl_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
@@ -563,7 +586,6 @@ static int ggl_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
     }
     memcpy(node0->v, x + 2 * n, (size_t)n * sizeof *x);
     memcpy(st->xa, x, (size_t)st->N * sizeof *x);
-    st->have_ahead = 1;
   } else {
     memcpy(node0->v, x + 2 * n, (size_t)n * sizeof *x);
   }
@@ -573,56 +595,53 @@ static int ggl_init(void *state, const void *opts_, const VI_X(vi_system) *sys,
 static int ggl_step(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
   ggl_state *st = state;
   const int n = st->n, m = st->m;
-  int rc;
+  ggl_save(st, 0);
+  ggl_prepare(st);
+  int rc = ggl_solve(st, stats);
+  if (rc != VI_OK) {
+    ggl_save(st, 1); /* node k's state: a retry starts from it */
+    return rc;
+  }
+  st->k++;
+  next->t = st->t0 + (VI_REAL)st->k * st->h;
+  /* VI-S: node k+1 from xa (q^{k+1}, p^{k+1}, lambda^k, gamma^{k+1}) and
+   * v^{k+1} from the step just solved ahead; the theta-family: all from x. */
+  const VI_REAL *src = st->o.option == VI_GGL_S ? st->xa : st->x;
+  memcpy(next->q, src, (size_t)n * sizeof *next->q);
+  memcpy(next->p, src + n, (size_t)n * sizeof *next->p);
+  memcpy(next->v, st->x + 2 * n, (size_t)n * sizeof *next->v);
+  memcpy(next->lambda, src + 3 * n, (size_t)m * sizeof *next->lambda);
+  memcpy(next->extra, src + 3 * n + m, (size_t)m * sizeof *next->extra);
   if (st->o.option == VI_GGL_S) {
-    /* xa holds the step k -> k+1 (q^{k+1}, p^{k+1}, v^k, lambda^k,
-     * gamma^{k+1}); solve k+1 -> k+2 for v^{k+1}. */
-    ggl_advance(st); /* x == xa here: q0, p0 <- q^{k+1}, p^{k+1} */
-    memcpy(st->vlast, st->xa + 2 * n, (size_t)n * sizeof *st->vlast);
-    if ((rc = ggl_solve(st, stats)) != VI_OK) {
-      /* Keep the state of node k: a retry with another h starts over. */
-      return rc;
-    }
-    st->k++;
-    next->t = st->t0 + (VI_REAL)st->k * st->h;
-    memcpy(next->q, st->xa, (size_t)n * sizeof *next->q);
-    memcpy(next->p, st->xa + n, (size_t)n * sizeof *next->p);
-    memcpy(next->v, st->x + 2 * n, (size_t)n * sizeof *next->v);
-    memcpy(next->lambda, st->xa + 3 * n, (size_t)m * sizeof *next->lambda);
-    memcpy(next->extra, st->xa + 3 * n + m, (size_t)m * sizeof *next->extra);
     memcpy(st->xa, st->x, (size_t)st->N * sizeof *st->x);
   } else {
-    if ((rc = ggl_solve(st, stats)) != VI_OK) {
-      return rc;
-    }
-    st->k++;
-    next->t = st->t0 + (VI_REAL)st->k * st->h;
-    memcpy(next->q, st->x, (size_t)n * sizeof *next->q);
-    memcpy(next->p, st->x + n, (size_t)n * sizeof *next->p);
-    memcpy(next->v, st->x + 2 * n, (size_t)n * sizeof *next->v);
-    memcpy(next->lambda, st->x + 3 * n, (size_t)m * sizeof *next->lambda);
-    memcpy(next->extra, st->x + 3 * n + m, (size_t)m * sizeof *next->extra);
     memcpy(st->vlast, st->x + 2 * n, (size_t)n * sizeof *st->vlast);
-    ggl_advance(st);
+    memcpy(st->q0, st->x, (size_t)n * sizeof *st->q0);
+    memcpy(st->p0, st->x + n, (size_t)n * sizeof *st->p0);
   }
   stats->steps++;
   stats->unknowns = st->N;
   return VI_OK;
 }
 
-/* Benchmark hooks: the next step's system at its guess (the state is
- * restored, so the trajectory is unchanged). */
+/* Benchmark hooks: the next step's system at its guess, and one solve of
+ * it; the state is restored, so the trajectory is unchanged. */
 static int ggl_assemble(void *state, VI_REAL *F, VI_REAL *J) {
   ggl_state *st = state;
+  ggl_save(st, 0);
+  ggl_prepare(st);
   int rc = ggl_begin(st);
-  return rc != VI_OK ? rc : ggl_resjac(st, st->x, F, J);
+  rc = rc != VI_OK ? rc : ggl_resjac(st, st->x, F, J);
+  ggl_save(st, 1);
+  return rc;
 }
 
 static int ggl_solve_only(void *state, VI_X(vi_stats) *stats) {
   ggl_state *st = state;
-  memcpy(st->xs, st->x, (size_t)st->N * sizeof *st->xs);
+  ggl_save(st, 0);
+  ggl_prepare(st);
   int rc = ggl_solve(st, stats);
-  memcpy(st->x, st->xs, (size_t)st->N * sizeof *st->xs);
+  ggl_save(st, 1);
   return rc;
 }
 
