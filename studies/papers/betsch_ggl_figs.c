@@ -342,6 +342,27 @@ static int claims_pen_fig8(const vi_fig_spec *f, vi_series *ss, int ns, int quic
   return 2;
 }
 
+/* A first integral conserved to round-off by every series s[0..n-1]: its
+ * max |I - I(0)| within BG_ROUNDOFF(N) max(1, |I(0)|), and (events) no run
+ * ended early; the message "PREFIX label amax, ... (round-off bound B
+ * SUFFIX)". P5, T5 and F2 are this claim. */
+static int bg_conserve(const vi_fig_spec *f, const vi_series *const *s, int n, int quick,
+                       int events, const char *prefix, const char *suffix, vi_claim *cl,
+                       const char *text) {
+  char m[1024];
+  snprintf(m, sizeof m, "%s", prefix);
+  int ok = 1;
+  double tol = 0;
+  for (int i = 0; i < n; i++) {
+    tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
+    ok &= s[i]->amax <= tol && !(events && isfinite(s[i]->event_t));
+    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
+  }
+  bg_cat(m, sizeof m, " (round-off bound %.2g%s)", tol, suffix);
+  vi_claim_set(&cl[0], ok, text, "%s", m);
+  return 1;
+}
+
 /* P5 (Fig 11): all four schemes conserve J3 (98) to round-off. */
 static int claims_pen_fig11(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
                             char *err, size_t errlen) {
@@ -349,18 +370,8 @@ static int claims_pen_fig11(const vi_fig_spec *f, vi_series *ss, int ns, int qui
   if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
     return -1;
   }
-  char m[512] = "max |J3 - J3(0)|: ";
-  int ok = 1;
-  double tol = 0;
-  for (int i = 0; i < 4; i++) {
-    tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
-    ok &= s[i]->amax <= tol;
-    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
-  }
-  bg_cat(m, sizeof m, " (round-off bound %.2g)", tol);
-  vi_claim_set(&cl[0], ok, "P5 (Fig 11): VI-S, VI-A, VI-B and EM conserve J3 to round-off",
-               "%s", m);
-  return 1;
+  return bg_conserve(f, s, 4, quick, 0, "max |J3 - J3(0)|: ", "", cl,
+                     "P5 (Fig 11): VI-S, VI-A, VI-B and EM conserve J3 to round-off");
 }
 
 /* P6 (Figs 12, 13): VI-S, VI-B and EM satisfy g(q^n) to round-off; VI-A
@@ -490,17 +501,12 @@ static int claims_fp_fig2324(const vi_fig_spec *f, vi_series *ss, int ns, int qu
  * conservation: both conserve E, J (121) and L (118) to round-off. */
 static int bg_fp_conserve(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
                           const char *text) {
-  char m[1024] = "max |I - I(0)|: ";
-  int ok = 1;
-  double tol = 0;
-  for (int i = 0; i < ns; i++) {
-    tol = BG_ROUNDOFF(bg_N(f, &ss[i], quick)) * fmax(1, fabs(ss[i].I0));
-    ok &= ss[i].amax <= tol && !isfinite(ss[i].event_t);
-    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", ss[i].label, ss[i].amax);
+  const vi_series *s[VI_FIG_MAXCURVES];
+  for (int i = 0; i < ns && i < VI_FIG_MAXCURVES; i++) {
+    s[i] = &ss[i];
   }
-  bg_cat(m, sizeof m, " (round-off bound %.2g)", tol);
-  vi_claim_set(&cl[0], ok, text, "%s", m);
-  return 1;
+  return bg_conserve(f, s, ns < VI_FIG_MAXCURVES ? ns : VI_FIG_MAXCURVES, quick, 1,
+                     "max |I - I(0)|: ", "", cl, text);
 }
 
 static int claims_fp_fig25(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
@@ -902,20 +908,9 @@ static int claims_top_J3(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
   if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
     return -1;
   }
-  char m[512] = "max |J3 - J3(0)|: ";
-  int ok = 1;
-  double tol = 0;
-  for (int i = 0; i < 4; i++) {
-    tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
-    ok &= s[i]->amax <= tol;
-    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
-  }
-  bg_cat(m, sizeof m, " (round-off bound %.2g; BS99 not run)", tol);
-  vi_claim_set(&cl[0], ok,
-               "T5: all schemes conserve the angular momentum J3 (VI-S, VI-A, VI-B, EM; BS99 "
-               "not implemented)",
-               "%s", m);
-  return 1;
+  return bg_conserve(f, s, 4, quick, 0, "max |J3 - J3(0)|: ", "; BS99 not run", cl,
+                     "T5: all schemes conserve the angular momentum J3 (VI-S, VI-A, VI-B, EM; "
+                     "BS99 not implemented)");
 }
 
 /* The constraint levels per group of a rerun: max over the nodes of |g_k|,
