@@ -312,17 +312,23 @@ static int make_cases(val_case *cs, int ncases, unsigned long seed, char *failed
   /* The pairs with the families interleaved: the k-th system of every
    * family, then the (k+1)-th, so that the first cases (the reduced run)
    * cover every family. */
+  /* Which family takes which system, once (a system and a stepper per
+   * configuration to find out). */
+  enum { VAL_MAXF = 16, VAL_MAXS = 64 };
+  unsigned char takes[VAL_MAXF][VAL_MAXS] = {{0}};
+  for (int f = 0; f < VAL_MAXF && vi_method_types_d[f]; f++) {
+    for (int i = 0; i < VAL_MAXS && vi_system_types_d[i]; i++) {
+      const char *pool[64];
+      takes[f][i] = vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], NULL, 0) &&
+                    method_pool(vi_method_types_d[f], vi_system_types_d[i], pool) > 0;
+    }
+  }
   int npair = 0;
   for (int k = 0; npair < 64 && k < 64; k++) {
-    for (int f = 0; vi_method_types_d[f] && npair < 64; f++) {
+    for (int f = 0; f < VAL_MAXF && vi_method_types_d[f] && npair < 64; f++) {
       int j = 0;
-      for (int i = 0; vi_system_types_d[i]; i++) {
-        const char *pool[64];
-        if (!vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], NULL, 0) ||
-            method_pool(vi_method_types_d[f], vi_system_types_d[i], pool) == 0) {
-          continue;
-        }
-        if (j++ == k) {
+      for (int i = 0; i < VAL_MAXS && vi_system_types_d[i]; i++) {
+        if (takes[f][i] && j++ == k) {
           ps[npair] = vi_system_types_d[i];
           pm[npair++] = vi_method_types_d[f];
           break;
