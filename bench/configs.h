@@ -48,6 +48,8 @@ inline constexpr Config kConfigs[] = {
     {"ggl", "ggl:scheme=VI-B", false},
     {"em", "em:variant=ggl", true},
     {"em", "em:variant=gonzalez", false},
+    // bs99 (betsch-ggl §6.2): explicit, one step only (no nonlinear solve).
+    {"bs99", "bs99", false},
 };
 
 } // namespace vibench

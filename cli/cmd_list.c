@@ -220,16 +220,23 @@ static void md_methods(void) {
            mt->lookahead_of ? " (with the defaults; it depends on the options)" : "");
     int any = 0;
     for (int j = 0; vi_system_types_d[j]; j++) {
-      if (!vi_system_types_d[j]->info->test_only &&
-          vi_method_compatible_d(mt, vi_system_types_d[j], NULL, 0)) {
+      /* Its tables and its own refusals with the default options
+       * (ggl and em refuse M(q), bs99 a system that is not a top). */
+      if (!vi_system_types_d[j]->info->test_only && spec[0] &&
+          vi_method_accepts_d(mt, opts, vi_system_types_d[j], NULL, 0) == VI_OK) {
         printf("%s `%s`", any ? "," : "", vi_system_types_d[j]->info->name);
         any = 1;
       }
     }
-    printf("%s\n- examples (their declared orders are checked by the conformance suite):",
-           any ? "" : " none registered");
+    printf("%s%s\n- examples (their declared orders are checked by the conformance suite):",
+           any ? "" : " none registered",
+           any && mt->accepts_data ? " (with data it accepts: it also refuses some data)" : "");
     for (int k = 0; mt->examples && mt->examples[k]; k++) {
       printf("%s `%s`", k ? "," : "", mt->examples[k]);
+    }
+    if (!mt->options[0].key) {
+      printf("\n\nNo options.\n");
+      continue;
     }
     printf("\n\n| key | values | default | meaning |\n|---|---|---|---|\n");
     for (const vi_opt *k = mt->options; k->key; k++) {

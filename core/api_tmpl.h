@@ -170,6 +170,27 @@ typedef struct VI_X(vi_obs_ops) {
                VI_REAL *lambda);
 } VI_X(vi_obs_ops);
 
+/* A rigid body about a fixed point (the origin) under gravity along -e3,
+ * in the system's own coordinates (betsch-ggl §6.2, the director top;
+ * what Lie-Poisson schemes of the top such as Bobenko-Suris's need,
+ * notes §1.6). The attitude R (3 x 3 row-major, its columns the body axes
+ * in space, R e_i) and the spatial angular momentum about the fixed point
+ * J (3) are read from and written to a node:
+ *   data: the principal moments of inertia about the fixed point along the
+ *     body axes (I, 3) and mgc (3) = mass x gravity x the centre of mass in
+ *     the body frame, so that V(q) = e3 . R mgc + const and the kinetic
+ *     energy is 1/2 J' (R diag(I) R')^-1 J;
+ *   attitude: (R, J) of a node (q, p);
+ *   node: the node (q, p) of an attitude and angular momentum (q on the
+ *     constraints and p on the hidden ones when R is a rotation).
+ * vistudy check verifies the three against the system's own M, V and g. */
+typedef struct VI_X(vi_top_ops) {
+  int (*data)(const void *state, VI_REAL *I, VI_REAL *mgc);
+  int (*attitude)(const void *state, const VI_REAL *q, const VI_REAL *p, VI_REAL *R,
+                  VI_REAL *J);
+  int (*node)(const void *state, const VI_REAL *R, const VI_REAL *J, VI_REAL *q, VI_REAL *p);
+} VI_X(vi_top_ops);
+
 typedef struct VI_X(vi_system_type) {
   const vi_system_info *info;
   /* Private derived constants, computed once by setup from the flattened
@@ -195,6 +216,7 @@ typedef struct VI_X(vi_system_type) {
   const VI_X(vi_holo_ops) *holo;   /* NULL: no holonomic constraints (m = 0) */
   const VI_X(vi_nh_ops) *nh;       /* NULL: no nonholonomic constraints (m_nh = 0) */
   const VI_X(vi_obs_ops) *obs;     /* NULL: none */
+  const VI_X(vi_top_ops) *top;     /* NULL: not a rigid body about a fixed point */
 } VI_X(vi_system_type);
 
 /* What a type provides, read from its tables (the one source of truth). */
@@ -361,6 +383,14 @@ int VI_X(vi_system_lagr)(const VI_X(vi_system) *sys, const VI_REAL *q,
  * <mu, xi> - l(g, xi) (Lie form). */
 int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q,
                            const VI_REAL *p, VI_REAL *E);
+/* The rigid body about a fixed point (vi_top_ops): its data (I, mgc),
+ * (R, J) of a node, the node of (R, J); VI_EUNSUPPORTED when the type has
+ * no such table. */
+int VI_X(vi_system_top_data)(const VI_X(vi_system) *sys, VI_REAL *I, VI_REAL *mgc);
+int VI_X(vi_system_top_attitude)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                                 const VI_REAL *p, VI_REAL *R, VI_REAL *J);
+int VI_X(vi_system_top_node)(const VI_X(vi_system) *sys, const VI_REAL *R, const VI_REAL *J,
+                             VI_REAL *q, VI_REAL *p);
 /* Degenerate form: the velocity of the flow, qdot = (Dalpha' - Dalpha)^-1
  * grad H (tyranowski2014 (2.8)-(2.9)); VI_SINGULAR where Dalpha' - Dalpha
  * is singular, VI_EUNSUPPORTED for the other forms. Allocates nothing for
@@ -536,6 +566,14 @@ typedef struct VI_X(vi_method_type) {
    * needs a constant mass matrix; triple-pendulum has M(q)"). Called when a
    * stepper is made, after the tables are checked. */
   int (*accepts)(const void *opts, const VI_X(vi_system_type) *sys, char *why, size_t len);
+  /* The refusals that depend on the system's data, not only its type (may
+   * be NULL): VI_OK, or VI_EUNSUPPORTED with the reason naming the datum
+   * (e.g. "bs99 needs a Lagrange top, I1 = I2; gyro-top has I1 = 1e-3, I2 =
+   * 2e-3"). Called when a stepper is made for this instance, after
+   * accepts; `vistudy list` and the registries' compatibility tables, which
+   * know types only, do not see it. */
+  int (*accepts_data)(const void *opts, const VI_X(vi_system) *sys, char *why,
+                      size_t len);
   size_t opts_size;
   /* The family's own rules after the table's range checks, for both the
    * spec parser and the typed constructor: derive the defaults that depend

@@ -937,6 +937,98 @@ static const vi_fd_pair kinetic_pairs[] = {
     {"kinetic d2T/dq2", FD_CONFIG, FD_ROWS_N, kin_applies, dT_f, dT_df},
     {NULL, 0, 0, NULL, NULL, NULL}};
 
+/* The rigid-body table (vi_top_ops) against the system's own M, V and g,
+ * at a rotation R = cay(a) R0 (a from the probe's velocity, R0 the initial
+ * attitude) and J from the probe's velocity: the node of (R, J) reads back
+ * as (R, J), lies on g = 0 and G M^-1 p = 0, its kinetic energy 1/2 p'M^-1 p
+ * is 1/2 J'(R diag(I) R')^-1 J, and V(q) - V(q_R0) = e3.(R - R0) mgc. */
+static int mech_top_check(fd_run *r, const fd_point *pt, int probe) {
+  const sys_impl *s = r->s;
+  const VI_X(vi_system) *sys = &s->pub;
+  const int n = sys->n, m = sys->m;
+  VI_REAL I[3], mgc[3], R0[9], J0[3], R[9], J[3], R1[9], J1[3], C[9], a[3];
+  VI_REAL *q = r->tmp, *p = q + n, *q0 = p + n, *p0 = q0 + n, *g = r->J;
+  char line[320];
+  int rc = VI_X(vi_system_top_data)(sys, I, mgc);
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_top_attitude)(sys, sys->q0, sys->p0, R0, J0);
+  }
+  VI_REAL js = vi_fabs(J0[0]) + vi_fabs(J0[1]) + vi_fabs(J0[2]);
+  js = js > 0 ? js : 1;
+  for (int i = 0; i < 3; i++) {
+    a[i] = pt->v[i % n] / (1 + vi_fabs(pt->v[i % n])); /* |a_i| < 1 */
+    J[i] = js * (pt->v[(i + 3) % n] / (1 + vi_fabs(pt->v[(i + 3) % n])) + (VI_REAL)(i + 1) / 4);
+  }
+  VI_X(vi_cayley3)(a, C);
+  VI_X(vi_matmul3)(C, R0, R);
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_top_node)(sys, R, J, q, p);
+  }
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_top_node)(sys, R0, J, q0, p0);
+  }
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_top_attitude)(sys, q, p, R1, J1);
+  }
+  VI_REAL E = 0, V = 0, V0 = 0;
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_energy)(sys, q, p, &E);
+  }
+  if (rc == VI_OK) {
+    rc = vi_callback_status(s->pub.type->mech->potential(sys->state, q, &V));
+  }
+  if (rc == VI_OK) {
+    rc = vi_callback_status(s->pub.type->mech->potential(sys->state, q0, &V0));
+  }
+  VI_REAL dRJ = 0, res = 0;
+  for (int i = 0; i < 9; i++) {
+    dRJ = vi_fabs(R1[i] - R[i]) > dRJ ? vi_fabs(R1[i] - R[i]) : dRJ;
+  }
+  for (int i = 0; i < 3; i++) {
+    const VI_REAL d = vi_fabs(J1[i] - J[i]) / js;
+    dRJ = d > dRJ || d != d ? d : dRJ;
+  }
+  if (rc == VI_OK && m > 0) {
+    rc = vi_callback_status(sys->type->holo->constraint(sys->state, q, g));
+    for (int k = 0; rc == VI_OK && k < m; k++) {
+      res = vi_fabs(g[k]) > res || g[k] != g[k] ? vi_fabs(g[k]) : res;
+    }
+    if (rc == VI_OK) {
+      rc = VI_X(vi_system_hidden)(sys, q, p, g);
+    }
+    VI_REAL ps = VI_X(vi_norm_inf)(n, p);
+    ps = ps > 1 ? ps : 1;
+    for (int k = 0; rc == VI_OK && k < m; k++) {
+      res = vi_fabs(g[k]) / ps > res || g[k] != g[k] ? vi_fabs(g[k]) / ps : res;
+    }
+  }
+  if (rc != VI_OK) {
+    snprintf(line, sizeof line, "%s top table at probe %d: a callback failed with status %d",
+             r->name, probe, rc);
+    VI_X(vi_fd_line)(r, line);
+    return VI_ECALLBACK;
+  }
+  /* 1/2 J'(R diag(I) R')^-1 J = 1/2 sum_i (R'J)_i^2 / I_i */
+  VI_REAL T = 0, dV = 0;
+  for (int i = 0; i < 3; i++) {
+    const VI_REAL b = R[i] * J[0] + R[3 + i] * J[1] + R[6 + i] * J[2];
+    T += b * b / I[i] / 2;
+    dV += (R[6 + i] - R0[6 + i]) * mgc[i];
+  }
+  const VI_REAL eT = vi_fabs(E - V - T) / (vi_fabs(T) + 1e-300);
+  const VI_REAL eV = vi_fabs((V - V0) - dV) / (vi_fabs(mgc[0]) + vi_fabs(mgc[1]) + vi_fabs(mgc[2]) + 1e-300);
+  const VI_REAL lim = 1000 * VI_EPS;
+  const int ok = dRJ <= lim && res <= lim && eT <= lim && eV <= lim;
+  r->failures += !ok;
+  snprintf(line, sizeof line,
+           "%s top table at probe %d: (R, J) read back %.1e, |g|, |G M^-1 p| %.1e, kinetic "
+           "%.1e, potential %.1e (rel, tol %.1e) %s",
+           r->name, probe, (double)dRJ, (double)res, (double)eT, (double)eV, (double)lim,
+           ok ? "ok" : "FAIL");
+  VI_X(vi_fd_line)(r, line);
+  return VI_OK;
+}
+
 /* What a mechanical type declares beyond its derivatives, at each probe:
  * a discrete gradient of V is one (directionality dV.(q1 - q0) = V(q1) -
  * V(q0) with q0 = q - v/10, and dV(q, q) = grad V(q): betsch-ggl (86)),
@@ -951,6 +1043,9 @@ static int mech_declared_check(fd_run *r, const fd_point *pt, int probe, const c
   char line[320];
   VI_REAL *A = r->J, *B = r->D, *tmp = r->tmp;
   int rc = 0;
+  if (t->top && (rc = mech_top_check(r, pt, probe)) != VI_OK) {
+    return rc;
+  }
   if (t->mech->dgrad_potential) {
     VI_REAL *q0 = tmp, *gq = tmp + n, V0 = 0, V1 = 0, dir = 0, sc = 0, dev = 0;
     for (int i = 0; i < n; i++) {

@@ -139,3 +139,23 @@ VI_REAL VI_X(vi_norm_inf)(int n, const VI_REAL *x) {
   }
   return r;
 }
+
+void VI_X(vi_cayley3)(const VI_REAL *a, VI_REAL *C) {
+  const VI_REAL aa = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+  const VI_REAL f = 4 / (4 + aa);
+  const VI_REAL A[9] = {0, -a[2], a[1], a[2], 0, -a[0], -a[1], a[0], 0};
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      const VI_REAL A2 = a[i] * a[j] - (i == j ? aa : 0); /* (a^ a^)_ij */
+      C[3 * i + j] = (i == j ? 1 : 0) + f * (A[3 * i + j] + A2 / 2);
+    }
+  }
+}
+
+void VI_X(vi_matmul3)(const VI_REAL *A, const VI_REAL *B, VI_REAL *C) {
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      C[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
+    }
+  }
+}

@@ -280,6 +280,13 @@ static int stepper_make(const VI_X(vi_method_type) *type, void *optbuf,
   if (rc == VI_OK) {
     rc = VI_X(vi_method_accepts)(type, optbuf, sys->type, err, errlen);
   }
+  if (rc == VI_OK && type->accepts_data != NULL) {
+    char msg[256] = "";
+    if (type->accepts_data(optbuf, sys, msg, sizeof msg) != VI_OK) {
+      vi_set_err(err, errlen, "%s", msg[0] ? msg : "the method refuses the system's data");
+      rc = VI_EUNSUPPORTED;
+    }
+  }
   if (rc != VI_OK) {
     return rc;
   }

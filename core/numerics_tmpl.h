@@ -76,6 +76,11 @@ int VI_X(vi_lu_factor)(int n, VI_REAL *A, int *piv);
 void VI_X(vi_lu_solve)(int n, const VI_REAL *LU, const int *piv, VI_REAL *x);
 /* Max-norm of a vector. */
 VI_REAL VI_X(vi_norm_inf)(int n, const VI_REAL *x);
+/* The rotation cay(a) = (I - a^/2)^-1 (I + a^/2) of a in R^3 (a^ x = a x
+ * x), 3 x 3 row-major, in closed form I + 4/(4 + |a|^2) (a^ + a^ a^ / 2). */
+void VI_X(vi_cayley3)(const VI_REAL *a, VI_REAL *C);
+/* C = A B for 3 x 3 row-major matrices (C must not alias A or B). */
+void VI_X(vi_matmul3)(const VI_REAL *A, const VI_REAL *B, VI_REAL *C);
 
 #ifdef __cplusplus
 }

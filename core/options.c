@@ -202,7 +202,12 @@ int vi_opts_parse(const char *family, const vi_opt *table, void *opts, const cha
     const vi_opt *o = find(table, key);
     if (!o) {
       join_keys(table, list, sizeof list);
-      snprintf(err, errlen, "unknown key '%s' for method %s; valid: %s", key, family, list);
+      if (list[0]) {
+        snprintf(err, errlen, "unknown key '%s' for method %s; valid: %s", key, family, list);
+      } else {
+        snprintf(err, errlen, "unknown key '%s' for method %s, which takes no options", key,
+                 family);
+      }
       return VI_EINVAL;
     }
     if (o->kind != VI_OPT_PRESET) {
@@ -345,6 +350,9 @@ void vi_opts_format(const char *family, const vi_opt *table, const void *opts, c
     }
     k += (size_t)snprintf(buf + k, len - k, "%s%s=%s", first ? "" : ",", o->key, v);
     first = 0;
+  }
+  if (first && k < len) {
+    buf[k - 1] = '\0'; /* a family without options: "NAME", not "NAME:" */
   }
 }
 

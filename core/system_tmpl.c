@@ -426,6 +426,23 @@ int VI_X(vi_system_energy)(const VI_X(vi_system) *sys, const VI_REAL *q, const V
   return DISPATCH(sys, energy, q, p, E);
 }
 
+int VI_X(vi_system_top_data)(const VI_X(vi_system) *sys, VI_REAL *I, VI_REAL *mgc) {
+  const VI_X(vi_top_ops) *t = sys->type->top;
+  return t ? vi_callback_status(t->data(sys->state, I, mgc)) : VI_EUNSUPPORTED;
+}
+
+int VI_X(vi_system_top_attitude)(const VI_X(vi_system) *sys, const VI_REAL *q,
+                                 const VI_REAL *p, VI_REAL *R, VI_REAL *J) {
+  const VI_X(vi_top_ops) *t = sys->type->top;
+  return t ? vi_callback_status(t->attitude(sys->state, q, p, R, J)) : VI_EUNSUPPORTED;
+}
+
+int VI_X(vi_system_top_node)(const VI_X(vi_system) *sys, const VI_REAL *R, const VI_REAL *J,
+                             VI_REAL *q, VI_REAL *p) {
+  const VI_X(vi_top_ops) *t = sys->type->top;
+  return t ? vi_callback_status(t->node(sys->state, R, J, q, p)) : VI_EUNSUPPORTED;
+}
+
 int VI_X(vi_system_defect)(const VI_X(vi_system) *sys, const VI_REAL *q, const VI_REAL *p,
                            VI_REAL *d) {
   *d = 0;

@@ -365,6 +365,72 @@ static int gt_exact(const void *state, VI_REAL t, VI_REAL *q, VI_REAL *p, VI_REA
   return gt_lambda(s, q, v, lambda);
 }
 
+/* ---- the rigid body about the tip (vi_top_ops) ------------------------------ */
+
+/* The inertia about the tip along d1, d2, d3 (Steiner: I_i + m l^2 off the
+ * axis, notes §1.6 I1' = J1 + m l^2) and mgc = m gravity l e3 (the centre of
+ * mass l d3, so V = m gravity phi_3 = e3 . R mgc). */
+static int gt_top_data(const void *state, VI_REAL *I, VI_REAL *mgc) {
+  const gt_state *s = state;
+  const VI_REAL ml2 = s->m * s->l * s->l;
+  I[0] = s->I[0] + ml2;
+  I[1] = s->I[1] + ml2;
+  I[2] = s->I[2];
+  mgc[0] = mgc[1] = 0;
+  mgc[2] = s->m * s->gravity * s->l;
+  return 0;
+}
+
+/* R = [d1 d2 d3] and J = the sum over the four blocks of q_i x p_i, the
+ * momentum map of all rotations (107): for p = M v, v_i = omega x q_i, it
+ * is the angular momentum about the tip (the Euler tensor gives the body
+ * components (I_j + m l^2) omega_j, j = 1, 2, and I3 omega_3). */
+static int gt_top_attitude(const void *state, const VI_REAL *q, const VI_REAL *p, VI_REAL *R,
+                           VI_REAL *J) {
+  (void)state;
+  for (int i = 0; i < 3; i++) {
+    for (int a = 0; a < 3; a++) {
+      R[3 * a + i] = q[3 * (i + 1) + a];
+    }
+  }
+  J[0] = J[1] = J[2] = 0;
+  for (int b = 0; b < 4; b++) {
+    VI_REAL c[3];
+    gt_cross(q + 3 * b, p + 3 * b, c);
+    for (int a = 0; a < 3; a++) {
+      J[a] += c[a];
+    }
+  }
+  return 0;
+}
+
+/* q = (l d3, d1, d2, d3) with d_i = R e_i; omega = R diag(I')^-1 R' J (the
+ * spatial angular velocity), v_i = omega x q_i for the four blocks (so
+ * G v = 0 for a rotation R), p = M v. */
+static int gt_top_node(const void *state, const VI_REAL *R, const VI_REAL *J, VI_REAL *q,
+                       VI_REAL *p) {
+  const gt_state *s = state;
+  VI_REAL I[3], mgc[3], b[3], w[3] = {0, 0, 0}, v[GT_N];
+  gt_top_data(state, I, mgc);
+  for (int i = 0; i < 3; i++) {
+    b[i] = (R[i] * J[0] + R[3 + i] * J[1] + R[6 + i] * J[2]) / I[i]; /* body, over I' */
+    for (int a = 0; a < 3; a++) {
+      q[3 * (i + 1) + a] = R[3 * a + i];
+    }
+  }
+  for (int a = 0; a < 3; a++) {
+    w[a] = R[3 * a] * b[0] + R[3 * a + 1] * b[1] + R[3 * a + 2] * b[2];
+    q[a] = s->l * q[9 + a];
+  }
+  for (int blk = 0; blk < 4; blk++) {
+    gt_cross(w, q + 3 * blk, v + 3 * blk);
+  }
+  for (int i = 0; i < GT_N; i++) {
+    p[i] = gt_mdiag(s, i) * v[i];
+  }
+  return 0;
+}
+
 /* The registry's declarations (systems.def), so that this definition is
  * checked against its entry there. */
 #define VI_SYSTEM(id) extern const VI_X(vi_system_type) VI_X(vi_sys_##id);
@@ -390,6 +456,12 @@ static const VI_X(vi_obs_ops) gyro_top_obs = {
     .exact = gt_exact,
 };
 
+static const VI_X(vi_top_ops) gyro_top_top = {
+    .data = gt_top_data,
+    .attitude = gt_top_attitude,
+    .node = gt_top_node,
+};
+
 const VI_X(vi_system_type) VI_X(vi_sys_gyro_top) = {
     .info = &gt_info,
     .state_size = sizeof(gt_state),
@@ -398,4 +470,5 @@ const VI_X(vi_system_type) VI_X(vi_sys_gyro_top) = {
     .mech = &gyro_top_mech,
     .holo = &gyro_top_holo,
     .obs = &gyro_top_obs,
+    .top = &gyro_top_top,
 };

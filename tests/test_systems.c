@@ -1122,14 +1122,15 @@ static void VI_X(test_check_lines)(vi_check_ctx *c, const VI_X(vi_system) *sys) 
   /* Six points x (grad V, Hess V[, the discrete gradient's J1][, G,
    * Hess g[, dGv]][, D_q Phi, D_q A'mu][, three kinetic terms][, what the
    * type declares: the discrete gradient's directionality, V and g of
-   * degree <= 2]). */
+   * degree <= 2, the rigid-body table]). */
   const int dgv = sys->m > 0 && sys->type->holo->dGv != NULL;
   const unsigned qd = sys->type->info->quadratic;
   const int dg = sys->type->mech != NULL && sys->type->mech->dgrad_potential != NULL;
   const int declared = sys->type->mech == NULL
                            ? 0
                            : 2 * dg + ((qd & VI_QUADRATIC_V) != 0) +
-                                 ((qd & VI_QUADRATIC_G) != 0 && sys->m > 0);
+                                 ((qd & VI_QUADRATIC_G) != 0 && sys->m > 0) +
+                                 (sys->type->top != NULL);
   const int per_point = (sys->m > 0 ? 4 + dgv : 2) + (sys->m_nh > 0 ? 2 : 0) +
                         (VI_X(vi_system_mass_constant)(sys) ? 0 : 3) + declared;
   VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * per_point,

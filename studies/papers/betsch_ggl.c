@@ -12,7 +12,9 @@
  * Each published row is a cell: an order study of the row's scheme
  * (labels as in the reading notes §1.0: VI-S = ggl:scheme=VI-S (55), VI-A =
  * ggl:scheme=VI-A (79), VI-B = ggl:scheme=VI-B (83), EM = em:variant=ggl
- * (84), EM-G = em:variant=gonzalez) with the errors at t = T (at_final, as
+ * (84), EM-G = em:variant=gonzalez, BS99 = bs99, the Bobenko-Suris
+ * Lagrange top of notes §1.6, whose d1, d2 come from its attitude
+ * reconstruction (core/methods/bs99_tmpl.c)) with the errors at t = T (at_final, as
  * the paper measured them), judged: every published order (q, p, and
  * lambda where the row has one) equals the measured one rounded to the
  * nearest integer; a quantity without an ok fit has no measured order and
@@ -38,10 +40,6 @@
  * the order of lambda^N against lambda(T - h/2) (notes §1.4 and item 12:
  * lambda^{n+1} approximates lambda(t^{n+1/2}) to second order; the paper's
  * first order is that of the comparison with lambda(t^{n+1})).
- *
- * BS99 (the Bobenko-Suris Lagrange top, notes §1.6) has no method family:
- * its row is reported as not run, with the reason, and left out of the
- * count (matched N/M over the rows run, "1 not run" beside it).
  *
  * Precision: VI_PRECISION_AUTO (double, rerun in quad only when a quantity
  * cannot get four errors above the floor of double; every error here is
@@ -89,10 +87,6 @@ static const bg_setup bg_setups[2] = {
      "integrated index-1", "q4 (128)", "p4 (128)"},
 };
 
-#define BG_BS99_WHY                                                                      \
-  "BS99 is not implemented: the Bobenko-Suris Lagrange top (notes §1.6, App. A.8 lost "  \
-  "in extraction) has no method family in vistudy"
-
 static const char *const bg_quantity[VI_NQUANT] = {"q", "p", "lambda"};
 /* The extra (not judged) quantities. */
 enum { BG_XQ, BG_XP, BG_XLH, BG_NX };
@@ -101,9 +95,8 @@ static const char *const bg_xname[BG_NX] = {"paper_q", "paper_p", "lambda_half"}
 typedef struct bg_cell {
   int sys;           /* index into bg_setups */
   char scheme[8];    /* the paper's label */
-  char spec[64];     /* the method spec ("" for BS99) */
+  char spec[64];     /* the method spec */
   int pub[VI_NQUANT]; /* published order, -1 where the paper states none */
-  int not_run;
   /* the measurement */
   char method[256], precision[8], reference[256];
   double order[VI_NQUANT], residual[VI_NQUANT];
@@ -132,13 +125,14 @@ static const vi_field bg_fields[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-/* The method of a label (notes §1.0), or NULL (BS99). */
+/* The method of a label (notes §1.0), or NULL for an unknown label. */
 static const char *bg_method_of(const char *scheme) {
   static const char *const map[][2] = {{"VI-S", "ggl:scheme=VI-S"},
                                        {"VI-A", "ggl:scheme=VI-A"},
                                        {"VI-B", "ggl:scheme=VI-B"},
                                        {"EM", "em:variant=ggl"},
-                                       {"EM-G", "em:variant=gonzalez"}};
+                                       {"EM-G", "em:variant=gonzalez"},
+                                       {"BS99", "bs99"}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
     if (strcmp(scheme, map[i][0]) == 0) {
       return map[i][1];
@@ -182,13 +176,9 @@ static int bg_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, i
   bg_unmeasured(c);
   const char *m = bg_method_of(c->scheme);
   if (!m) {
-    /* BS99: reported, not run (study header). */
-    c->not_run = 1;
-    c->done = 1;
-    snprintf(c->method, sizeof c->method, "-");
-    snprintf(c->precision, sizeof c->precision, "-");
-    snprintf(c->reference, sizeof c->reference, "-");
-    return 1;
+    snprintf(err, errlen, "%s:%d: unknown scheme '%s' (valid: VI-S, VI-A, VI-B, EM, EM-G, BS99)",
+             path, tab->line[row], c->scheme);
+    return -1;
   }
   snprintf(c->spec, sizeof c->spec, "%s", m);
   if (vi_table_row_method(path, tab->line[row], c->spec, err, errlen) != 0) {
@@ -200,7 +190,7 @@ static int bg_read_cell(const vi_table_spec *t, void *c_, const vi_table *tab, i
 /* The match rule: every published order equals the measured one rounded
  * to the nearest integer. */
 static void judge(bg_cell *c) {
-  c->matched = !c->not_run;
+  c->matched = 1;
   for (int x = 0; x < VI_NQUANT; x++) {
     c->match[x] = c->pub[x] < 0 || vi_published_order_match(c->order[x], c->pub[x], 0);
     c->matched &= c->match[x];
@@ -545,8 +535,6 @@ static const vi_col bg_cols[] = {
      .flags = VI_COL_NOJSON},
     {"match", .type = VI_COL_BOOL},
     {"mismatched", .type = VI_COL_TEXT}, /* the quantities that do not match */
-    {"not_run", .type = VI_COL_BOOL},
-    {"reason", .type = VI_COL_TEXT, .flags = VI_COL_QUOTED},
     /* not judged: the paper's own quantities, lambda at T - h/2 */
     {"paper_measure_q", .type = VI_COL_TEXT},
     {"paper_measure_p", .type = VI_COL_TEXT},
@@ -593,15 +581,13 @@ static int bg_rows(const void *c_, vi_rows *R) {
         vi_rows_text(R, r, labcol[x], c->meas[x]) != 0) {
       return -1;
     }
-    if (!c->not_run && !c->match[x]) {
+    if (!c->match[x]) {
       off += (size_t)snprintf(mism + off, sizeof mism - off, "%s%s", off ? " " : "",
                               bg_quantity[x]);
     }
-    if (!c->not_run) {
-      bg_slopes(S->h, c->err[x], one, sizeof one);
-      snprintf(slopes + strlen(slopes), sizeof slopes - strlen(slopes), "%s%s: %s",
-               x ? "; " : "", bg_quantity[x], one);
-    }
+    bg_slopes(S->h, c->err[x], one, sizeof one);
+    snprintf(slopes + strlen(slopes), sizeof slopes - strlen(slopes), "%s%s: %s",
+             x ? "; " : "", bg_quantity[x], one);
     json_object_set_new(errs, bg_quantity[x], errs_json(c->err[x]));
   }
   for (int x = 0; x < BG_NX; x++) {
@@ -610,7 +596,6 @@ static int bg_rows(const void *c_, vi_rows *R) {
   if (vi_rows_text(R, r, "system", S->system) || vi_rows_text(R, r, "scheme", c->scheme) ||
       vi_rows_text(R, r, "method", c->method) || vi_rows_text(R, r, "h", S->h_text) ||
       vi_rows_text(R, r, "mismatched", mism) ||
-      vi_rows_text(R, r, "reason", c->not_run ? BG_BS99_WHY : "") ||
       vi_rows_text(R, r, "paper_measure_q", c->xmeas[BG_XQ]) ||
       vi_rows_text(R, r, "paper_measure_p", c->xmeas[BG_XP]) ||
       vi_rows_text(R, r, "lambda_half_step", c->xmeas[BG_XLH]) ||
@@ -622,7 +607,6 @@ static int bg_rows(const void *c_, vi_rows *R) {
   }
   vi_rows_real(R, r, "T", S->T);
   vi_rows_bool(R, r, "match", c->matched);
-  vi_rows_bool(R, r, "not_run", c->not_run);
   vi_rows_real(R, r, "seconds", c->seconds);
   return 0;
 }
@@ -646,8 +630,9 @@ static int bg_rows(const void *c_, vi_rows *R) {
   "where a quantity cannot get four errors above the floor of double (vistudy order "    \
   "--precision auto); the extra quantities in double. Match: every published order "     \
   "equals the measured one rounded to the nearest integer; a quantity without an ok fit " \
-  "(unresolved, d) has no order and does not match. BS99 is not run (no method family) " \
-  "and is left out of the count."
+  "(unresolved, d) has no order and does not match. BS99 (bs99) evolves the axis and "   \
+  "the angular momentum only; its d1, d2 (in the whole of q and p) come from its "       \
+  "attitude reconstruction, the paper's phi3 and p_phi are BS99's own."
 
 static json_t *bg_head(const vi_study *s) {
   json_t *sys = json_object();
@@ -662,22 +647,15 @@ static json_t *bg_head(const vi_study *s) {
                                   "reference", S->reference, "paper_q", S->paper_q,
                                   "paper_p", S->paper_p));
   }
-  return json_pack("{s:s, s:o, s:s, s:s}", "title", vi_table_caption(s), "systems", sys,
-                   "choices", BG_CHOICES, "not_run_policy",
-                   "a row whose scheme has no method family (BS99) is reported as not "
-                   "run with the reason and left out of matched/total");
+  return json_pack("{s:s, s:o, s:s}", "title", vi_table_caption(s), "systems", sys,
+                   "choices", BG_CHOICES);
 }
 
 static void bg_md(FILE *f, const vi_study *st, const void *cells_, int n, const vi_rows *R,
                   int matched, int total) {
   const bg_cell *cells = cells_;
-  int not_run = 0;
-  for (int k = 0; k < n; k++) {
-    not_run += cells[k].not_run;
-  }
   fprintf(f, "# %s\n\n%s\n\n%s\n\n", st->id, vi_table_caption(st), BG_CHOICES);
-  fprintf(f, "Matched **%d/%d** of the rows run; %d row%s not run.\n\n", matched, total,
-          not_run, not_run == 1 ? "" : "s");
+  fprintf(f, "Matched **%d/%d** rows.\n\n", matched, total);
   fprintf(f,
           "Each entry: measured (published); **bold** marks a mismatch, `-` a quantity the "
           "paper states nothing for. Columns `paper q`, `paper p`: the orders of the "
@@ -689,10 +667,6 @@ static void bg_md(FILE *f, const vi_study *st, const void *cells_, int n, const 
   for (int k = 0; k < n; k++) {
     const bg_cell *c = &cells[k];
     fprintf(f, "| %s | %s |", bg_setups[c->sys].system, c->scheme);
-    if (c->not_run) {
-      fprintf(f, " not run | not run | not run | - | - | - | - |\n");
-      continue;
-    }
     if (!c->done) {
       fprintf(f, " (not measured) | | | | | | |\n");
       continue;
@@ -711,7 +685,7 @@ static void bg_md(FILE *f, const vi_study *st, const void *cells_, int n, const 
   for (int k = 0; k < n; k++) {
     const bg_cell *c = &cells[k];
     const bg_setup *S = &bg_setups[c->sys];
-    if (c->not_run || !c->done) {
+    if (!c->done) {
       continue;
     }
     fprintf(f, "%s %s (`%s`, reference: %s):\n\n| h | e_q | e_p | e_lambda | paper e_q | "
@@ -745,10 +719,6 @@ static void bg_md(FILE *f, const vi_study *st, const void *cells_, int n, const 
 
 static void bg_mismatch(FILE *f, const vi_rows *R, int r, int md) {
   fprintf(f, "%s %s: ", vi_rows_get_text(R, r, "system"), vi_rows_get_text(R, r, "scheme"));
-  if (vi_rows_get_int(R, r, "not_run")) {
-    fprintf(f, "%s", vi_rows_get_text(R, r, "reason"));
-    return;
-  }
   static const char *const pubcol[] = {"published_q", "published_p", "published_lambda"};
   static const char *const labcol[] = {"measured_q_label", "measured_p_label",
                                        "measured_lambda_label"};
@@ -779,7 +749,7 @@ static void bg_mismatch(FILE *f, const vi_rows *R, int r, int md) {
 
 static void cell_key(const void *c_, char *buf, size_t len) {
   const bg_cell *c = c_;
-  snprintf(buf, len, "%s %s", bg_setups[c->sys].system, c->spec[0] ? c->spec : c->scheme);
+  snprintf(buf, len, "%s %s", bg_setups[c->sys].system, c->spec);
 }
 
 static void cell_label(const void *c_, char *buf, size_t len) {
@@ -814,6 +784,5 @@ const vi_table_spec vi_betsch_ggl_orders = {
     .by = "system",
     .md = bg_md,
     .mismatch = bg_mismatch,
-    .not_run = "not_run",
     .regenerate = 1,
 };
