@@ -410,6 +410,20 @@ int VI_X(vi_system_alloc_projected)(const VI_X(vi_system_type) *type, int nset,
   return system_alloc(type, nset, set, 1, out, err, errlen);
 }
 
+/* The type's steady callback (vi_obs_ops.steady); none: not steady. */
+int VI_X(vi_system_steady)(const VI_X(vi_system) *sys, const char **motion) {
+  *motion = NULL;
+  const VI_X(vi_obs_ops) *obs = sys->type->obs;
+  if (obs == NULL || obs->steady == NULL) {
+    return VI_OK;
+  }
+  const int rc = vi_callback_status(obs->steady(sys->state, motion));
+  if (rc != VI_OK) {
+    *motion = NULL;
+  }
+  return rc;
+}
+
 /* ---- the public services: one dispatch through the form table ------------------
  * A form without the service (a NULL entry) gives VI_EUNSUPPORTED. */
 

@@ -21,6 +21,11 @@
  *   then made consistent as the library makes initial data
  *   (vi_system_alloc_projected): q0 onto g(q) = 0 along M^-1 G', v0
  *   M-orthogonally onto G(q0) v = 0 and A(q0) v + a(q0) = 0 jointly.
+ *   No draw is a relative equilibrium (vi_obs_ops.steady, on which the
+ *   conformance suite judges "at least" the declared order): the only
+ *   system that declares one, the heavy top for I1 = I2, gets its moments
+ *   drawn independently, so I1 != I2 and it nutates; the declared orders
+ *   are judged as they are on any motion.
  * Methods: the configurations each family lists for the validation
  * (vi_method_type.validation, else its examples: galerkin on its declared
  * diagonal w = s, Lobatto constraint quadrature, Gauss r = s or Lobatto

@@ -33,7 +33,12 @@
  * d1(t) = Rz(omega_p t)(cos(omega_s t) d1^0 + sin(omega_s t) d2^0),
  * d2(t) = Rz(omega_p t)(-sin(omega_s t) d1^0 + cos(omega_s t) d2^0),
  * velocities omega x q_i with omega = omega_p e3 + omega_s d3(t), p = M v,
- * and the multipliers from the index-1 formula along it. Compiled once per
+ * and the multipliers from the index-1 formula along it. The same
+ * condition makes the initial data a relative equilibrium (obs->steady):
+ * the motion is the orbit of the torus of symmetries, rotations about e3
+ * (precession) and, for I1 = I2 only, about the body axis d3 (spin), so
+ * the nutation, phi3 = l cos(alpha0), V and T stay constant along it; an
+ * asymmetric top nutates from the same data. Compiled once per
  * precision. */
 #include <stddef.h>
 
@@ -431,6 +436,14 @@ static int gt_top_node(const void *state, const VI_REAL *R, const VI_REAL *J, VI
   return 0;
 }
 
+/* The initial data are the steady precession (112) exactly when the top
+ * is symmetric, I1 = I2 (file comment): a relative equilibrium. */
+static int gt_steady(const void *state, const char **motion) {
+  const gt_state *s = state;
+  *motion = s->I[0] == s->I[1] ? "steady precession (112) of a symmetric top, I1 = I2" : NULL;
+  return 0;
+}
+
 /* The registry's declarations (systems.def), so that this definition is
  * checked against its entry there. */
 #define VI_SYSTEM(id) extern const VI_X(vi_system_type) VI_X(vi_sys_##id);
@@ -454,6 +467,7 @@ static const VI_X(vi_holo_ops) gyro_top_holo = {
 static const VI_X(vi_obs_ops) gyro_top_obs = {
     .momenta = gt_momenta,
     .exact = gt_exact,
+    .steady = gt_steady,
 };
 
 static const VI_X(vi_top_ops) gyro_top_top = {
