@@ -50,6 +50,12 @@ inline constexpr Config kConfigs[] = {
     {"em", "em:variant=gonzalez", false},
     // bs99 (betsch-ggl §6.2): explicit, one step only (no nonlinear solve).
     {"bs99", "bs99", false},
+    // nhprk (demartin2018 (14)): the paper's Lobatto-2 and Lobatto-3 and
+    // the s = 4 of its order figures; N = s n + (s - 1) m_nh (7, 11, 15 on
+    // the nonholonomic particle).
+    {"nhprk", "nhprk:s=2", false},
+    {"nhprk", "nhprk:s=3", true},
+    {"nhprk", "nhprk:s=4", false},
 };
 
 } // namespace vibench

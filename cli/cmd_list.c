@@ -245,10 +245,12 @@ static void md_methods(void) {
            mt->lookahead_of ? " (with the defaults; it depends on the options)" : "");
     int any = 0;
     for (int j = 0; vi_system_types_d[j]; j++) {
-      /* Its tables and its own refusals with the default options
-       * (ggl and em refuse M(q), bs99 a system that is not a top). */
-      if (!vi_system_types_d[j]->info->test_only && spec[0] &&
-          vi_method_accepts_d(mt, opts, vi_system_types_d[j], NULL, 0) == VI_OK) {
+      /* The family's own refusals (accepts) with the default options too:
+       * nhprk's tables admit the Lie-group systems, its accepts refuses
+       * them until that branch is built. */
+      if (!vi_system_types_d[j]->info->test_only &&
+          (spec[0] ? vi_method_accepts_d(mt, opts, vi_system_types_d[j], NULL, 0) == VI_OK
+                   : vi_method_compatible_d(mt, vi_system_types_d[j], NULL, 0))) {
         printf("%s `%s`", any ? "," : "", vi_system_types_d[j]->info->name);
         any = 1;
       }

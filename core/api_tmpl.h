@@ -572,10 +572,13 @@ typedef struct VI_X(vi_method_type) {
    * "key=value,...", the canonical spec, list methods and the messages come
    * from this table; terminated by key == NULL. */
   const vi_opt *options;
-  /* The systems it integrates: every VI_NEED_* bit of needs is required
-   * (a Lagrangian form, a constraint kind); a constraint kind in optional
-   * is handled when the system has it; any other constraint kind of a
-   * system is refused (it would be silently ignored). */
+  /* The systems it integrates: the form bits of needs (VI_NEED_MECH,
+   * VI_NEED_DEGEN, VI_NEED_LIE) are alternatives, the system has one of
+   * them (a family written for several configuration spaces, nhprk on R^n
+   * and on a group, names each); every constraint bit of needs is
+   * required; a constraint kind in optional is handled when the system has
+   * it; any other constraint kind of a system is refused (it would be
+   * silently ignored). */
   unsigned needs;
   unsigned optional;
   /* The refusals that depend on the system beyond its tables (may be
@@ -611,9 +614,10 @@ typedef struct VI_X(vi_method_type) {
    * (vi_node.v, the run columns v1..vn) and the measures gvv_norm = |G(q)
    * v|_inf and energy_v = p.v - 1/2 v'Mv + V(q) read it; 0: v = M^-1 p. */
   int velocity;
-  /* The holonomic residuals kept at round-off at every node for these
-   * options (VI_KEEPS_* bits; may be NULL: VI_KEEPS_G, g(q) alone). The
-   * conformance suite checks exactly these. */
+  /* The constraint residuals kept at round-off at every node for these
+   * options (VI_KEEPS_* bits: holonomic, and VI_KEEPS_NH for A v + a; may
+   * be NULL: VI_KEEPS_G, g(q) alone). The conformance suite checks exactly
+   * these. */
   unsigned (*keeps)(const void *opts);
   /* Bytes of private state for a system of these dimensions (n_extra
    * included); the state is allocated with the stepper, before init. */

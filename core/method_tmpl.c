@@ -65,11 +65,22 @@ VI_X(vi_node) *VI_X(vi_node_alloc)(const vi_dims *d) {
  * that requires (need) or handles (opt) that kind. */
 int VI_X(vi_method_compatible)(const VI_X(vi_method_type) *type,
                                const VI_X(vi_system_type) *sty, char *why, size_t len) {
-  const char *lacks = (type->needs & VI_NEED_MECH) && sty->mech == NULL
+  /* The form bits of needs are alternatives (a family written for more
+   * than one configuration space, e.g. nhprk on R^n and on a Lie group,
+   * takes a system of any of its forms); the constraint bits are each
+   * required. */
+  const unsigned forms = type->needs & (VI_NEED_MECH | VI_NEED_DEGEN | VI_NEED_LIE);
+  const int has_form = forms == 0 || ((forms & VI_NEED_MECH) && sty->mech != NULL) ||
+                       ((forms & VI_NEED_DEGEN) && sty->degen != NULL) ||
+                       ((forms & VI_NEED_LIE) && sty->lie != NULL);
+  const char *lacks = !has_form && forms == (VI_NEED_MECH | VI_NEED_LIE)
+                          ? "the mechanical form L = 1/2 v'M(q)v - V(q) or the Lie-group form "
+                            "l(g, xi)"
+                      : !has_form && (forms & VI_NEED_MECH)
                           ? "the mechanical form L = 1/2 v'M(q)v - V(q)"
-                      : (type->needs & VI_NEED_DEGEN) && sty->degen == NULL
+                      : !has_form && (forms & VI_NEED_DEGEN)
                           ? "the degenerate form L = alpha(q).v - H(q)"
-                      : (type->needs & VI_NEED_LIE) && sty->lie == NULL
+                      : !has_form && (forms & VI_NEED_LIE)
                           ? "the Lie-group form l(g, xi)"
                       : (type->needs & VI_NEED_HOLO) && (sty->holo == NULL || sty->info->m < 1)
                           ? "holonomic constraints g(q) = 0"
