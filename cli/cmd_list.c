@@ -365,6 +365,11 @@ const char vi_list_help[] =
 int vi_cmd_list(int argc, char **argv) {
   const char *what = NULL;
   int markdown = 0;
+  /* The lists are reports of some 10 kB: buffered whole, they reach a
+   * full or closed standard output in the one write of main's final
+   * flush, which then reports that write's errno (cli/vistudy.c), however
+   * long the registry's text grows. */
+  setvbuf(stdout, NULL, _IOFBF, (size_t)1 << 16);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--markdown") == 0) {
       markdown = 1;

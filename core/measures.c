@@ -30,13 +30,13 @@ const vi_measure_doc vi_measure_docs[] = {
      "1/2 v'M(q) v with the method's own velocity v (metis's T, which the paper's Fig 7 "
      "draws for VI-S); equals kinetic when v = M^-1 p"},
     {"g<k>", VI_MK_G, VI_MR_ZERO,
-     "g_k(q), k = 1..m, each holonomic constraint (betsch-ggl Figs 12, 13: g1..gm)"},
+     "g_k(q), k = 1..m, each holonomic constraint (g1..gm; by name, not a run column)"},
     {"gv<k>", VI_MK_GV, VI_MR_ZERO,
      "(G(q) M^-1 p)_k, k = 1..m, each hidden (velocity) constraint (betsch-ggl Fig 20: "
-     "gv1..gvm)"},
+     "gv1..gvm; by name, not a run column)"},
     {"gvv<k>", VI_MK_GVV, VI_MR_ZERO,
      "(G(q) v)_k, k = 1..m, with the method's own velocity v (v = M^-1 p for a method "
-     "without one, where it equals gv<k>)"},
+     "without one, where it equals gv<k>; by name, not a run column)"},
     {"phi_norm", VI_MK_PHI_NORM, VI_MR_ZERO,
      "|A(q) v + a(q)|_inf, the nonholonomic constraints"},
     {"group_defect", VI_MK_GROUP_DEFECT, VI_MR_ZERO,
