@@ -368,8 +368,12 @@ int vi_cmd_list(int argc, char **argv) {
   /* The lists are reports of some 10 kB: buffered whole, they reach a
    * full or closed standard output in the one write of main's final
    * flush, which then reports that write's errno (cli/vistudy.c), however
-   * long the registry's text grows. */
-  setvbuf(stdout, NULL, _IOFBF, (size_t)1 << 16);
+   * long the registry's text grows (with the default 4 kB buffer, whether
+   * the failing write is the last one depends on the text's length).
+   * glibc ignores the size without a buffer, so one is given: it must
+   * outlive the stream, which main closes after the command returns. */
+  static char out[(size_t)1 << 16];
+  setvbuf(stdout, out, _IOFBF, sizeof out);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--markdown") == 0) {
       markdown = 1;
