@@ -29,6 +29,26 @@ static const char *default_steady(const vi_system_type_d *t) {
   return motion;
 }
 
+/* The momentum maps of a system after its energy: the Noether quantities
+ * (momenta_noether: first integrals, conserved exactly by a family that
+ * keeps the symmetry) as invariants, the others apart, since the measures
+ * follow them as values (core/measures.h; pendulum-3d's Jx, Jy vary). */
+static void list_maps(const vi_system_info *in, int markdown) {
+  const char *q = markdown ? "`" : "";
+  for (int k = 0; k < in->n_momenta; k++) {
+    if (in->momenta_noether & (1u << k)) {
+      printf(", %s%s%s", q, in->momentum_names[k], q);
+    }
+  }
+  for (int k = 0, first = 1; k < in->n_momenta; k++) {
+    if (!(in->momenta_noether & (1u << k))) {
+      printf("%s%s%s%s", first ? "; momentum maps without a Noether symmetry: " : ", ", q,
+             in->momentum_names[k], q);
+      first = 0;
+    }
+  }
+}
+
 static void list_systems(void) {
   printf("systems (override any parameter with --set name=v1,v2,...):\n");
   for (int i = 0; vi_system_types_d[i]; i++) {
@@ -46,9 +66,7 @@ static void list_systems(void) {
     printf("  invariants: %s", vi_type_energy_conserved_d(vi_system_types_d[i])
                                    ? "energy"
                                    : "(not the energy: an affine constraint does work)");
-    for (int k = 0; k < in->n_momenta; k++) {
-      printf(", %s", in->momentum_names[k]);
-    }
+    list_maps(in, 0);
     printf("%s%s\n",
            vi_type_has_exact_d(vi_system_types_d[i]) ? "; exact solution available" : "",
            vi_type_config_mass_d(vi_system_types_d[i]) ? "; mass matrix depends on q"
@@ -112,9 +130,7 @@ static void md_invariants(const vi_system_type_d *t) {
   printf("%s", vi_type_energy_conserved_d(t) ? "energy"
                                              : "not the energy (an affine "
                                                "constraint does work)");
-  for (int k = 0; k < in->n_momenta; k++) {
-    printf(", `%s`", in->momentum_names[k]);
-  }
+  list_maps(in, 1);
 }
 
 /* The registry name with hyphens is the file name with underscores
@@ -325,16 +341,73 @@ static void md_studies(void) {
   }
 }
 
+/* The measure vocabulary (core/measures.h): the node's own values, then
+ * the named functionals from vi_measure_docs, the one table
+ * vi_measure_find's names are documented by. */
+static const char *const ref_names[] = {"free", "constant", "zero"};
+
+static void list_measures(int markdown) {
+  static const char *const own[][2] = {
+      {"t", "time"},
+      {"q<k>", "configuration coordinates q1..q{nq} (a group in its embedding); q: their max norm"},
+      {"p<k>", "momenta p1..pn; p: their max norm"},
+      {"lambda<k>", "holonomic multipliers; lambda: their max norm"},
+      {"mu<k>", "nonholonomic multipliers; mu: their max norm"},
+      {"v<k>", "the method's own velocity (betsch-ggl's VI-S, VI-A, VI-B); v: its max norm"},
+      {"NAME<k>", "the method's extra block under the name its family gives it (ggl: gamma); "
+                  "NAME: its max norm"},
+      {"<momentum map>", "each momentum map by the name its system gives it (vistudy list "
+                         "systems): constant where the system marks it a Noether quantity, "
+                         "free otherwise"}};
+  if (markdown) {
+    md_generated("measures");
+    printf("\n# Measures\n\nWhat a `vistudy run` column, a figure trace and a sweep "
+           "measure at a node (core/measures.h). Reference: what the exact flow does with "
+           "it: constant (a trace follows its change), zero (a residual: its size), free "
+           "(its value).\n\n| measure | reference | what it is |\n|---|---|---|\n");
+  } else {
+    printf("measures (run columns, figure traces; reference: what the exact flow does):\n\n");
+  }
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+    if (markdown) {
+      printf("| `%s` | free | ", own[i][0]);
+      md_cell(own[i][1]);
+      printf(" |\n");
+    } else {
+      printf("  %-16s free      %s\n", own[i][0], own[i][1]);
+    }
+  }
+  for (const vi_measure_doc *m = vi_measure_docs; m->name; m++) {
+    const char *r = m->reference >= 0 && m->reference <= 2 ? ref_names[m->reference] : "?";
+    if (markdown) {
+      printf("| `%s` | %s | ", m->name, r);
+      md_cell(m->doc);
+      printf(" |\n");
+    } else {
+      printf("  %-16s %-9s %s\n", m->name, r, m->doc);
+    }
+  }
+}
+
 const char vi_list_help[] =
-    "usage: vistudy list [systems|methods|studies] [--markdown]\n"
+    "usage: vistudy list [systems|methods|studies|measures] [--markdown]\n"
     "Without an argument: systems and methods. --markdown prints the registry as\n"
-    "Markdown (docs/systems.md, docs/methods.md and docs/studies-list.md are\n"
-    "this output).";
+    "Markdown (docs/systems.md, docs/methods.md, docs/studies-list.md and\n"
+    "docs/measures.md are this output).";
 
 /* --help is answered by main (cli/vistudy.c) wherever it stands. */
 int vi_cmd_list(int argc, char **argv) {
   const char *what = NULL;
   int markdown = 0;
+  /* The lists are reports of some 10 kB: buffered whole, they reach a
+   * full or closed standard output in the one write of main's final
+   * flush, which then reports that write's errno (cli/vistudy.c), however
+   * long the registry's text grows (with the default 4 kB buffer, whether
+   * the failing write is the last one depends on the text's length).
+   * glibc ignores the size without a buffer, so one is given: it must
+   * outlive the stream, which main closes after the command returns. */
+  static char out[(size_t)1 << 16];
+  setvbuf(stdout, out, _IOFBF, sizeof out);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--markdown") == 0) {
       markdown = 1;
@@ -359,9 +432,13 @@ int vi_cmd_list(int argc, char **argv) {
     }
     return vi_reproduce_list(stdout);
   }
+  if (strcmp(what, "measures") == 0) {
+    list_measures(markdown);
+    return VI_EXIT_OK;
+  }
   if (!all && strcmp(what, "systems") != 0 && strcmp(what, "methods") != 0) {
     char msg[256];
-    snprintf(msg, sizeof msg, "unknown list '%s'; valid: systems, methods, studies",
+    snprintf(msg, sizeof msg, "unknown list '%s'; valid: systems, methods, studies, measures",
              what);
     return vi_cli_usage("list", msg);
   }

@@ -225,11 +225,22 @@ typedef struct vi_traj vi_traj;
  * (VI_MR_CONSTANT: the energy, a momentum map) is followed as its change
  * d_k = I_k - I_0 (over |I_0| when relative, unless |I_0| <=
  * VI_ENERGY_ABS_BELOW), anything else as its value d_k = I_k (a residual:
- * phi_norm, a method's extra block). Every `per` nodes the window's row
- * goes to window: t, min d, max d over the window, then the window maximum
- * of each measure in also (their values); every node with t <= zoom goes
- * to every: t, d, d, the values of also. */
+ * phi_norm, a method's extra block), unless follow asks otherwise (the
+ * value of a first integral: betsch-ggl Figs 7, 10; the increments
+ * d_k = I_k - I_{k-1}, k >= 1: Figs 9, 11). Every `per` nodes the window's
+ * row goes to window: t, min d, max d over the window, then the window
+ * maximum of each measure in also (their values); every node with t <=
+ * zoom goes to every: t, d, d, the values of also. Increments start at
+ * node 1 (node 0 has none): windows then count from node 1 and the rows
+ * end with node N as always. */
 #define VI_TRACE_MAXALSO 2
+/* What a trace follows of its measure (vi_trace_config.follow). */
+enum {
+  VI_TRACE_AUTO = 0,     /* the change of a first integral (VI_MR_CONSTANT), else the value */
+  VI_TRACE_CHANGE = 1,   /* I_k - I_0, whatever the measure's reference */
+  VI_TRACE_VALUE = 2,    /* I_k */
+  VI_TRACE_INCREMENT = 3 /* I_k - I_{k-1}, k >= 1 (over |I_0| when relative) */
+};
 typedef struct vi_trace_config {
   const char *system;
   int nset;
@@ -239,6 +250,7 @@ typedef struct vi_trace_config {
   long N;
   const char *measure;  /* by name (vi_measure_find) */
   int relative;
+  int follow;           /* VI_TRACE_*: 0 (auto) as the measure's reference says */
   int nalso;
   const char *also[VI_TRACE_MAXALSO];
   long per;             /* nodes per window; 0: no window rows */
@@ -254,8 +266,9 @@ typedef struct vi_trace_config {
   void *ctx;
 } vi_trace_config;
 
-/* What a trace measured, computed in the working precision: I_0, max |d|,
- * its maxima over the first and the last tenth of the steps. */
+/* What a trace measured, computed in the working precision: I_0 (the
+ * measure at node 0, whatever it follows), max |d|, its maxima over the
+ * first and the last tenth of the steps. */
 typedef struct vi_trace_result {
   char method[256]; /* canonical spec */
   double I0, amax, first, last;

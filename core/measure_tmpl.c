@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int embedded(const VI_X(vi_system) *sys) {
@@ -58,9 +59,16 @@ int VI_X(vi_measures)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, vi
   const int nv = st ? VI_X(vi_stepper_dims)(st)->n_vel : 0;
   put_block(out, cap, &k, VI_MK_V, nv, VI_MR_FREE, "v");
   const int econ = VI_X(vi_type_energy_conserved)(sys->type);
+  const int mech = sys->type->mech != NULL;
   put(out, cap, &k, VI_MK_ENERGY, 0, econ ? VI_MR_CONSTANT : VI_MR_FREE, "energy");
+  /* The energy's two parts (betsch-ggl Fig 7: T, V and H = T + V). */
+  if (mech) {
+    put(out, cap, &k, VI_MK_KINETIC, 0, VI_MR_FREE, "kinetic");
+    put(out, cap, &k, VI_MK_POTENTIAL, 0, VI_MR_FREE, "potential");
+  }
   if (nv > 0) {
     put(out, cap, &k, VI_MK_ENERGY_V, 0, econ ? VI_MR_CONSTANT : VI_MR_FREE, "energy_v");
+    put(out, cap, &k, VI_MK_KINETIC_V, 0, VI_MR_FREE, "kinetic_v");
   }
   if (sys->type->degen) {
     put(out, cap, &k, VI_MK_ALPHA_DEFECT, 0, VI_MR_ZERO, "alpha_defect");
@@ -77,8 +85,14 @@ int VI_X(vi_measures)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, vi
   if (embedded(sys)) {
     put(out, cap, &k, VI_MK_GROUP_DEFECT, 0, VI_MR_ZERO, "group_defect");
   }
+  /* A momentum map is a first integral where the system marks it a
+   * Noether quantity; any other (pendulum-3d's Jx and Jy, six-balls'
+   * antisymmetry quantities, invariants of special data only) is followed
+   * as a value, never as a change that should stay zero. */
   for (int i = 0; VI_X(vi_type_has_momenta)(sys->type) && i < info->n_momenta; i++) {
-    put(out, cap, &k, VI_MK_MOMENTUM, i, VI_MR_CONSTANT, info->momentum_names[i]);
+    put(out, cap, &k, VI_MK_MOMENTUM, i,
+        info->momenta_noether & (1u << i) ? VI_MR_CONSTANT : VI_MR_FREE,
+        info->momentum_names[i]);
   }
   return k;
 }
@@ -104,14 +118,44 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
   /* The measures of a method's own velocity, for a method without one
    * too (v = M^-1 p): a figure compares them across families. */
   if (name && sys->type->mech && (strcmp(name, "energy_v") == 0 ||
+                                  strcmp(name, "kinetic_v") == 0 ||
                                   (sys->m > 0 && strcmp(name, "gvv_norm") == 0))) {
-    m->kind = name[0] == 'e' ? VI_MK_ENERGY_V : VI_MK_GVV_NORM;
+    m->kind = name[0] == 'e'   ? VI_MK_ENERGY_V
+              : name[0] == 'k' ? VI_MK_KINETIC_V
+                               : VI_MK_GVV_NORM;
     m->index = 0;
     m->reference = name[0] == 'g'                                   ? VI_MR_ZERO
+                   : name[0] == 'k'                                 ? VI_MR_FREE
                    : VI_X(vi_type_energy_conserved)(sys->type) ? VI_MR_CONSTANT
                                                                    : VI_MR_FREE;
     snprintf(m->name, sizeof m->name, "%s", name);
     return VI_OK;
+  }
+  /* Each constraint on its own (betsch-ggl Fig 20: the top's internal
+   * k = 1..6 and external k = 7..9 behave differently under VI-S): g<k>,
+   * gv<k>, gvv<k> for k = 1..m, found by name only. They are no columns
+   * of vi_measures (run's): 3m more columns would take the top's VI-S run
+   * past the 64 a reader of run's rows (the betsch-ggl orders study)
+   * keeps. gvv<k> with v = M^-1 p for a method without a velocity. */
+  static const struct {
+    const char *base;
+    int kind;
+  } per[] = {{"gvv", VI_MK_GVV}, {"gv", VI_MK_GV}, {"g", VI_MK_G}};
+  for (size_t b = 0; name && sys->type->mech && sys->m > 0 && b < sizeof per / sizeof per[0];
+       b++) {
+    const size_t nb = strlen(per[b].base);
+    if (strncmp(name, per[b].base, nb) != 0 || name[nb] < '1' || name[nb] > '9') {
+      continue;
+    }
+    char *end = NULL;
+    const long i = strtol(name + nb, &end, 10);
+    if (*end == '\0' && i >= 1 && i <= sys->m) {
+      m->kind = per[b].kind;
+      m->index = (int)i - 1;
+      m->reference = VI_MR_ZERO;
+      snprintf(m->name, sizeof m->name, "%s", name);
+      return VI_OK;
+    }
   }
   /* A whole block by its name: its max norm. */
   char xname[32] = "";
@@ -153,7 +197,16 @@ int VI_X(vi_measure_find)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st
     }
   }
   if (st && k > 0 && (size_t)k < errlen) {
-    snprintf(err + k, errlen - (size_t)k, ", newton_iters (of each step, in a trace)");
+    k += snprintf(err + k, errlen - (size_t)k, ", newton_iters (of each step, in a trace)");
+  }
+  if (sys->type->mech && sys->m > 0 && k > 0 && (size_t)k < errlen) {
+    k += snprintf(err + k, errlen - (size_t)k, ", g1..g%d, gv1..gv%d, gvv1..gvv%d (each "
+                  "constraint)", sys->m, sys->m, sys->m);
+  }
+  if (sys->type->mech && (!st || VI_X(vi_stepper_dims)(st)->n_vel == 0) && k > 0 &&
+      (size_t)k < errlen) {
+    snprintf(err + k, errlen - (size_t)k, ", energy_v, kinetic_v%s (v = M^-1 p)",
+             sys->m > 0 ? ", gvv_norm" : "");
   }
   return VI_EINVAL;
 }
@@ -167,8 +220,14 @@ static size_t mom_offset(const VI_X(vi_system) *sys) {
   return (a > b ? a : b) > c ? (a > b ? a : b) + 1 : c + 1;
 }
 
-size_t VI_X(vi_measure_work)(const VI_X(vi_system) *sys) {
+/* Then g, G M^-1 p and G v (m each), evaluated once for all their
+ * per-constraint columns. */
+static size_t con_offset(const VI_X(vi_system) *sys) {
   return mom_offset(sys) + (size_t)sys->type->info->n_momenta + 1;
+}
+
+size_t VI_X(vi_measure_work)(const VI_X(vi_system) *sys) {
+  return con_offset(sys) + 3 * (size_t)sys->m;
 }
 
 /* The max norm of a block (NaN sticks). */
@@ -214,25 +273,57 @@ static int node_velocity(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd, VI
   return VI_X(vi_system_minv_apply)(sys, nd->q, nd->p, v);
 }
 
-/* |G(q) v|_inf (betsch-ggl (79e), (83)) with the node's velocity. */
-static int gvv_norm(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd, VI_REAL *work,
-                    VI_REAL *out) {
+/* G(q) v (betsch-ggl (79e), (83)) with the node's velocity into gv (m);
+ * work holds G and v. */
+static int gvv_vec(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd, VI_REAL *work,
+                   VI_REAL *gv) {
   const int n = sys->n, m = sys->m;
   VI_REAL *G = work, *v = G + (size_t)m * n;
   int rc = node_velocity(sys, nd, v);
   if (rc == VI_OK) {
     rc = vi_callback_status(sys->type->holo->constraint_jac(sys->state, nd->q, G));
   }
-  VI_REAL e = 0;
   for (int k = 0; rc == VI_OK && k < m; k++) {
     VI_REAL s = 0;
     for (int j = 0; j < n; j++) {
       s += G[k * n + j] * v[j];
     }
-    VI_REAL d = vi_fabs(s);
-    e = d > e || d != d ? d : e;
+    gv[k] = s;
   }
-  *out = e;
+  return rc;
+}
+
+/* The kinetic energy of betsch-ggl Fig 7: 1/2 p'M(q)^-1 p from the
+ * momenta (own_v 0: kinetic, so that energy = kinetic + potential), or
+ * 1/2 v'M(q) v from the method's own velocity (own_v 1: kinetic_v, metis's
+ * T, with v = M^-1 p for a method without one). */
+static int kinetic_of(const VI_X(vi_system) *sys, const VI_X(vi_node) *nd, int own_v,
+                      VI_REAL *work, VI_REAL *out) {
+  const int n = sys->n;
+  VI_REAL *v = work, *Mw = v + n;
+  if (!own_v) {
+    int rc = VI_X(vi_system_minv_apply)(sys, nd->q, nd->p, v);
+    VI_REAL s = 0;
+    for (int i = 0; rc == VI_OK && i < n; i++) {
+      s += nd->p[i] * v[i];
+    }
+    *out = s / 2;
+    return rc;
+  }
+  int rc = node_velocity(sys, nd, v);
+  const VI_REAL *M = NULL;
+  if (rc == VI_OK) {
+    rc = VI_X(vi_system_mass_at)(sys, nd->q, Mw, &M);
+  }
+  VI_REAL vMv = 0;
+  for (int i = 0; rc == VI_OK && i < n; i++) {
+    VI_REAL Mvi = 0;
+    for (int j = 0; j < n; j++) {
+      Mvi += M[i * n + j] * v[j];
+    }
+    vMv += v[i] * Mvi;
+  }
+  *out = vMv / 2;
   return rc;
 }
 
@@ -278,9 +369,11 @@ static int group_defect(const VI_X(vi_system) *sys, const VI_REAL *q, VI_REAL *w
 
 int VI_X(vi_measure_eval)(const VI_X(vi_system) *sys, const vi_measure *m, int nm,
                           const VI_X(vi_node) *nd, int n_extra, VI_REAL *work, VI_REAL *out) {
-  /* The momentum maps are evaluated once for all their columns. */
-  int have_mom = 0;
+  /* The momentum maps are evaluated once for all their columns, and so
+   * are the constraint vectors of the per-constraint columns. */
+  int have_mom = 0, have[3] = {0, 0, 0};
   VI_REAL *mom = work + mom_offset(sys);
+  VI_REAL *con = work + con_offset(sys); /* g, G M^-1 p, G v */
   for (int i = 0; i < nm; i++) {
     int rc = VI_OK;
     VI_REAL v = 0;
@@ -300,11 +393,36 @@ int VI_X(vi_measure_eval)(const VI_X(vi_system) *sys, const vi_measure *m, int n
       v = VI_X(vi_norm_inf)(sys->m, work);
       break;
     case VI_MK_GVV_NORM:
-      rc = gvv_norm(sys, nd, work, &v);
+      if (!have[2]) {
+        rc = gvv_vec(sys, nd, work, con + 2 * (size_t)sys->m);
+        have[2] = rc == VI_OK;
+      }
+      v = VI_X(vi_norm_inf)(sys->m, con + 2 * (size_t)sys->m);
       break;
     case VI_MK_ENERGY_V:
       rc = energy_v(sys, nd, work, &v);
       break;
+    case VI_MK_KINETIC:
+    case VI_MK_KINETIC_V:
+      rc = kinetic_of(sys, nd, m[i].kind == VI_MK_KINETIC_V, work, &v);
+      break;
+    case VI_MK_POTENTIAL:
+      rc = vi_callback_status(sys->type->mech->potential(sys->state, nd->q, &v));
+      break;
+    case VI_MK_G:
+    case VI_MK_GV:
+    case VI_MK_GVV: {
+      const int c = m[i].kind - VI_MK_G;
+      VI_REAL *x = con + (size_t)c * sys->m;
+      if (!have[c]) {
+        rc = c == 0   ? vi_callback_status(sys->type->holo->constraint(sys->state, nd->q, x))
+             : c == 1 ? VI_X(vi_system_hidden)(sys, nd->q, nd->p, x)
+                      : gvv_vec(sys, nd, work, x);
+        have[c] = rc == VI_OK;
+      }
+      v = x[m[i].index];
+      break;
+    }
     case VI_MK_PHI_NORM:
       rc = VI_X(vi_system_nh_residual)(sys, nd->q, nd->p, work);
       v = VI_X(vi_norm_inf)(sys->m_nh, work);

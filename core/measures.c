@@ -21,6 +21,22 @@ const vi_measure_doc vi_measure_docs[] = {
     {"energy_v", VI_MK_ENERGY_V, VI_MR_CONSTANT,
      "p.v - 1/2 v'Mv + V(q) with the method's own velocity v (betsch-ggl (89), the E its "
      "figures plot); equals energy when v = M^-1 p"},
+    {"kinetic", VI_MK_KINETIC, VI_MR_FREE,
+     "1/2 p'M(q)^-1 p, the kinetic energy T of the node's momenta (betsch-ggl Fig 7); "
+     "mechanical form"},
+    {"potential", VI_MK_POTENTIAL, VI_MR_FREE,
+     "V(q), the potential energy (betsch-ggl Fig 7); energy = kinetic + potential"},
+    {"kinetic_v", VI_MK_KINETIC_V, VI_MR_FREE,
+     "1/2 v'M(q) v with the method's own velocity v (metis's T, which the paper's Fig 7 "
+     "draws for VI-S); equals kinetic when v = M^-1 p"},
+    {"g<k>", VI_MK_G, VI_MR_ZERO,
+     "g_k(q), k = 1..m, each holonomic constraint (g1..gm; by name, not a run column)"},
+    {"gv<k>", VI_MK_GV, VI_MR_ZERO,
+     "(G(q) M^-1 p)_k, k = 1..m, each hidden (velocity) constraint (betsch-ggl Fig 20: "
+     "gv1..gvm; by name, not a run column)"},
+    {"gvv<k>", VI_MK_GVV, VI_MR_ZERO,
+     "(G(q) v)_k, k = 1..m, with the method's own velocity v (v = M^-1 p for a method "
+     "without one, where it equals gv<k>; by name, not a run column)"},
     {"phi_norm", VI_MK_PHI_NORM, VI_MR_ZERO,
      "|A(q) v + a(q)|_inf, the nonholonomic constraints"},
     {"group_defect", VI_MK_GROUP_DEFECT, VI_MR_ZERO,

@@ -36,7 +36,13 @@ typedef enum vi_measure_kind {
                           not to a node alone (betsch-ggl Table 2) */
   VI_MK_V = 14,        /* a real of the method's own velocity (vi_node.v) */
   VI_MK_GVV_NORM = 15, /* |G(q) v|_inf with the method's v (else M^-1 p) */
-  VI_MK_ENERGY_V = 16  /* p.v - 1/2 v'M v + V(q) with the method's v */
+  VI_MK_ENERGY_V = 16, /* p.v - 1/2 v'M v + V(q) with the method's v */
+  VI_MK_KINETIC = 17,  /* 1/2 p'M(q)^-1 p (betsch-ggl Fig 7's T) */
+  VI_MK_POTENTIAL = 18, /* V(q) (Fig 7's V) */
+  VI_MK_KINETIC_V = 19, /* 1/2 v'M(q) v with the method's v (else M^-1 p) */
+  VI_MK_G = 20,        /* g_k(q), one holonomic constraint (index k) */
+  VI_MK_GV = 21,       /* (G(q) M^-1 p)_k, its hidden constraint (Fig 20) */
+  VI_MK_GVV = 22       /* (G(q) v)_k with the method's v (else M^-1 p) */
 } vi_measure_kind;
 
 /* What the exact flow does with a measure: nothing in particular (a
@@ -57,8 +63,12 @@ typedef struct vi_measure {
 
 /* The named functionals (not the node's own values), for `vistudy list
  * measures` and the messages naming the valid choices: name, kind,
- * reference, what it is; NULL-terminated. The momentum maps are named by
- * each system (vi_system_info.momentum_names). */
+ * reference, what it is; NULL-terminated. A family of one measure per
+ * constraint is named by its base with "<k>" (g<k>: the columns g1..gm).
+ * The momentum maps are named by each system (vi_system_info
+ * .momentum_names): a first integral (VI_MR_CONSTANT) where the system
+ * marks it a Noether quantity (momenta_noether), else VI_MR_FREE (e.g.
+ * pendulum-3d's Jx, Jy: gravity exerts a torque about horizontal axes). */
 typedef struct vi_measure_doc {
   const char *name;
   int kind;

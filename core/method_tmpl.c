@@ -210,9 +210,12 @@ int VI_X(vi_stepper_alloc_opts)(const VI_X(vi_method_type) *type, const void *op
 
 /* The names a method's extra block may not take: the node's own blocks
  * and the order results' quantities (their JSON keys). */
+/* The node's blocks and the bases of the per-constraint measures (g1..gm,
+ * gv1.., gvv1..: a block named "g" would make the columns g1.. twice). */
 static const char *const reserved_names[] = {"t",      "q",          "p",  "v",
                                              "lambda", "mu",         "energy",
-                                             "energy_max", "lambda_start", NULL};
+                                             "energy_max", "lambda_start", "g",
+                                             "gv",     "gvv",        NULL};
 
 /* 1 when name is an identifier ([A-Za-z_][A-Za-z0-9_]*) that does not end
  * in a digit: its columns NAME1..NAMEK then cannot be another column (q11

@@ -24,9 +24,10 @@ typedef struct trace_obs {
   const VI_X(vi_stepper) *st; /* its statistics: the Newton iterations of a step */
   long newton_prev;
   vi_measure m[1 + VI_TRACE_MAXALSO];
-  int nm, change, n_extra;
+  int nm, follow, n_extra;
+  long k0; /* the first node with a d: 1 for increments, else 0 */
   VI_REAL *work, *val;
-  VI_REAL I0, scale;
+  VI_REAL I0, scale, prev;
   /* The window in progress: min and max of d, the maxima of the others. */
   double lo, hi, amax, first, last;
   double wmax[VI_TRACE_MAXALSO];
@@ -77,10 +78,20 @@ static int trace_observe(void *ctx, long k, const VI_X(vi_node) *nd) {
     /* A first integral that starts at 0 has no relative change: absolute
      * then. */
     o->I0 = I;
+    o->prev = I;
     o->scale = c->relative && vi_fabs(I) > VI_ENERGY_ABS_BELOW ? 1 / vi_fabs(I) : 1;
   }
-  const double d = (double)(o->change ? (I - o->I0) * o->scale : I);
+  /* The increment is taken in the working precision, before rounding to
+   * double, as the change is. */
+  const VI_REAL dI = o->follow == VI_TRACE_CHANGE      ? (I - o->I0) * o->scale
+                     : o->follow == VI_TRACE_INCREMENT ? (I - o->prev) * o->scale
+                                                       : I;
+  const double d = (double)dI;
+  o->prev = I;
   o->k = k;
+  if (k < o->k0) {
+    return VI_OK; /* node 0 has no increment */
+  }
   if (c->zoom > 0 && c->every && (double)k * c->h <= c->zoom * (1 + 1e-12)) {
     double row[3 + VI_TRACE_MAXALSO] = {(double)k * c->h, d, d};
     for (int j = 1; j < o->nm; j++) {
@@ -91,7 +102,7 @@ static int trace_observe(void *ctx, long k, const VI_X(vi_node) *nd) {
     }
   }
   const long per = c->per > 0 ? c->per : c->N + 1;
-  const int start = k % per == 0;
+  const int start = (k - o->k0) % per == 0;
   o->lo = win_ext(o->lo, d, start, -1);
   o->hi = win_ext(o->hi, d, start, 1);
   for (int j = 1; j < o->nm; j++) {
@@ -109,7 +120,7 @@ static int trace_observe(void *ctx, long k, const VI_X(vi_node) *nd) {
   if (k >= c->N - c->N / 10 && (fabs(d) > o->last || d != d)) {
     o->last = fabs(d);
   }
-  if (c->per > 0 && ((k + 1) % per == 0 || k == c->N || brk) &&
+  if (c->per > 0 && ((k - o->k0 + 1) % per == 0 || k == c->N || brk) &&
       (rc = deliver_window(o, k)) != VI_OK) {
     return rc;
   }
@@ -123,9 +134,10 @@ static int trace_observe(void *ctx, long k, const VI_X(vi_node) *nd) {
 int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   r->last_node = -1;
-  if (!(c->h > 0) || c->N < 1 || c->nalso < 0 || c->nalso > VI_TRACE_MAXALSO) {
-    vi_set_err(err, errlen, "a trace needs h > 0, at least one step and at most %d more "
-               "measures", VI_TRACE_MAXALSO);
+  if (!(c->h > 0) || c->N < 1 || c->nalso < 0 || c->nalso > VI_TRACE_MAXALSO ||
+      c->follow < VI_TRACE_AUTO || c->follow > VI_TRACE_INCREMENT) {
+    vi_set_err(err, errlen, "a trace needs h > 0, at least one step, at most %d more "
+               "measures and a follow mode of VI_TRACE_*", VI_TRACE_MAXALSO);
     return VI_EINVAL;
   }
   const VI_X(vi_system_type) *type = VI_X(vi_system_find)(c->system, err, errlen);
@@ -153,7 +165,10 @@ int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size
   }
   if (rc == VI_OK) {
     VI_X(vi_stepper_spec)(st, r->method, sizeof r->method);
-    o.change = o.m[0].reference == VI_MR_CONSTANT;
+    o.follow = c->follow != VI_TRACE_AUTO ? c->follow
+               : o.m[0].reference == VI_MR_CONSTANT ? VI_TRACE_CHANGE
+                                                    : VI_TRACE_VALUE;
+    o.k0 = o.follow == VI_TRACE_INCREMENT;
     o.n_extra = VI_X(vi_stepper_dims)(st)->n_extra;
     nd = VI_X(vi_node_alloc)(VI_X(vi_stepper_dims)(st));
     work = malloc((VI_X(vi_measure_work)(sys) + (size_t)o.nm) * sizeof *work);
@@ -179,7 +194,7 @@ int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size
       const long per = c->per > 0 ? c->per : c->N + 1;
       r->status = o.broke ? VI_OK : rc;
       rc = VI_OK;
-      if (!o.broke && c->per > 0 && o.k % per != per - 1) {
+      if (!o.broke && c->per > 0 && o.k >= o.k0 && (o.k - o.k0) % per != per - 1) {
         rc = deliver_window(&o, o.k);
       }
     } else if (rc != VI_OK && err && !err[0]) {

@@ -12048,10 +12048,10 @@ plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "VI-S g" noenha
      $d5 using 1:2 with lines lw 1.2 dt 1 lc rgb '#8c564b' title "VI-A G M^-1 p" noenhanced, \
      $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#17becf' title "VI-B G M^-1 p" noenhanced, \
      $d7 using 1:2 with lines lw 1.2 dt 1 lc rgb '#7f7f7f' title "EM G M^-1 p" noenhanced, \
-     $d8 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "VI-S G v" noenhanced, \
-     $d9 using 1:2 with lines lw 1.2 dt 1 lc rgb '#d62728' title "VI-A G v" noenhanced, \
-     $d10 using 1:2 with lines lw 1.2 dt 1 lc rgb '#2ca02c' title "VI-B G v" noenhanced, \
-     $d11 using 1:2 with lines lw 1.2 dt 1 lc rgb '#9467bd' title "EM G v" noenhanced
+     $d8 using 1:2 with lines lw 1.2 dt 2 lc rgb '#1f77b4' title "VI-S G v" noenhanced, \
+     $d9 using 1:2 with lines lw 1.2 dt 2 lc rgb '#d62728' title "VI-A G v" noenhanced, \
+     $d10 using 1:2 with lines lw 1.2 dt 2 lc rgb '#2ca02c' title "VI-B G v" noenhanced, \
+     $d11 using 1:2 with lines lw 1.2 dt 2 lc rgb '#9467bd' title "EM G v" noenhanced
 
 unset output
 set terminal pngcairo size 900,600 enhanced font 'Helvetica,11'
@@ -24103,9 +24103,9 @@ plot $d0 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "VI-S g" noenha
      $d5 using 1:2 with lines lw 1.2 dt 1 lc rgb '#8c564b' title "VI-A G M^-1 p" noenhanced, \
      $d6 using 1:2 with lines lw 1.2 dt 1 lc rgb '#17becf' title "VI-B G M^-1 p" noenhanced, \
      $d7 using 1:2 with lines lw 1.2 dt 1 lc rgb '#7f7f7f' title "EM G M^-1 p" noenhanced, \
-     $d8 using 1:2 with lines lw 1.2 dt 1 lc rgb '#1f77b4' title "VI-S G v" noenhanced, \
-     $d9 using 1:2 with lines lw 1.2 dt 1 lc rgb '#d62728' title "VI-A G v" noenhanced, \
-     $d10 using 1:2 with lines lw 1.2 dt 1 lc rgb '#2ca02c' title "VI-B G v" noenhanced, \
-     $d11 using 1:2 with lines lw 1.2 dt 1 lc rgb '#9467bd' title "EM G v" noenhanced
+     $d8 using 1:2 with lines lw 1.2 dt 2 lc rgb '#1f77b4' title "VI-S G v" noenhanced, \
+     $d9 using 1:2 with lines lw 1.2 dt 2 lc rgb '#d62728' title "VI-A G v" noenhanced, \
+     $d10 using 1:2 with lines lw 1.2 dt 2 lc rgb '#2ca02c' title "VI-B G v" noenhanced, \
+     $d11 using 1:2 with lines lw 1.2 dt 2 lc rgb '#9467bd' title "EM G v" noenhanced
 
 unset output

@@ -29,24 +29,36 @@
  *     family (man2020's points per step m);
  *   VI_FIG_CONVERGENCE: the global error of one quantity against h, one
  *     line per method, with its fitted order (an order study per curve:
- *     the automatic step sizes, fits and verdicts of docs/orders.md). */
+ *     the automatic step sizes, fits and verdicts of docs/orders.md);
+ *   VI_FIG_PATH: one measure against another along one run per curve (a
+ *     parametric path: betsch-ggl Fig 6, the pendulum's mass point q1-q2
+ *     and q1-q3), every node kept up to VI_FIG_TRACE_WINDOWS rows (else
+ *     every k-th node and the last: a path has no window extremes), the
+ *     first and the last node marked.
+ * A trace or residual follows what trace.follow says of its measure: by
+ * default the change of a first integral and the value of anything else;
+ * the value of a first integral (Figs 7, 10), or the increments I_k -
+ * I_{k-1} per step (Figs 9, 11), drawn and stored like the others. */
 enum vi_fig_kind {
   VI_FIG_TRACE = 0,
   VI_FIG_WORK = 1,
   VI_FIG_MSWEEP = 2,
   VI_FIG_RESIDUAL = 3,
-  VI_FIG_CONVERGENCE = 4
+  VI_FIG_CONVERGENCE = 4,
+  VI_FIG_PATH = 5
 };
 
-#define VI_FIG_MAXCURVES 12
+#define VI_FIG_MAXCURVES 18
 #define VI_FIG_MAXCOLS 8
 
 typedef struct vi_curve_spec {
   const char *label;
   const char *method; /* msweep: without the swept option, which the runner adds */
   double h;           /* trace, residual, msweep: the step; work, convergence: unused */
-  const char *measure; /* trace, residual: the curve's own measure, NULL: the figure's */
-  int panel;          /* trace: the panel it is drawn in (fig_spec.panels) */
+  const char *measure; /* trace, residual: the curve's own measure, NULL: the figure's;
+                          path: the ordinate's */
+  int panel;          /* trace, path: the panel it is drawn in (fig_spec.panels) */
+  const char *xmeasure; /* path: the abscissa's measure, NULL: the figure's path.x */
 } vi_curve_spec;
 
 /* The parts of a spec that only some kinds read; zero where unused. */
@@ -60,7 +72,16 @@ typedef struct vi_fig_trace {
                        failure */
   int tenths;       /* md: the maximum over the first and last tenth per curve */
   double quad_T, quad_T_quick; /* the span of the claims' quad rerun */
+  int follow;       /* VI_TRACE_* (drivers.h): 0 as the measure's reference
+                       says; VI_TRACE_VALUE, _CHANGE or _INCREMENT (a trace
+                       of increments has rows for nodes 1..N) */
 } vi_fig_trace;
+
+typedef struct vi_fig_path {
+  const char *x; /* the abscissa's measure of every curve without its own */
+  int rod;       /* 1: the segments from the origin to the first and the
+                    last point drawn (a pendulum's rod, betsch-ggl Fig 6) */
+} vi_fig_path;
 
 typedef struct vi_fig_msweep {
   const char *key; /* the family's option swept, e.g. "m" (man2020) */
@@ -107,16 +128,39 @@ struct vi_fig_spec {
   vi_fig_trace trace;
   vi_fig_msweep msweep;
   vi_fig_convergence conv;
+  vi_fig_path path;
 };
+
+/* A finished figure of a set as the set's claims see it: its spec, its
+ * series (after its own claims, which may have added to them, e.g. a
+ * timed rerun's seconds) and its claims. */
+typedef struct vi_fig_done {
+  const vi_fig_spec *f;
+  const vi_series *ss;
+  int ns;
+  const vi_claim *cl;
+  int nc;
+} vi_fig_done;
+
+typedef struct vi_fig_set vi_fig_set;
+/* What the paper's text says across the figures of a set (betsch-ggl F10:
+ * the stability of Figs 32, 33 against the cost of Table 2), checked on
+ * the finished figures: fills cl (at most VI_FIG_SET_MAXCLAIMS) and
+ * returns the number of claims, or -1 with err. */
+#define VI_FIG_SET_MAXCLAIMS 8
+typedef int (*vi_set_claims_fn)(const vi_fig_set *set, const vi_fig_done *figs, int n,
+                                int quick, vi_claim *cl, char *err, size_t errlen);
 
 /* Several figures run as one study (e.g. tyranowski2014-longtime): their
  * curves share one pool of threads (traces and m-sweeps are not timed), and
  * the study writes each figure's files under the figure's ID and one
- * summary ID.{json,md} with every claim. */
-typedef struct vi_fig_set {
+ * summary ID.{json,md} with every claim, the set's own (claims, NULL:
+ * none) under "across". */
+struct vi_fig_set {
   const vi_fig_spec *const *figs; /* NULL-terminated */
   const char *why;                /* the choices common to the figures */
-} vi_fig_set;
+  vi_set_claims_fn claims;
+};
 
 int vi_run_figure_set(const vi_study *s, const reproduce_opts *o);
 
@@ -132,12 +176,15 @@ struct vi_series {
   double *v; /* rows x ncol, row-major */
   int status;       /* VI_OK, or the status that ended the sweep/run */
   char measure[32]; /* the curve's own measure ("": the figure's) */
+  char xmeasure[32]; /* path: the abscissa's measure ("" for other kinds) */
   /* trace: the measure at t = 0, the largest |change| (or value), its
    * maximum over the first and the last tenth of the run, the largest
    * |change| of the claims' quad rerun (NaN: none) */
   double I0, amax, first, last, quad;
   double event_t;   /* trace with breakdown: the time of the last node before
                        the run ended early, NaN when it ran to T */
+  double seconds;   /* CPU seconds of the curve's method timed by the
+                       claims (betsch-ggl Table 2), NaN: not timed */
   char event[160];  /* what ended it ("|H - H(0)| > 1", a status) */
   /* convergence: the fitted order of the curve's quantity, its standard
    * error and window (indices into the rows), ok 1 for an ok verdict (else
@@ -159,10 +206,14 @@ static inline double vi_fig_at(const vi_series *s, int row, int col) {
 
 
 /* Services of the runner for the claim predicates. */
-/* The measure a trace series follows: its curve's own, else the figure's. */
+/* The measure a trace series follows: its curve's own, else the figure's
+ * (a path's ordinate). */
 const char *vi_fig_series_measure(const vi_fig_spec *f, const vi_series *s);
+/* The abscissa's measure of path curve i: its own, else the figure's. */
+const char *vi_fig_path_x(const vi_fig_spec *f, int i);
 /* The change of a measure over N steps of h of a method rerun in quad
- * precision (a trace in quad, vi_api): out[0] = max |I_k - I_0| (relative:
+ * precision (a trace in quad, vi_api, following the change whatever the
+ * measure's reference): out[0] = max |I_k - I_0| (relative:
  * over |I_0|), out[1], out[2] its maximum over the first and the last
  * tenth of the steps; a status with err. */
 int vi_fig_quad_invariant_error(const char *system, const char *method, double h, long N,

@@ -32,6 +32,9 @@ static json_t *series_json(const vi_series *s) {
   if (s->measure[0]) {
     json_object_set_new(j, "quantity", json_string(s->measure));
   }
+  if (s->xmeasure[0]) {
+    json_object_set_new(j, "xquantity", json_string(s->xmeasure));
+  }
   if (s->h > 0) {
     json_object_set_new(j, "h", json_real(s->h));
   }
@@ -72,6 +75,10 @@ static json_t *series_json(const vi_series *s) {
   if (isfinite(s->event_t)) {
     json_object_set_new(j, "event", json_pack("{s:f, s:s}", "t", s->event_t, "what", s->event));
   }
+  if (isfinite(s->seconds)) {
+    /* Timed by the claims after the run (never in the cell store). */
+    json_object_set_new(j, "cpu_seconds", json_real(s->seconds));
+  }
   return j;
 }
 
@@ -80,6 +87,9 @@ static json_t *series_json(const vi_series *s) {
 json_t *vi_fig_curve_stored(const vi_series *s, const vi_series *zoom) {
   json_t *j = json_object();
   json_t *m = series_json(s);
+  /* A claim's timing is no part of the curve's run (the claims time it
+   * after the curve is stored; a restored curve is timed again). */
+  json_object_del(m, "cpu_seconds");
   json_object_set_new(m, "status_code", json_integer(s->status));
   json_object_set_new(j, "series", m);
   if (zoom) {
@@ -95,14 +105,14 @@ typedef struct curve_want {
   const vi_fig_spec *f;
   const vi_curve_spec *c;
   double T, zoom;
-  int quick, is_zoom, trace;
+  int quick, is_zoom, trace, path;
   const char *method;
 } curve_want;
 
 /* The keys a stored series may have (series_json, vi_fig_curve_stored). */
 static const char *const series_keys[] = {
     "label", "method",           "quantity", "h",     "columns",     "rows", "status",
-    "extra", "quad_check_error", "fit",      "event", "status_code", NULL};
+    "extra", "quad_check_error", "fit",      "event", "status_code", "xquantity", NULL};
 
 static int known_key(const char *k, const char *const *keys) {
   for (; *keys; keys++) {
@@ -182,6 +192,26 @@ static int row_ok(const curve_want *w, const vi_series *s, size_t r, const doubl
                  s->cols[c], r);
         return -1;
       }
+    }
+    return 0;
+  }
+  if (w->path) {
+    /* t = k h within the run's [0, N h], increasing; the abscissa and the
+     * ordinate finite or NaN (a node the measure could not evaluate). */
+    const double tend = (double)lround(T / w->c->h) * w->c->h;
+    if (!(isfinite(x[0]) && x[0] >= 0 && x[0] <= tend * (1 + 1e-12))) {
+      snprintf(why, whylen, "series '%.60s': t = %g in row %zu is outside [0, %g]", lab,
+               x[0], r, tend);
+      return -1;
+    }
+    if (prev && !(x[0] > prev[0])) {
+      snprintf(why, whylen, "series '%.60s': t = %g in row %zu does not increase", lab,
+               x[0], r);
+      return -1;
+    }
+    if (isinf(x[1]) || isinf(x[2])) {
+      snprintf(why, whylen, "series '%.60s': row %zu is not finite", lab, r);
+      return -1;
     }
     return 0;
   }
@@ -352,11 +382,19 @@ static int series_restore(const curve_want *w, vi_series *s, json_t *v, char *wh
              s->measure[0] ? s->measure : "none");
     return -1;
   }
+  json_t *xq = json_object_get(v, "xquantity");
+  if (s->xmeasure[0]
+          ? !(json_is_string(xq) && strcmp(json_string_value(xq), s->xmeasure) == 0)
+          : xq != NULL) {
+    snprintf(why, whylen, "series '%.60s': xquantity is not the curve's (%s)", label,
+             s->xmeasure[0] ? s->xmeasure : "none");
+    return -1;
+  }
   /* h: the curve's fixed step for a trace, residual or m-sweep; none for a
    * sweep of steps (work-precision, convergence). */
   json_t *hj = json_object_get(v, "h");
-  const int has_h =
-      f->kind == VI_FIG_TRACE || f->kind == VI_FIG_RESIDUAL || f->kind == VI_FIG_MSWEEP;
+  const int has_h = f->kind == VI_FIG_TRACE || f->kind == VI_FIG_RESIDUAL ||
+                    f->kind == VI_FIG_MSWEEP || f->kind == VI_FIG_PATH;
   double h = 0;
   if (has_h) {
     h = json_is_number(hj) ? json_number_value(hj) : NAN;
@@ -434,7 +472,7 @@ static int series_restore(const curve_want *w, vi_series *s, json_t *v, char *wh
       f->kind == VI_FIG_MSWEEP
           ? (w->quick ? f->msweep.hi_quick : f->msweep.hi) - f->msweep.lo + 1
           : -1;
-  if ((w->trace && s->rows < 1) || (want_rows >= 0 && s->rows != want_rows)) {
+  if (((w->trace || w->path) && s->rows < 1) || (want_rows >= 0 && s->rows != want_rows)) {
     snprintf(why, whylen, "series '%.60s' has %d rows", label, s->rows);
     return -1;
   }
@@ -445,7 +483,7 @@ static int series_restore(const curve_want *w, vi_series *s, json_t *v, char *wh
     json_t *x = json_array_get(extra, (size_t)e);
     sum[e] = json_is_number(x) ? json_number_value(x) : NAN;
     if ((!json_is_number(x) && !json_is_null(x)) || isinf(sum[e]) ||
-        (e > 0 && w->trace && sum[e] < 0)) {
+        (e > 0 && (w->trace || w->path) && sum[e] < 0)) {
       snprintf(why, whylen, "series '%.60s': extra[%d] is not a summary", label, e);
       return -1;
     }
@@ -532,6 +570,7 @@ int vi_fig_curve_restore(const vi_fig_spec *f, int i, double T, double zoom_T, i
                   quick,
                   0,
                   f->kind == VI_FIG_TRACE || f->kind == VI_FIG_RESIDUAL,
+                  f->kind == VI_FIG_PATH,
                   method};
   vi_series a = scratch(s), b;
   memset(&b, 0, sizeof b);
@@ -734,6 +773,45 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
       }
       gp_series(g, &ss[i], lab, VI_C_H, VI_C_ERR, i, 0, VI_GP_LINESPOINTS);
     }
+  } else if (f->kind == VI_FIG_PATH) {
+    /* betsch-ggl Fig 6: per panel the path of its curves' ordinate against
+     * the abscissa at equal scales, the first and the last node marked
+     * (with rod: the segment from the origin to each, a pendulum's rod at
+     * t = 0 and t = T). */
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
+    g = vi_gp_new(title);
+    const int npan = np > 0 ? np : 1;
+    for (int p = 0; p < npan; p++) {
+      const vi_series *first = NULL;
+      for (int i = 0; i < ns && !first; i++) {
+        first = f->curves[i].panel == p || np == 0 ? &ss[i] : NULL;
+      }
+      vi_gp_panel(g, np > 0 ? f->panels[p] : NULL, first ? first->xmeasure : "x",
+                  first ? vi_fig_series_measure(f, first) : "y", 0);
+      vi_gp_set(g, "set size ratio -1\nset key outside bottom center vertical");
+      for (int i = 0, k = 0; i < ns; i++) {
+        const vi_series *s = &ss[i];
+        if ((np > 0 && f->curves[i].panel != p) || s->rows < 1) {
+          continue;
+        }
+        gp_series(g, s, NULL, 1, 2, k, 0, VI_GP_LINES);
+        for (int e = 0; e < 2; e++) {
+          const int r = e ? s->rows - 1 : 0;
+          const double px = vi_fig_at(s, r, 1), py = vi_fig_at(s, r, 2);
+          char lab[160];
+          snprintf(lab, sizeof lab, "%.60s at t = %g", s->label, vi_fig_at(s, r, 0));
+          if (f->path.rod) {
+            const double rx[2] = {0, px}, ry[2] = {0, py};
+            vi_gp_curve_style(g, lab, rx, ry, 2, k + 1 + e, 0, VI_GP_LINESPOINTS);
+          } else {
+            vi_gp_curve_style(g, lab, &px, &py, 1, k + 1 + e, 0, VI_GP_POINTS);
+          }
+        }
+        k += 3;
+      }
+    }
+    rows = 1;
+    cols = npan;
   } else if (f->kind == VI_FIG_RESIDUAL) {
     /* The size of each residual: the maximum of each window, log scale. */
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
@@ -742,7 +820,8 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
     vi_gp_panel(g, NULL, "t", line, VI_GP_LOGY);
     vi_gp_set(g, "set key inside bottom right vertical");
     for (int i = 0; i < ns; i++) {
-      gp_series(g, &ss[i], NULL, 0, -1, i, 0, VI_GP_LINES);
+      /* Past the palette's eight colours dashed (betsch-ggl Fig 20's nine). */
+      gp_series(g, &ss[i], NULL, 0, -1, i, (i / 8) % 2, VI_GP_LINES);
     }
   } else if (np > 0 && ntot > ns) {
     /* tyranowski2014 Figs 5.3, 5.8, 5.11: one row per panel (a method), the
@@ -928,6 +1007,24 @@ static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_
       }
     }
     MD("\n");
+  } else if (f->kind == VI_FIG_PATH) {
+    MD("| curve | abscissa | ordinate | method | h | at t = 0 | at the last node |\n"
+       "|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < ns; i++) {
+      const vi_series *s = &ss[i];
+      if (s->rows < 1) {
+        continue;
+      }
+      const int e = s->rows - 1;
+      MD("| %s | %s | %s | `%s` | %g | (%.6g, %.6g) | t = %g: (%.6g, %.6g) |\n", s->label,
+         s->xmeasure, vi_fig_series_measure(f, s), s->method, s->h, vi_fig_at(s, 0, 1),
+         vi_fig_at(s, 0, 2), vi_fig_at(s, e, 0), vi_fig_at(s, e, 1), vi_fig_at(s, e, 2));
+    }
+    MD("\nThe plot shows the path through %s kept nodes (every node up to %d)%s.\n\n",
+       ns ? "the" : "no", VI_FIG_TRACE_WINDOWS,
+       f->path.rod ? "; the segments from the origin to the first and the last point are "
+                     "the rod at t = 0 and at the end"
+                   : "; the first and the last point marked");
   } else if (f->kind == VI_FIG_RESIDUAL) {
     MD("| curve | measure | method | h | max over the run |\n|---|---|---|---|---|\n");
     for (int i = 0; i < ns; i++) {
@@ -937,7 +1034,14 @@ static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_
     MD("\nThe plot shows the maximum of each window of steps.\n\n");
   } else {
     int quad = !isnan(ss[0].quad), own = ss[0].measure[0] != 0;
-    const char *what = f->relative ? "max relative error" : "max abs error";
+    /* What the rows are (trace.follow): the default keeps the wording of
+     * the studies before follow existed. */
+    const int fw = f->trace.follow;
+    const char *what = fw == VI_TRACE_VALUE ? "max abs value"
+                       : fw == VI_TRACE_INCREMENT
+                           ? (f->relative ? "max abs increment / abs I(0)" : "max abs increment")
+                       : f->relative ? "max relative error"
+                                     : "max abs error";
     MD("| combination |%s method | h | I(0) | %s |%s%s\n|---|%s---|---|---|---|%s%s\n",
        own ? " quantity |" : "", what, f->trace.tenths ? " first tenth | last tenth |" : "",
        quad ? " max abs error, quad check |" : "", own ? "---|" : "",
@@ -957,7 +1061,11 @@ static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_
       MD("\n");
     }
     MD("\nThe plot shows, per window of steps, the band between the smallest and largest "
-       "signed error in the window.\n\n");
+       "%s in the window.\n\n",
+       fw == VI_TRACE_VALUE       ? "value"
+       : fw == VI_TRACE_INCREMENT ? "increment I_k - I_{k-1} per step (one step per window when "
+                                    "the run has at most 2000 steps; rows for k >= 1)"
+                                  : "signed error");
   }
   vi_claims_md(mf, "Claims of the paper's text", cl, nc);
 #undef MD

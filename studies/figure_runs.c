@@ -37,6 +37,9 @@ static const char *const msweep_cols[] = {"m", "h", "err", "err_first_tenth",
 static const char *const work_cols[] = {"h", "steps", "seconds", "err_q", "err_p",
                                         "err_lambda", "newton_per_step", "fevals"};
 static const char *const conv_cols[] = {"h", "steps", "err", "newton_per_step"};
+/* A path: per kept node its time and the abscissa's and the ordinate's
+ * values. */
+static const char *const path_cols[] = {"t", "x", "y"};
 
 int vi_fig_push(vi_series *s, const double *row) {
   if (s->rows == s->cap) {
@@ -57,6 +60,7 @@ int vi_fig_cols(const vi_fig_spec *f, const char **cols) {
   const char *const *src = f->kind == VI_FIG_WORK          ? work_cols
                            : f->kind == VI_FIG_MSWEEP      ? msweep_cols
                            : f->kind == VI_FIG_CONVERGENCE ? conv_cols
+                           : f->kind == VI_FIG_PATH        ? path_cols
                                                            : trace_cols;
   const int n = f->kind == VI_FIG_WORK          ? 8
                 : f->kind == VI_FIG_MSWEEP      ? VI_M_NCOL
@@ -65,7 +69,7 @@ int vi_fig_cols(const vi_fig_spec *f, const char **cols) {
   for (int c = 0; c < n; c++) {
     cols[c] = src[c];
   }
-  if (n != 3) {
+  if (n != 3 || f->kind == VI_FIG_PATH) {
     return n;
   }
   /* A trace: t, min, max, then the columns of the measures beside it. */
@@ -78,6 +82,10 @@ int vi_fig_cols(const vi_fig_spec *f, const char **cols) {
 
 const char *vi_fig_series_measure(const vi_fig_spec *f, const vi_series *s) {
   return s->measure[0] ? s->measure : f->measure;
+}
+
+const char *vi_fig_path_x(const vi_fig_spec *f, int i) {
+  return f->curves[i].xmeasure ? f->curves[i].xmeasure : f->path.x;
 }
 
 /* The swept option of an m-sweep and the separator that adds it to the
@@ -154,6 +162,7 @@ static int trace_curve(const vi_api *api, const vi_fig_spec *f, const vi_curve_s
   tc.N = lround(T / c->h);
   tc.measure = measure;
   tc.relative = f->relative;
+  tc.follow = f->trace.follow;
   for (int j = 0; j < VI_TRACE_MAXALSO && f->also[j].measure; j++) {
     tc.also[tc.nalso++] = f->also[j].measure;
   }
@@ -208,6 +217,7 @@ int vi_fig_quad_invariant_error(const char *system, const char *method, double h
   tc.N = N;
   tc.measure = measure;
   tc.relative = relative;
+  tc.follow = VI_TRACE_CHANGE; /* max |I_k - I_0|, whatever the reference says */
   vi_trace_result tr;
   char why[512] = "";
   int rc = vi_api_of(VI_QUAD)->trace(&tc, &tr, why, sizeof why);
@@ -233,6 +243,69 @@ int vi_fig_quad_check(const vi_fig_spec *f, vi_series *ss, int ns, int quick, ch
     ss[i].quad = qe[0];
   }
   return 0;
+}
+
+/* ---- paths ----------------------------------------------------------------- */
+
+/* The sink of a path: every node of the trace's every-step rows (t, y, y,
+ * x), of which every stride-th and the last are kept as (t, x, y). */
+typedef struct path_sink {
+  vi_series *s;
+  double h;
+  long N, stride;
+} path_sink;
+
+static int push_path(void *ctx, const double *row, int ncol) {
+  path_sink *p = ctx;
+  (void)ncol;
+  const long k = lround(row[0] / p->h);
+  if (k % p->stride != 0 && k != p->N) {
+    return VI_OK;
+  }
+  const double r[3] = {row[0], row[3], row[1]};
+  return vi_fig_push(p->s, r) == 0 ? VI_OK : VI_ENOMEM;
+}
+
+/* One path: the curve's measure (the ordinate) against the abscissa's
+ * along one run over [0, T], both as values (a first integral too), every
+ * node up to VI_FIG_TRACE_WINDOWS rows (the trace's every-step rows over
+ * the whole run, with the abscissa as the measure beside it). */
+static int path_curve(const vi_fig_spec *f, int i, double T, vi_series *s, char *err,
+                      size_t errlen) {
+  const vi_curve_spec *c = &f->curves[i];
+  const char *y = c->measure ? c->measure : f->measure, *x = vi_fig_path_x(f, i);
+  if (!x || !y) {
+    snprintf(err, errlen, "%s: path curve '%.60s' needs an abscissa and an ordinate measure",
+             f->id, c->label);
+    return VI_EINVAL;
+  }
+  const long N = lround(T / c->h);
+  path_sink ps = {s, c->h, N, N / VI_FIG_TRACE_WINDOWS + 1};
+  vi_trace_config tc = {0};
+  tc.system = f->system;
+  tc.method = c->method;
+  tc.h = c->h;
+  tc.N = N;
+  tc.measure = y;
+  tc.follow = VI_TRACE_VALUE;
+  tc.nalso = 1;
+  tc.also[0] = x;
+  tc.zoom = (double)N * c->h;
+  tc.every = push_path;
+  tc.ctx = &ps;
+  vi_trace_result tr;
+  err[0] = '\0';
+  const int rc = vi_api_of(VI_DOUBLE)->trace(&tc, &tr, err, errlen);
+  snprintf(s->method, sizeof s->method, "%s", tr.method);
+  s->h = c->h;
+  s->event_t = NAN;
+  s->event[0] = 0;
+  s->I0 = tr.I0;
+  s->amax = tr.amax;
+  s->first = tr.first;
+  s->last = tr.last;
+  s->status = rc;
+  return rc;
 }
 
 /* ---- m-sweeps -------------------------------------------------------------- */
@@ -350,6 +423,8 @@ int vi_fig_curve_run(const vi_fig_spec *f, int i, double T, double zoom, int qui
     return msweep_curve(f, i, T, quick, s, err, errlen);
   case VI_FIG_CONVERGENCE:
     return conv_curve(f, c, T, quick, s, err, errlen);
+  case VI_FIG_PATH:
+    return path_curve(f, i, T, s, err, errlen);
   default:
     return trace_curve(vi_api_of(VI_DOUBLE), f, c, T, zoom, s, z, err, errlen);
   }

@@ -73,10 +73,14 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
     if (f->curves[ns].measure) {
       snprintf(ss[ns].measure, sizeof ss[ns].measure, "%s", f->curves[ns].measure);
     }
+    if (f->kind == VI_FIG_PATH && vi_fig_path_x(f, ns)) {
+      snprintf(ss[ns].xmeasure, sizeof ss[ns].xmeasure, "%s", vi_fig_path_x(f, ns));
+    }
     ss[ns].cols = R->cols;
     ss[ns].ncol = R->ncol;
     ss[ns].quad = NAN;
     ss[ns].event_t = NAN;
+    ss[ns].seconds = NAN;
     ss[ns].order = ss[ns].uncertainty = NAN;
   }
   const int trace = f->kind == VI_FIG_TRACE || f->kind == VI_FIG_RESIDUAL;
@@ -90,6 +94,7 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
     z->ncol = R->ncol;
     z->quad = NAN;
     z->event_t = NAN;
+    z->seconds = NAN;
     z->order = z->uncertainty = NAN;
   }
   R->ns = ns;
@@ -106,8 +111,15 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
     vi_machine_describe(&mm);
     snprintf(mline, sizeof mline, "; timed on %s", mm.cpu);
   }
-  snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]%s", f->id,
-           R->T, zoom, mline);
+  /* What a trace follows changes its rows (a store of changes is no store
+   * of increments); the default adds nothing, so earlier stores resume. */
+  static const char *const follow[] = {"", "; follows the change", "; follows the value",
+                                       "; follows the increments"};
+  const int fw = trace && f->trace.follow > 0 && f->trace.follow <= VI_TRACE_INCREMENT
+                     ? f->trace.follow
+                     : 0;
+  snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]%s%s", f->id,
+           R->T, zoom, mline, follow[fw]);
   if (vi_cells_open(&R->store, o->results_dir, f->id, config, o->fresh || o->quick, note,
                     sizeof note, err, sizeof err) != 0) {
     fig_report(R, o, err);
@@ -445,6 +457,37 @@ int vi_run_figure_set(const vi_study *s, const reproduce_opts *o) {
     }
   }
   json_object_set_new(j, "figures", figs);
+  /* The claims across the figures, on the finished figures only. */
+  vi_claim across[VI_FIG_SET_MAXCLAIMS];
+  int na = 0;
+  memset(across, 0, sizeof across);
+  if (set->claims && st == VI_EXIT_OK) {
+    vi_fig_done *done = calloc((size_t)n, sizeof *done);
+    char err[1024] = "";
+    for (int r = 0; done && r < n; r++) {
+      done[r] = (vi_fig_done){Rs[r].f, Rs[r].ss, Rs[r].ns, Rs[r].cl, Rs[r].nc};
+    }
+    na = done ? set->claims(set, done, n, o->quick, across, err, sizeof err) : -1;
+    free(done);
+    if (na < 0 || na > VI_FIG_SET_MAXCLAIMS) {
+      fprintf(stderr, "vistudy reproduce: %s: the claims across figures: %s\n", s->id,
+              na < 0 ? (err[0] ? err : "out of memory") : "too many");
+      st = VI_EXIT_FAIL;
+      na = 0;
+    }
+  }
+  if (na > 0) {
+    json_t *x = json_object();
+    vi_claims_json(x, across, na);
+    json_object_set_new(j, "across", x);
+    held += vi_claims_held(across, na);
+    total += na;
+    vi_claims_print(stdout, s->id, "of the text across its figures", across, na);
+    if (mf) {
+      vi_claims_md(mf, "Claims across the figures", across, na);
+      fputc('\n', mf);
+    }
+  }
   json_object_set_new(j, "claims_held", json_integer(held));
   json_object_set_new(j, "claims_total", json_integer(total));
   json_object_set_new(j, "wall_seconds", json_real(wall));
@@ -461,6 +504,9 @@ int vi_run_figure_set(const vi_study *s, const reproduce_opts *o) {
   }
   int written = 0;
   st = figures_commit(s->id, Rs, n, st, &out, o, &written);
+  if (written && vi_claims_status(across, na, o->strict)) {
+    st = VI_EXIT_FAIL;
+  }
   printf("%s: %d/%d claims of the text hold over %d figures; wall time %.1f s\n", s->id, held,
          total, n, wall);
   if (written) {

@@ -6,10 +6,12 @@
  *   g = 1/2 (q.q / l^2 - 1),
  * with the hidden constraint (94) q.p / (m l^2) = 0. The Lagrangian and g
  * are invariant under rotations about e3 (95)-(96); the momentum map (98)
- * is J3 = e3.(q x p), a first integral with the energy. J1 and J2 are not
- * conserved (gravity exerts a torque about horizontal axes), so they are
- * not listed: every map a system lists must be a first integral of its
- * flow (tests/test_systems.c). Gravity is the scalar along -e3, as in the
+ * is J3 = e3.(q x p), a first integral with the energy. The angular
+ * momentum's other components J1, J2 (Fig 10) are listed too, as Jx and
+ * Jy, but not marked Noether quantities (momenta_noether): gravity exerts
+ * a torque about horizontal axes, so they vary, and every consumer of the
+ * maps (the measures' reference, the conformance traces, the tests of
+ * tests/test_systems.c) treats an unmarked map as not conserved. Gravity is the scalar along -e3, as in the
  * other pendulums: a tilted b would leave no momentum map at all. No exact
  * solution. Compiled once per precision. */
 #include <stddef.h>
@@ -37,8 +39,8 @@ static const vi_param p3_params[] = {
     {NULL, 0, NULL, NULL, VI_PARAM_ANY},
 };
 
-/* (98). */
-static const char *const p3_momentum_names[] = {"Jz"};
+/* q x p (Fig 10): J1, J2, J3 = (98); only J3 is conserved. */
+static const char *const p3_momentum_names[] = {"Jx", "Jy", "Jz"};
 
 static const vi_system_info p3_info = {
     .name = "pendulum-3d",
@@ -46,8 +48,8 @@ static const vi_system_info p3_info = {
     .cite = "betsch-ggl §6.1, (92)-(99)",
     .n = P3_N,
     .m = P3_M,
-    .n_momenta = 1,
-    .momenta_noether = 1u << 0, /* Jz: rotations about e3 (95)-(98) */
+    .n_momenta = 3,
+    .momenta_noether = 1u << 2, /* Jz: rotations about e3 (95)-(98); not Jx, Jy */
     .momentum_names = p3_momentum_names,
     .quadratic = VI_QUADRATIC_V | VI_QUADRATIC_G, /* V linear (gravity), g quadratic */
     .params = p3_params,
@@ -148,10 +150,12 @@ static int p3_initial(const void *state, VI_REAL *q0, VI_REAL *v0) {
   return 0;
 }
 
-/* (98): J3 = e3.(q x p). */
+/* J = q x p (Fig 10); J3 = e3.(q x p) is (98). */
 static int p3_momenta(const void *state, const VI_REAL *q, const VI_REAL *p, VI_REAL *J) {
   (void)state;
-  J[0] = q[0] * p[1] - q[1] * p[0];
+  J[0] = q[1] * p[2] - q[2] * p[1];
+  J[1] = q[2] * p[0] - q[0] * p[2];
+  J[2] = q[0] * p[1] - q[1] * p[0];
   return 0;
 }
 

@@ -117,6 +117,51 @@ print("\n".join(bad) or f"pendulum-3d, other data: Jz kept ({dJ:.0e}), energy er
 sys.exit(1 if bad else 0)
 PY
 
+# The run's columns of the measure vocabulary on the same data, recomputed
+# from the CSV's own q, p (m = 2.3, l = 0.7, gravity 4.2): kinetic = 1/2
+# p.p / m, potential = m gravity q3, their sum the energy; g_norm = |q.q /
+# l^2 - 1| / 2 and gv_norm = |q.p| / (m l^2); Jx, Jy, Jz = q x p, of which
+# Jx and Jy vary (betsch-ggl Fig 10). With VI-S's own velocity v: kinetic_v
+# = 1/2 m v.v and gvv_norm = |q.v| / l^2.
+"$V" run --quiet --system pendulum-3d --method ggl:scheme=VI-S --h 0.01 --T 2 "${p3set[@]}" \
+  --out "$tmp/p3v.csv" 2>"$tmp/err"
+rc=$?
+check '[ "$rc" = 0 ]' "pendulum-3d VI-S run failed: $(cat "$tmp/err")"
+python3 - "$tmp/p3b.csv" "$tmp/p3v.csv" <<'PY' && ok || bad "pendulum-3d: run's measure columns"
+import csv, sys
+m, l, grav = 2.3, 0.7, 4.2
+bad = []
+for path in sys.argv[1:]:
+    rows = list(csv.DictReader(open(path)))
+    worst = 0.0
+    for r in rows:
+        q = [float(r[f"q{i}"]) for i in (1, 2, 3)]
+        p = [float(r[f"p{i}"]) for i in (1, 2, 3)]
+        J = (q[1] * p[2] - q[2] * p[1], q[2] * p[0] - q[0] * p[2], q[0] * p[1] - q[1] * p[0])
+        want = {"kinetic": sum(x * x for x in p) / (2 * m), "potential": m * grav * q[2],
+                "g_norm": abs(sum(x * x for x in q) / l**2 - 1) / 2,
+                "gv_norm": abs(sum(a * b for a, b in zip(q, p))) / (m * l**2),
+                "Jx": J[0], "Jy": J[1], "Jz": J[2]}
+        want["energy"] = want["kinetic"] + want["potential"]
+        if "v1" in r:
+            v = [float(r[f"v{i}"]) for i in (1, 2, 3)]
+            want["kinetic_v"] = m * sum(x * x for x in v) / 2
+            want["gvv_norm"] = abs(sum(a * b for a, b in zip(q, v))) / l**2
+        for k, x in want.items():
+            worst = max(worst, abs(float(r[k]) - x) / max(1, abs(x)))
+    if worst > 1e-13:
+        bad.append(f"{path}: a measure column differs from its formula by {worst:.1e}")
+    spread = {k: max(float(r[k]) for r in rows) - min(float(r[k]) for r in rows)
+              for k in ("Jx", "Jy")}
+    if min(spread.values()) < 0.1:
+        bad.append(f"{path}: Jx, Jy do not vary: {spread}")
+    if path == sys.argv[2] and "kinetic_v" not in rows[0]:
+        bad.append("VI-S run without kinetic_v")
+print("\n".join(bad) or "pendulum-3d: kinetic, potential, g_norm, gv_norm, Jx, Jy, Jz (and "
+      "VI-S's kinetic_v, gvv_norm) as their formulas")
+sys.exit(1 if bad else 0)
+PY
+
 # ---- gyro-top (betsch-ggl §6.2) ---------------------------------------------
 # t = 0 and t = 0.001 of the exact steady precession (--method reference).
 "$V" run --quiet --system gyro-top --method reference --h 0.001 --T 0.001 \

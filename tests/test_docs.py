@@ -12,7 +12,7 @@ Checks, on README.md and every docs/*.md:
 - README.md has at most 400 lines;
 - docs/README.md links every page of docs/;
 - the generated pages equal what `vistudy list ... --markdown` prints now
-  (docs/systems.md, docs/methods.md, docs/studies-list.md), so the
+  (docs/systems.md, docs/methods.md, docs/studies-list.md, docs/measures.md), so the
   reference of the registries cannot go stale.
 Prints every problem and ends with "docs: N checks, N failed".
 """
@@ -130,7 +130,7 @@ for d in docs:
         check(f"]({name}" in index, f"docs/README.md does not link {name}")
 
 for what, page in (("systems", "systems.md"), ("methods", "methods.md"),
-                   ("studies", "studies-list.md")):
+                   ("studies", "studies-list.md"), ("measures", "measures.md")):
     now = subprocess.run([vistudy, "list", what, "--markdown"], capture_output=True,
                          text=True, check=False)
     committed = open(os.path.join(root, "docs", page), encoding="utf-8").read()

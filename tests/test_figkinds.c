@@ -11,7 +11,15 @@
  *   - a trace through vi_api in both precisions: the same run in double
  *     and in quad keeps a momentum map that galerkin conserves (Jz of the
  *     3D double pendulum, wenger2017 §3.4.2) at the round-off of each
- *     precision (each run on its own; they are not compared).
+ *     precision (each run on its own; they are not compared);
+ *   - what a trace follows (trace.follow): the value, the change and the
+ *     increments of one run agree (the change at node k is the sum of the
+ *     increments up to k, the value minus the value at node 0), and a
+ *     momentum map without a Noether symmetry is no first integral in the
+ *     measures (pendulum-3d's Jx: followed as a value, Jz as a change);
+ *   - VI_FIG_PATH: q2 against q1 of the planar pendulum along galerkin,
+ *     every node on the circle |q| = l, the first at q0, the files, and the
+ *     store's checks of a path (its abscissa, its rows).
  * The claim predicates below are the checks; a claim that does not hold
  * fails the test. */
 #include "check.h"
@@ -109,6 +117,41 @@ static const vi_fig_spec res_nh_spec = {
     .curves = {{"nhmid", "nhmid", 0.05, NULL, 0}},
 };
 
+/* A path: q2 against q1 of the planar pendulum (l = 1 by default), every
+ * node (N = 40 < VI_FIG_TRACE_WINDOWS) on the circle. */
+static int path_claims(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
+                       char *err, size_t errlen) {
+  (void)quick;
+  (void)err;
+  (void)errlen;
+  const vi_series *s = &ss[0];
+  double dev = 0;
+  for (int r = 0; r < s->rows; r++) {
+    const double x = vi_fig_at(s, r, 1), y = vi_fig_at(s, r, 2);
+    dev = fmax(dev, fabs(sqrt(x * x + y * y) - 1));
+  }
+  const int last = s->rows - 1;
+  const int ok = ns == 1 && s->rows == 41 && vi_fig_at(s, 0, 0) == 0 &&
+                 fabs(vi_fig_at(s, last, 0) - f->T) < 1e-12 && dev < 1e-13 &&
+                 strcmp(s->xmeasure, "q1") == 0 && vi_fig_at(s, last, 1) != vi_fig_at(s, 0, 1);
+  vi_claim_set(&cl[0], ok, "the path: every node, on the circle", "%d rows, |q| - 1 up to %.1e",
+               s->rows, dev);
+  return 1;
+}
+
+static const vi_fig_spec path_spec = {
+    .id = "test-path",
+    .kind = VI_FIG_PATH,
+    .system = "planar-pendulum",
+    .T = 2,
+    .T_quick = 2,
+    .ylabel = "q2 against q1",
+    .why = "a test of the runner kind",
+    .claims = path_claims,
+    .path = {.x = "q1", .rod = 1},
+    .curves = {{"galerkin", "galerkin:s=2,w=2", 0.05, "q2", 0}},
+};
+
 /* A trace that breaks down at once (|H - H(0)| > 1e-12): its event. */
 static const vi_fig_spec brk_spec = {
     .id = "test-breakdown",
@@ -130,7 +173,10 @@ static void series_init(vi_series *s, const vi_fig_spec *f, int i, const char **
   snprintf(s->label, sizeof s->label, "%s", f->curves[i].label);
   s->ncol = vi_fig_cols(f, cols);
   s->cols = cols;
-  s->quad = s->event_t = s->order = s->uncertainty = NAN;
+  s->quad = s->event_t = s->order = s->uncertainty = s->seconds = NAN;
+  if (f->kind == VI_FIG_PATH) {
+    snprintf(s->xmeasure, sizeof s->xmeasure, "%s", vi_fig_path_x(f, i));
+  }
 }
 
 /* The stored curve v with one field of its series set by a JSON path
@@ -157,17 +203,20 @@ static void refused(vi_check_ctx *T, const vi_fig_spec *f, json_t *v, const char
 }
 
 /* The cell store's checks of a stored curve on a convergence curve (its
- * fit) and a trace with a breakdown (its event): the stored curve as run
- * is restored, each spoiled field refused. */
+ * fit), a trace with a breakdown (its event) and a path (its abscissa,
+ * its rows): the stored curve as run is restored, each spoiled field
+ * refused. */
 static void test_store_checks(vi_check_ctx *T) {
-  const vi_fig_spec *fs[2] = {&conv_spec, &brk_spec};
-  for (int k = 0; k < 2; k++) {
+  const vi_fig_spec *fs[3] = {&conv_spec, &brk_spec, &path_spec};
+  for (int k = 0; k < 3; k++) {
     const vi_fig_spec *f = fs[k];
     const char *cols[VI_FIG_MAXCOLS];
     vi_series s, r;
     series_init(&s, f, 0, cols);
     char err[512] = "";
     int rc = vi_fig_curve_run(f, 0, f->T, 0, 0, &s, NULL, err, sizeof err);
+    CHECK(f->kind != VI_FIG_PATH || strcmp(s.xmeasure, "q1") == 0,
+          "%s: the path's abscissa as the runner sets it", f->id);
     CHECK(rc == VI_OK, "%s: the curve ran (%s)", f->id, err);
     json_t *v = vi_fig_curve_stored(&s, NULL);
     series_init(&r, f, 0, cols);
@@ -196,6 +245,15 @@ static void test_store_checks(vi_check_ctx *T) {
           json_deep_copy(json_object_get(json_object_get(v, "series"), "rows"));
       json_array_set_new(json_array_get(rows, 0), 0, json_real(2));
       refused(T, f, v, "rows", NULL, rows, "h = 2 > T in a row");
+    } else if (f->kind == VI_FIG_PATH) {
+      CHECK(strcmp(r.xmeasure, "q1") == 0 && isnan(r.event_t), "%s: the path restored", f->id);
+      refused(T, f, v, "xquantity", NULL, json_string("q2"), "other abscissa");
+      json_t *rows =
+          json_deep_copy(json_object_get(json_object_get(v, "series"), "rows"));
+      json_array_set_new(json_array_get(rows, 1), 0, json_real(0));
+      refused(T, f, v, "rows", NULL, rows, "a time that does not increase");
+      refused(T, f, v, "event", NULL, json_pack("{s:f, s:s}", "t", 1.0, "what", "x"),
+              "event on a path");
     } else {
       CHECK(isfinite(s.event_t) && r.event_t == s.event_t &&
                 strcmp(r.event, s.event) == 0,
@@ -245,6 +303,113 @@ static int collect(void *ctx, const double *row, int ncol) {
   memcpy(s->v + (size_t)s->rows * (size_t)s->ncol, row, (size_t)s->ncol * sizeof *row);
   s->rows++;
   return VI_OK;
+}
+
+/* What a trace follows: the value, the change and the increments of the
+ * energy along one run of SHAKE (not conserved: every row differs), each
+ * into its own series with one window per node; and the reference of a
+ * momentum map without a Noether symmetry. */
+static void test_trace_follow(vi_check_ctx *T) {
+  vi_series s[3];
+  vi_trace_result tr[3];
+  const long N = 30;
+  for (int m = 0; m < 3; m++) {
+    memset(&s[m], 0, sizeof s[m]);
+    s[m].ncol = 3;
+    vi_series *sz[2] = {&s[m], NULL};
+    vi_trace_config tc = {0};
+    tc.system = "planar-pendulum";
+    tc.method = "galerkin:scheme=shake";
+    tc.h = 0.05;
+    tc.N = N;
+    tc.measure = "energy";
+    tc.follow = m == 0 ? VI_TRACE_VALUE : m == 1 ? VI_TRACE_AUTO : VI_TRACE_INCREMENT;
+    tc.per = 1;
+    tc.window = collect;
+    tc.ctx = sz;
+    char err[256] = "";
+    CHECK(vi_api_of(VI_DOUBLE)->trace(&tc, &tr[m], err, sizeof err) == VI_OK, "trace %d: %s",
+          m, err);
+  }
+  CHECK(s[0].rows == N + 1 && s[1].rows == N + 1 && s[2].rows == N &&
+            vi_fig_at(&s[2], 0, 0) == 0.05 && vi_fig_at(&s[2], N - 1, 0) == N * 0.05,
+        "rows: value %d, change %d (N + 1), increments %d (N, from t = h)", s[0].rows,
+        s[1].rows, s[2].rows);
+  double worst = 0, sum = 0, moved = 0, maxinc = 0;
+  for (int k = 1; s[2].rows == N && k <= N; k++) {
+    sum += vi_fig_at(&s[2], k - 1, 1);
+    maxinc = fmax(maxinc, fabs(vi_fig_at(&s[2], k - 1, 1)));
+    const double value = vi_fig_at(&s[0], k, 1), change = vi_fig_at(&s[1], k, 1);
+    worst = fmax(worst, fmax(fabs(change - (value - vi_fig_at(&s[0], 0, 1))),
+                             fabs(change - sum)));
+    moved = fmax(moved, fabs(change));
+  }
+  CHECK(worst < 1e-13 && moved > 1e-8 && tr[0].I0 == tr[2].I0 && tr[2].amax == maxinc &&
+            vi_fig_at(&s[1], 0, 1) == 0,
+        "change = value - value(0) = sum of the increments (worst %.1e; the energy moved by "
+        "%.1e)", worst, moved);
+  for (int m = 0; m < 3; m++) {
+    free(s[m].v);
+  }
+  /* pendulum-3d lists Jx, Jy, Jz; only Jz is marked a Noether quantity. */
+  char err[256] = "";
+  const vi_system_type_d *type = vi_system_find_d("pendulum-3d", err, sizeof err);
+  vi_system_d *sys = NULL;
+  vi_measure mx, mz, mk;
+  int rc = type ? vi_system_alloc_d(type, 0, NULL, &sys, err, sizeof err) : VI_EINVAL;
+  CHECK(rc == VI_OK && vi_measure_find_d(sys, NULL, "Jx", &mx, err, sizeof err) == VI_OK &&
+            vi_measure_find_d(sys, NULL, "Jz", &mz, err, sizeof err) == VI_OK &&
+            vi_measure_find_d(sys, NULL, "kinetic_v", &mk, err, sizeof err) == VI_OK &&
+            mx.reference == VI_MR_FREE && mz.reference == VI_MR_CONSTANT &&
+            mk.reference == VI_MR_FREE,
+        "pendulum-3d: Jx free, Jz constant, kinetic_v free (%s)", err);
+  CHECK(rc != VI_OK || vi_measure_find_d(sys, NULL, "gvv2", &mk, err, sizeof err) == VI_EINVAL,
+        "gvv2 of a system with one constraint is refused");
+  vi_system_free_d(sys);
+  /* Each constraint on its own (found by name): along VI-S on the top
+   * (betsch-ggl Fig 20), the largest |gv_k| of k = 1..9 at a node is
+   * gv_norm there; |g_k| likewise with g_norm. One window per node. */
+  double excess = 0, kmax[2][21] = {{0}}, nrm[2][21] = {{0}};
+  int rows = 0;
+  for (int k = 1; k <= 9; k++) {
+    for (int g = 0; g < 2; g++) {
+      vi_series t;
+      memset(&t, 0, sizeof t);
+      t.ncol = 4;
+      vi_series *sz[2] = {&t, NULL};
+      char name[8];
+      snprintf(name, sizeof name, "%s%d", g ? "g" : "gv", k);
+      vi_trace_config tc = {0};
+      tc.system = "gyro-top";
+      tc.method = "ggl:scheme=VI-S";
+      tc.h = 0.002;
+      tc.N = 20;
+      tc.measure = name;
+      tc.nalso = 1;
+      tc.also[0] = g ? "g_norm" : "gv_norm";
+      tc.per = 1;
+      tc.window = collect;
+      tc.ctx = sz;
+      vi_trace_result kr;
+      char terr[256] = "";
+      CHECK(vi_api_of(VI_DOUBLE)->trace(&tc, &kr, terr, sizeof terr) == VI_OK &&
+                t.rows == 21, "trace of %s: %s", name, terr);
+      for (int r = 0; r < t.rows && r < 21; r++) {
+        kmax[g][r] = fmax(kmax[g][r], fabs(vi_fig_at(&t, r, 1)));
+        nrm[g][r] = vi_fig_at(&t, r, 3);
+      }
+      rows += t.rows;
+      free(t.v);
+    }
+  }
+  for (int g = 0; g < 2; g++) {
+    for (int r = 0; r < 21; r++) {
+      excess = fmax(excess, fabs(kmax[g][r] - nrm[g][r]));
+    }
+  }
+  CHECK(excess == 0 && rows == 18 * 21 && kmax[0][20] > 1e-6,
+        "max_k |gv_k| = gv_norm and max_k |g_k| = g_norm at every node (%d rows, difference "
+        "%.1e; VI-S's gv at t = 0.04: %.2e)", rows, excess, kmax[0][20]);
 }
 
 /* A trace in double and in quad of the same run: Jz, which galerkin
@@ -324,11 +489,16 @@ int main(void) {
     CHECK(exists(dir, conv_spec.id, exts[i]) && exists(dir, res_spec.id, exts[i]),
           "the figures wrote their .%s", exts[i]);
   }
+  CHECK(run(&path_spec, dir) == 0, "the path figure ran and its claims hold");
+  for (int i = 0; i < 6; i++) {
+    CHECK(exists(dir, path_spec.id, exts[i]), "the path wrote its .%s", exts[i]);
+  }
   char err[256];
   if (vi_method_find_d("nhmid", err, sizeof err) != NULL) {
     CHECK(run(&res_nh_spec, dir) == 0, "the extra block's residual figure ran");
   }
   test_trace_precisions(T);
+  test_trace_follow(T);
   test_store_checks(T);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
