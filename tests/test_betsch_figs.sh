@@ -181,6 +181,11 @@ if sid == "betsch-ggl-top":
         x = vals(v)
         if not (abs(x[0] - 0.0375) < 1e-15 and max(abs(y - x[0]) for y in x) > 1e-6):
             bad.append(f"T1 {k}: phi3 stays at phi3(0)")
+    # BS99 (bs99): a fifth curve of Fig 17, the energy and J3 (T1, T4, T5):
+    # J3 kept to round-off, the energy not.
+    if "BS99" not in series("fig17") or not amax(series("J3")["BS99"]) < 1e-13 \
+            or not amax(series("energy")["BS99"]) > 1e-8:
+        bad.append("BS99 curves (fig17, J3 at round-off, energy not)")
     c = series("constraints")
     if not (amax(c["VI-B G v"]) < 1e-12 and amax(c["VI-B G M^-1 p"]) > 1
             and amax(c["EM G M^-1 p"]) < 1e-12):

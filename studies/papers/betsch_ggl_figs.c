@@ -49,6 +49,7 @@
 #define BG_VIB "ggl:scheme=VI-B"
 #define BG_EM "em"
 #define BG_EMG "em:variant=gonzalez"
+#define BG_BS99 "bs99"
 
 /* ---- services of the predicates ------------------------------------------- */
 
@@ -1146,8 +1147,8 @@ static const char bg_top_why[] =
     "I3 = 0.3 m r^2, l = 0.075; the paper's d_i.d_j, not metis's 1/2 d_i.d_j), alpha0 = pi/3, "
     "omega_p = 10 and omega_s from (112) (135.6); h = 0.002 as in Fig 17, T = 2 as metis's "
     "single run (the paper does not state T; the notes' prototype used T = 0.2, the quick "
-    "run's span); schemes VI-S, VI-A, VI-B, EM (BS99 is not implemented: Fig 17's BS99 curve "
-    "and T5's BS99 are not checked). E = p.v - 1/2 v'Mv + V with each scheme's v; the "
+    "run's span); schemes VI-S, VI-A, VI-B, EM, and BS99 (bs99: the Bobenko-Suris Lagrange "
+    "top, notes §1.6) in Figs 17, the energy and J3 (T1, T4, T5). E = p.v - 1/2 v'Mv + V with each scheme's v; the "
     "constraint levels per constraint (internal k = 1..6, external k = 7..9) are the "
     "measures g1..g9, gv1..gv9 (G M^-1 p) and gvv1..gvv9 (G v): Fig 20 draws VI-S's gv_k "
     "(T6), constraints-VI-A VI-A's g_k and gvv_k (T7). P8 (the pendulum section's claim "
@@ -1159,13 +1160,15 @@ static const char bg_top_why[] =
  * l cos(alpha0) = 0.0375 (the steady precession keeps phi3 constant). */
 static int claims_top_fig17(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
                             char *err, size_t errlen) {
-  const vi_series *s[4];
-  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
+  const vi_series *s[5];
+  static const char *const bs[] = {"BS99"};
+  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0 ||
+      bg_need(f, ss, ns, bs, 1, s + 4, err, errlen) != 0) {
     return -1;
   }
   char m[1024] = "";
   int ok = 1;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     double lo, hi;
     bg_range(s[i], 0, bg_T(f, quick), &lo, &hi);
     const double dev = fmax(fabs(lo - s[i]->I0), fabs(hi - s[i]->I0));
@@ -1184,36 +1187,41 @@ static int claims_top_fig17(const vi_fig_spec *f, vi_series *ss, int ns, int qui
 /* T4 (§6.2 text): only EM conserves the total energy. */
 static int claims_top_energy(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
                              vi_claim *cl, char *err, size_t errlen) {
-  const vi_series *s[4];
-  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
+  const vi_series *s[5];
+  static const char *const bs[] = {"BS99"};
+  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0 ||
+      bg_need(f, ss, ns, bs, 1, s + 4, err, errlen) != 0) {
     return -1;
   }
   char m[512] = "max |E - E0|: ";
   int ok = 1;
   double tol = 0;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 5; i++) {
     tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
     ok &= i == 3 ? s[i]->amax <= tol : s[i]->amax > 1e3 * tol;
     bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
   }
   bg_cat(m, sizeof m, " (E0 = %.6g; round-off bound %.2g)", s[3]->I0, tol);
   vi_claim_set(&cl[0], ok,
-               "T4: only EM conserves the total energy (EM at round-off, VI-S, VI-A, VI-B 1e3 "
-               "times above)",
+               "T4: only EM conserves the total energy (EM at round-off, VI-S, VI-A, VI-B, BS99 "
+               "1e3 times above)",
                "%s", m);
   return 1;
 }
 
-/* T5: all schemes conserve J3 (BS99 not implemented). */
+/* T5: all schemes conserve J3, BS99 included (exact by its construction:
+ * its torque is horizontal). */
 static int claims_top_J3(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
                          char *err, size_t errlen) {
-  const vi_series *s[4];
-  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0) {
+  const vi_series *s[5];
+  static const char *const bs[] = {"BS99"};
+  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0 ||
+      bg_need(f, ss, ns, bs, 1, s + 4, err, errlen) != 0) {
     return -1;
   }
-  return bg_conserve(f, s, 4, quick, 0, "max |J3 - J3(0)|: ", "; BS99 not run", cl,
-                     "T5: all schemes conserve the angular momentum J3 (VI-S, VI-A, VI-B, EM; "
-                     "BS99 not implemented)");
+  return bg_conserve(f, s, 5, quick, 0, "max |J3 - J3(0)|: ", "", cl,
+                     "T5: all schemes conserve the angular momentum J3 (VI-S, VI-A, VI-B, EM, "
+                     "BS99)");
 }
 
 /* The largest |value| over the curves of labels PREFIX k SUFFIX, k = lo..hi
@@ -1355,15 +1363,17 @@ static int claims_top_constraints(const vi_fig_spec *f, vi_series *ss, int ns, i
   {.id = "betsch-ggl-top-" id_, .kind = kind_, .system = "gyro-top", .T = BG_TOP_T,             \
    .T_quick = BG_TOP_TQ, .ylabel = ylabel_, .why = bg_top_why, .claims = claims_, __VA_ARGS__}
 
+/* BS99 (notes §1.6) beside the four: Fig 17's fifth curve, T4, T5. */
+#define BG_TOP_BS99 {"BS99", BG_BS99, BG_TOP_H, NULL, 0}
 static const vi_fig_spec bg_top_fig17 =
     BG_TOP_FIG("fig17", VI_FIG_TRACE, claims_top_fig17, "phi3(t) (centre of mass height)",
-               .measure = "q3", .curves = {BG_TOP_CURVES(NONE, 0)});
+               .measure = "q3", .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
 static const vi_fig_spec bg_top_energy =
     BG_TOP_FIG("energy", VI_FIG_TRACE, claims_top_energy, "E - E(0), E = p.v - v'Mv/2 + V",
-               .measure = "energy_v", .curves = {BG_TOP_CURVES(NONE, 0)});
+               .measure = "energy_v", .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
 static const vi_fig_spec bg_top_J3 =
     BG_TOP_FIG("J3", VI_FIG_TRACE, claims_top_J3, "J3 - J3(0)", .measure = "Jz",
-               .curves = {BG_TOP_CURVES(NONE, 0)});
+               .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
 static const vi_fig_spec bg_top_constraints = BG_TOP_FIG(
     "constraints", VI_FIG_RESIDUAL, claims_top_constraints, "|g|, |G M^-1 p|, |G v|",
     .curves = {BG_TOP_CURVES(G, 0), BG_TOP_CURVES(GV, 0), BG_TOP_CURVES(GVV, 0)});
