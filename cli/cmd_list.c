@@ -49,6 +49,41 @@ static void list_maps(const vi_system_info *in, int markdown) {
   }
 }
 
+/* The dimension of an instance of the defaults: info->n, or the one the
+ * default parameters set (vi_system_type.dim); -1 when they are refused. */
+static int default_n(const vi_system_type_d *t) {
+  vi_system_d *sys = NULL;
+  char err[256] = "";
+  int n = -1;
+  if (vi_system_alloc_d(t, 0, NULL, &sys, err, sizeof err) == VI_OK) {
+    n = sys->n;
+  }
+  vi_system_free_d(sys);
+  return n;
+}
+
+/* n as text: "3", or for a dimension set by a parameter "2 m_c + 1 (7 with
+ * the defaults, at most 15)". */
+static void n_text(const vi_system_type_d *t, char *buf, size_t len) {
+  const vi_system_info *in = t->info;
+  if (in->dim_doc != NULL) {
+    snprintf(buf, len, "%s (%d with the defaults, at most %d)", in->dim_doc, default_n(t),
+             in->n);
+  } else {
+    snprintf(buf, len, "%d", in->n);
+  }
+}
+
+/* A parameter's values as text: "3 values", or "n values (one per
+ * coordinate)". */
+static void count_text(const vi_param *p, char *buf, size_t len) {
+  if (p->domain == VI_PARAM_COORDS) {
+    snprintf(buf, len, "n");
+  } else {
+    snprintf(buf, len, "%d", p->count);
+  }
+}
+
 static void list_systems(void) {
   printf("systems (override any parameter with --set name=v1,v2,...):\n");
   for (int i = 0; vi_system_types_d[i]; i++) {
@@ -60,8 +95,10 @@ static void list_systems(void) {
     if (in->nq > in->n) {
       snprintf(nq, sizeof nq, " (stored in %d reals)", in->nq);
     }
-    printf("\n%s  (%s form, n = %d%s, m = %d%s; %s)%s\n  %s\n", in->name,
-           vi_type_form_d(vi_system_types_d[i]), in->n, nq, in->m, nh, in->cite,
+    char nt[96];
+    n_text(vi_system_types_d[i], nt, sizeof nt);
+    printf("\n%s  (%s form, n = %s%s, m = %d%s; %s)%s\n  %s\n", in->name,
+           vi_type_form_d(vi_system_types_d[i]), nt, nq, in->m, nh, in->cite,
            in->test_only ? " [test-only: built by tools/test]" : "", in->summary);
     printf("  invariants: %s", vi_type_energy_conserved_d(vi_system_types_d[i])
                                    ? "energy"
@@ -76,17 +113,24 @@ static void list_systems(void) {
       printf("  initial data: a relative equilibrium (%s)\n", steady);
     }
     for (const vi_param *p = in->params; p->name; p++) {
-      char dom[32] = "";
-      if (p->domain != VI_PARAM_ANY) {
+      char dom[64] = "";
+      if (p->domain != VI_PARAM_ANY && p->domain != VI_PARAM_COORDS) {
         snprintf(dom, sizeof dom, "; %s %s", p->count > 1 ? "each" : "must be",
                  vi_param_domain_text(p->domain));
       }
-      if (p->count > 1) {
+      if (p->domain == VI_PARAM_COORDS) {
+        printf("  %-10s %s (n values, one per coordinate; default %s)\n", p->name, p->doc,
+               p->defaults[0] ? p->defaults : "derived from the other parameters");
+      } else if (p->count > 1) {
         printf("  %-10s %s (%d values; default %s%s)\n", p->name, p->doc, p->count,
                p->defaults, dom);
       } else {
         printf("  %-10s %s (default %s%s)\n", p->name, p->doc, p->defaults, dom);
       }
+    }
+    for (const vi_data_set *d = in->data; d != NULL && d->name; d++) {
+      printf("  data set %s (--set data=%s): %s; sets %s\n", d->name, d->name, d->doc,
+             d->sets);
     }
   }
 }
@@ -162,8 +206,10 @@ static void md_systems(void) {
     if (in->test_only) {
       continue;
     }
-    printf("| [`%s`](#%s) | %s | %d | %d | %d | ", in->name, in->name, vi_type_form_d(t),
-           in->n, in->m, in->m_nh);
+    char nt[96];
+    n_text(t, nt, sizeof nt);
+    printf("| [`%s`](#%s) | %s | %s | %d | %d | ", in->name, in->name, vi_type_form_d(t),
+           nt, in->m, in->m_nh);
     md_invariants(t);
     printf(" | %s | ", vi_type_has_exact_d(t) ? "yes" : "no");
     md_cell(in->cite);
@@ -176,7 +222,9 @@ static void md_systems(void) {
       continue;
     }
     printf("\n## %s\n\n%s.\n\n", in->name, in->summary);
-    printf("- form: %s; n = %d", vi_type_form_d(t), in->n);
+    char nt[96];
+    n_text(t, nt, sizeof nt);
+    printf("- form: %s; n = %s", vi_type_form_d(t), nt);
     if (in->nq > in->n) {
       printf(", stored in nq = %d reals", in->nq);
     }
@@ -203,13 +251,30 @@ static void md_systems(void) {
     md_system_file(in->name);
     printf("\n\n| parameter | values | default | meaning |\n|---|---:|---|---|\n");
     for (const vi_param *p = in->params; p->name; p++) {
-      printf("| `%s` | %d | `%s` | ", p->name, p->count, p->defaults);
+      char ct[16];
+      count_text(p, ct, sizeof ct);
+      if (p->defaults[0]) {
+        printf("| `%s` | %s | `%s` | ", p->name, ct, p->defaults);
+      } else {
+        printf("| `%s` | %s | derived | ", p->name, ct);
+      }
       md_cell(p->doc);
-      if (p->domain != VI_PARAM_ANY) {
+      if (p->domain == VI_PARAM_COORDS) {
+        printf("; one per coordinate");
+      } else if (p->domain != VI_PARAM_ANY) {
         printf("; %s %s", p->count > 1 ? "each" : "must be",
                vi_param_domain_text(p->domain));
       }
       printf(" |\n");
+    }
+    if (in->data != NULL && in->data->name != NULL) {
+      printf("\nNamed data sets (`--set data=NAME`, then any other setting over it):\n\n"
+             "| data set | sets | what |\n|---|---|---|\n");
+      for (const vi_data_set *d = in->data; d->name; d++) {
+        printf("| `%s` | `%s` | ", d->name, d->sets);
+        md_cell(d->doc);
+        printf(" |\n");
+      }
     }
   }
 }

@@ -228,6 +228,12 @@ typedef struct VI_X(vi_system_type) {
   const VI_X(vi_nh_ops) *nh;       /* NULL: no nonholonomic constraints (m_nh = 0) */
   const VI_X(vi_obs_ops) *obs;     /* NULL: none */
   const VI_X(vi_top_ops) *top;     /* NULL: not a rigid body about a fixed point */
+  /* A dimension set by a parameter (chaotic-nh: n = 2 m_c + 1): the
+   * instance's n after setup, 1..info->n (info->n is then the largest,
+   * what parameters of domain VI_PARAM_COORDS are stored in, and
+   * info->dim_doc says how). NULL: n = info->n. m, m_nh and nq = n are
+   * fixed by the type. */
+  int (*dim)(const void *state);
 } VI_X(vi_system_type);
 
 /* What a type provides, read from its tables (the one source of truth). */

@@ -58,6 +58,10 @@ const char *vi_param_domain_text(int domain) {
     return "> 0";
   case VI_PARAM_NONNEG:
     return ">= 0";
+  case VI_PARAM_NATURAL:
+    return "a whole number >= 0";
+  case VI_PARAM_COORDS:
+    return "any finite number, one per coordinate";
   default:
     return "any finite number";
   }

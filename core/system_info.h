@@ -20,8 +20,29 @@ extern "C" {
 typedef enum vi_param_domain {
   VI_PARAM_ANY = 0,      /* any finite number */
   VI_PARAM_POSITIVE = 1, /* > 0 (masses, lengths) */
-  VI_PARAM_NONNEG = 2    /* >= 0 */
+  VI_PARAM_NONNEG = 2,   /* >= 0 */
+  VI_PARAM_NATURAL = 3,  /* a whole number >= 0: a size or an index (chaotic-nh's
+                            m_c, an ensemble member j of J); structural, so the
+                            order validation never draws it */
+  VI_PARAM_COORDS = 4    /* any finite numbers, one per coordinate: exactly n
+                            values, n the instance's dimension, for a system
+                            whose dimension is set by a parameter
+                            (vi_system_type.dim); count is the largest n
+                            (info->n). Defaults "": unset unless --set, passed
+                            to setup as NaN (the system derives the values) */
 } vi_param_domain;
+
+/* A named data set of a system (vi_system_info.data): settings of some of
+ * its parameters, "name=v1,v2;name=v" (';' between parameters, values as
+ * --set takes them, parsed in the working precision), that a user selects
+ * with the setting data=NAME (--set data=NAME). The data set is applied
+ * over the defaults, and every other setting over it, whatever their
+ * order: "data=high,eps=0" is the high-energy data of cvt with eps = 0. */
+typedef struct vi_data_set {
+  const char *name; /* e.g. "low" */
+  const char *doc;  /* one line: what the data are and where from */
+  const char *sets; /* "q0=1,0,1;v0=0,1.8973665961010275991993361266596341,0" */
+} vi_data_set;
 
 typedef struct vi_param {
   const char *name;
@@ -31,7 +52,8 @@ typedef struct vi_param {
   int domain; /* vi_param_domain of every value */
 } vi_param;
 
-/* The domain as text: "any finite number", "> 0", ">= 0". */
+/* The domain as text: "any finite number", "> 0", ">= 0", "a whole number >= 0",
+ * "any finite number, one per coordinate". */
 const char *vi_param_domain_text(int domain);
 
 /* What a method family needs of a system (vi_method_type.needs: every
@@ -97,6 +119,10 @@ typedef struct vi_system_info {
                              VI_TEST_SYSTEM in systems.def): registered in the
                              test configuration, left out of the generated
                              reference pages */
+  const vi_data_set *data; /* named data sets, terminated by an entry with
+                              name == NULL; NULL: none */
+  const char *dim_doc;     /* a dimension set by a parameter (vi_system_type.dim):
+                              how, e.g. "2 m_c + 1"; n is then the largest */
 } vi_system_info;
 
 enum { VI_QUADRATIC_V = 1u << 0, VI_QUADRATIC_G = 1u << 1 };

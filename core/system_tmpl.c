@@ -7,6 +7,7 @@
  * and Lie-group forms live in form_mech_tmpl.c, form_degen_tmpl.c and
  * form_lie_tmpl.c, the nonholonomic rows in nh_tmpl.c and the derivative
  * checker in system_check_tmpl.c. Compiled once per precision. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -86,10 +87,127 @@ static void list_params(const vi_system_info *info, char *buf, size_t len) {
   }
 }
 
-/* Fill par from the defaults, then apply the overrides in order. */
 /* More parameters than any system has: the repeated-setting check. */
 #define VI_MAX_PARAMS 64
 
+/* The values of parameter p from text (len bytes) into out: exactly count
+ * of them, or for a parameter per coordinate (VI_PARAM_COORDS) 1..count,
+ * the rest NaN (their number is checked against the instance's dimension
+ * once setup has fixed it: check_coords). Returns parse_values' codes. */
+static int parse_param(const vi_param *p, const char *text, size_t len, VI_REAL *out,
+                       int *got, char *bad, size_t badlen) {
+  if (p->domain != VI_PARAM_COORDS) {
+    return parse_values(text, len, p->count, out, got, bad, badlen);
+  }
+  int k = len > 0 ? 1 : 0;
+  for (size_t i = 0; i < len; i++) {
+    k += text[i] == ',';
+  }
+  *got = k;
+  if (k < 1 || k > p->count) {
+    return -1;
+  }
+  for (int i = k; i < p->count; i++) {
+    out[i] = (VI_REAL)NAN;
+  }
+  return parse_values(text, len, k, out, got, bad, badlen);
+}
+
+/* One setting "name=values" (len bytes, not necessarily NUL terminated)
+ * into par; seen counts the settings of each parameter (NULL for the
+ * settings of a data set, which the user's may override). */
+static int apply_setting(const vi_system_info *info, VI_REAL *par, const char *s, size_t len,
+                         unsigned char *seen, char *err, size_t errlen) {
+  char bad[64];
+  int got;
+  const char *eq = s != NULL ? memchr(s, '=', len) : NULL;
+  if (eq == NULL) {
+    vi_set_err(err, errlen, "parameter setting '%.*s' for %s is not name=value",
+               s != NULL ? (int)len : 6, s != NULL ? s : "(null)", info->name);
+    return VI_EINVAL;
+  }
+  size_t nl = (size_t)(eq - s);
+  const vi_param *p = info->params;
+  int off = 0;
+  int pi = 0;
+  for (; p != NULL && p->name != NULL; p++, pi++) {
+    if (strlen(p->name) == nl && strncmp(p->name, s, nl) == 0) {
+      break;
+    }
+    off += p->count;
+  }
+  if (p == NULL || p->name == NULL) {
+    char valid[256];
+    list_params(info, valid, sizeof valid);
+    vi_set_err(err, errlen, "unknown parameter '%.*s' for system %s; valid: %s%s", (int)nl, s,
+               info->name, valid, info->data != NULL ? ", data" : "");
+    return VI_EINVAL;
+  }
+  if (seen != NULL && pi < VI_MAX_PARAMS && seen[pi]++) {
+    vi_set_err(err, errlen, "parameter %s of %s is set twice; set each parameter once",
+               p->name, info->name);
+    return VI_EINVAL;
+  }
+  const size_t vl = len - nl - 1;
+  int rc = parse_param(p, eq + 1, vl, par + off, &got, bad, sizeof bad);
+  if (rc == -1 && p->domain == VI_PARAM_COORDS) {
+    vi_set_err(err, errlen,
+               "parameter %s of %s takes one value per coordinate (at most %d), got %d",
+               p->name, info->name, p->count, got);
+    return VI_EINVAL;
+  }
+  if (rc == -1) {
+    vi_set_err(err, errlen, "parameter %s of %s takes %d value%s, got %d", p->name,
+               info->name, p->count, p->count == 1 ? "" : "s", got);
+    return VI_EINVAL;
+  }
+  if (rc != 0) {
+    vi_set_err(err, errlen, "parameter %s of %s: '%s' is not a finite number", p->name,
+               info->name, bad);
+    return VI_EINVAL;
+  }
+  return VI_OK;
+}
+
+/* The named data set of a setting "data=NAME" (vi_system_info.data) into
+ * par, over the defaults. */
+static int apply_data_set(const vi_system_info *info, VI_REAL *par, const char *name,
+                          char *err, size_t errlen) {
+  const vi_data_set *d = info->data;
+  for (; d != NULL && d->name != NULL; d++) {
+    if (strcmp(d->name, name) == 0) {
+      break;
+    }
+  }
+  if (d == NULL || d->name == NULL) {
+    char valid[256] = "";
+    size_t used = 0;
+    for (const vi_data_set *e = info->data; e != NULL && e->name != NULL; e++) {
+      int w = snprintf(valid + used, sizeof valid - used, "%s%s", used ? ", " : "", e->name);
+      used += w > 0 && (size_t)w < sizeof valid - used ? (size_t)w : 0;
+    }
+    vi_set_err(err, errlen, "data set '%s' of %s: %s%s", name, info->name,
+               info->data != NULL ? "unknown; valid: " : "the system has no named data sets",
+               valid);
+    return VI_EINVAL;
+  }
+  for (const char *c = d->sets; *c != '\0';) {
+    const char *e = strchr(c, ';');
+    size_t l = e != NULL ? (size_t)(e - c) : strlen(c);
+    char why[384] = "";
+    int rc = apply_setting(info, par, c, l, NULL, why, sizeof why);
+    if (rc != VI_OK) {
+      vi_set_err(err, errlen, "data set %s of %s is malformed (a bug in the system type): %s",
+                 d->name, info->name, why);
+      return rc;
+    }
+    c = e != NULL ? e + 1 : c + l;
+  }
+  return VI_OK;
+}
+
+/* Fill par from the defaults, then the named data set (a setting
+ * data=NAME, at most one), then the other settings. */
 static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
                       const char *const *set, char *err, size_t errlen) {
   char bad[64];
@@ -97,8 +215,14 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
   int off = 0;
   for (const vi_param *p = info->params; p != NULL && p->name != NULL; p++) {
     const char *d = p->defaults != NULL ? p->defaults : "";
-    int rc = parse_values(d, strlen(d), p->count, par + off, &got, bad,
-                          sizeof bad);
+    int rc = 0;
+    if (p->domain == VI_PARAM_COORDS && d[0] == '\0') {
+      for (int i = 0; i < p->count; i++) {
+        par[off + i] = (VI_REAL)NAN; /* unset: setup derives it */
+      }
+    } else {
+      rc = parse_param(p, d, strlen(d), par + off, &got, bad, sizeof bad);
+    }
     if (rc != 0) {
       vi_set_err(err, errlen,
               "default of parameter %s of %s is malformed ('%s'): a bug in "
@@ -108,59 +232,43 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
     }
     off += p->count;
   }
-  unsigned char seen[VI_MAX_PARAMS] = {0};
+  int data = -1;
   for (int i = 0; i < nset; i++) {
-    const char *s = set[i];
-    const char *eq = s != NULL ? strchr(s, '=') : NULL;
-    if (eq == NULL) {
-      vi_set_err(err, errlen, "parameter setting '%s' for %s is not name=value",
-              s != NULL ? s : "(null)", info->name);
-      return VI_EINVAL;
-    }
-    size_t nl = (size_t)(eq - s);
-    const vi_param *p = info->params;
-    off = 0;
-    int pi = 0;
-    for (; p != NULL && p->name != NULL; p++, pi++) {
-      if (strlen(p->name) == nl && strncmp(p->name, s, nl) == 0) {
-        break;
+    if (set[i] != NULL && strncmp(set[i], "data=", 5) == 0) {
+      if (data >= 0) {
+        vi_set_err(err, errlen, "data of %s is set twice; select one data set", info->name);
+        return VI_EINVAL;
       }
-      off += p->count;
-    }
-    if (p == NULL || p->name == NULL) {
-      char valid[256];
-      list_params(info, valid, sizeof valid);
-      vi_set_err(err, errlen, "unknown parameter '%.*s' for system %s; valid: %s",
-              (int)nl, s, info->name, valid);
-      return VI_EINVAL;
-    }
-    if (pi < VI_MAX_PARAMS && seen[pi]++) {
-      vi_set_err(err, errlen, "parameter %s of %s is set twice; set each parameter once",
-                 p->name, info->name);
-      return VI_EINVAL;
-    }
-    int rc = parse_values(eq + 1, strlen(eq + 1), p->count, par + off, &got,
-                          bad, sizeof bad);
-    if (rc == -1) {
-      vi_set_err(err, errlen, "parameter %s of %s takes %d value%s, got %d",
-              p->name, info->name, p->count, p->count == 1 ? "" : "s", got);
-      return VI_EINVAL;
-    }
-    if (rc != 0) {
-      vi_set_err(err, errlen,
-              "parameter %s of %s: '%s' is not a finite number", p->name,
-              info->name, bad);
-      return VI_EINVAL;
+      data = i;
     }
   }
-  /* Every value inside its parameter's domain (defaults included). */
+  if (data >= 0) {
+    int rc = apply_data_set(info, par, set[data] + 5, err, errlen);
+    if (rc != VI_OK) {
+      return rc;
+    }
+  }
+  unsigned char seen[VI_MAX_PARAMS] = {0};
+  for (int i = 0; i < nset; i++) {
+    if (i == data) {
+      continue;
+    }
+    int rc = apply_setting(info, par, set[i], set[i] != NULL ? strlen(set[i]) : 0, seen, err,
+                           errlen);
+    if (rc != VI_OK) {
+      return rc;
+    }
+  }
+  /* Every value inside its parameter's domain (defaults included; an
+   * unset value per coordinate is NaN until setup derives it). */
   off = 0;
   for (const vi_param *p = info->params; p != NULL && p->name != NULL; p++) {
     for (int c = 0; c < p->count; c++) {
       VI_REAL v = par[off + c];
-      int ok = p->domain == VI_PARAM_POSITIVE ? v > 0
-               : p->domain == VI_PARAM_NONNEG ? v >= 0
-                                              : 1;
+      int ok = p->domain == VI_PARAM_POSITIVE  ? v > 0
+               : p->domain == VI_PARAM_NONNEG  ? v >= 0
+               : p->domain == VI_PARAM_NATURAL ? v >= 0 && v == vi_floor(v)
+                                               : 1;
       if (!ok) {
         char idx[16] = "";
         if (p->count > 1) {
@@ -168,6 +276,31 @@ static int set_params(const vi_system_info *info, VI_REAL *par, int nset,
         }
         vi_set_err(err, errlen, "parameter %s%s of %s must be %s, got %.17g", p->name, idx,
                    info->name, vi_param_domain_text(p->domain), (double)v);
+        return VI_EINVAL;
+      }
+    }
+    off += p->count;
+  }
+  return VI_OK;
+}
+
+/* The parameters per coordinate (VI_PARAM_COORDS) against the instance's
+ * dimension n: each unset (every value NaN, derived by setup) or set with
+ * exactly n values. */
+static int check_coords(const vi_system_info *info, const VI_REAL *par, int n, char *err,
+                        size_t errlen) {
+  int off = 0;
+  for (const vi_param *p = info->params; p != NULL && p->name != NULL; p++) {
+    if (p->domain == VI_PARAM_COORDS) {
+      int k = 0;
+      while (k < p->count && vi_isfinite(par[off + k])) {
+        k++;
+      }
+      if (k != 0 && k != n) {
+        vi_set_err(err, errlen,
+                   "parameter %s of %s takes n = %d values, one per coordinate%s%s%s, got %d",
+                   p->name, info->name, n, info->dim_doc ? " (n = " : "",
+                   info->dim_doc ? info->dim_doc : "", info->dim_doc ? ")" : "", k);
         return VI_EINVAL;
       }
     }
@@ -275,7 +408,7 @@ static int type_check(const VI_X(vi_system_type) *type, int nset, const char *co
   const vi_system_info *info = type->info;
   int n = info->n, m = info->m, nq = info->nq > 0 ? info->nq : n;
   if (n <= 0 || m < 0 || m > n || info->m_nh < 0 || m + info->m_nh > n || nq < n ||
-      (nq > n && type->lie == NULL)) {
+      (nq > n && type->lie == NULL) || (type->dim != NULL && info->nq > 0)) {
     vi_set_err(err, errlen,
                "system %s has bad sizes n = %d, nq = %d, m = %d (nq > n only for a group "
                "in an embedding)",
@@ -292,7 +425,10 @@ static int type_check(const VI_X(vi_system_type) *type, int nset, const char *co
 
 /* One block: the header (public and private part), the real arrays (par,
  * M and Minv for the mechanical form, q0, p0, v0) and the private state of
- * the type, each starting on a max_align_t boundary. */
+ * the type, each starting on a max_align_t boundary. The arrays are sized
+ * for info->n, the largest dimension of a type whose dimension is set by a
+ * parameter; place lays them out for the instance's n once setup has fixed
+ * it. */
 static sys_impl *alloc_block(const VI_X(vi_system_type) *type) {
   const vi_system_info *info = type->info;
   const int n = info->n, nq = info->nq > 0 ? info->nq : n;
@@ -311,23 +447,55 @@ static sys_impl *alloc_block(const VI_X(vi_system_type) *type) {
   }
   sys_impl *s = (sys_impl *)(void *)block;
   VI_X(vi_system) *sys = &s->pub;
-  VI_REAL *r = (VI_REAL *)(void *)(block + off_real);
   sys->type = type;
+  sys->par = (VI_REAL *)(void *)(block + off_real);
+  sys->state = type->state_size > 0 ? block + off_state : NULL;
+  s->form = form_of(type);
+  s->config_mass = VI_X(vi_type_config_mass)(type);
+  return s;
+}
+
+/* The instance's sizes for dimension n (info->n unless the type sets it,
+ * vi_system_type.dim) and its arrays after par: M, Minv (mechanical form),
+ * q0, p0, v0. */
+static void place(sys_impl *s, int n) {
+  VI_X(vi_system) *sys = &s->pub;
+  const VI_X(vi_system_type) *type = sys->type;
+  const vi_system_info *info = type->info;
+  const int nval = vi_system_info_nvalues(info);
+  const int nq = info->nq > 0 ? info->nq : n;
+  const size_t nmass = type->mech ? 2 * (size_t)n * (size_t)n : 0;
   sys->n = n;
   sys->nq = nq;
   sys->m = info->m;
   sys->m_nh = info->m_nh;
   sys->ml = info->m + info->m_nh;
-  sys->par = r;
   sys->q0 = sys->par + nval + nmass;
   sys->p0 = sys->q0 + nq;
   sys->v0 = sys->p0 + n;
-  sys->state = type->state_size > 0 ? block + off_state : NULL;
-  s->form = form_of(type);
-  s->config_mass = VI_X(vi_type_config_mass)(type);
   s->M = type->mech ? sys->par + nval : NULL;
   s->Minv = type->mech ? s->M + n * n : NULL;
-  return s;
+}
+
+/* The instance's dimension: the type's (info->n), or the one its
+ * parameters set (vi_system_type.dim), checked against the type's sizes
+ * and its parameters per coordinate. */
+static int fix_dim(sys_impl *s, char *err, size_t errlen) {
+  const VI_X(vi_system_type) *type = s->pub.type;
+  const vi_system_info *info = type->info;
+  int n = info->n;
+  if (type->dim != NULL) {
+    n = type->dim(s->pub.state);
+    if (n < 1 || n > info->n || info->m + info->m_nh > n) {
+      vi_set_err(err, errlen,
+                 "system %s set the dimension n = %d from its parameters, outside 1..%d "
+                 "(or below its %d constraints): a bug in the system type",
+                 info->name, n, info->n, info->m + info->m_nh);
+      return VI_EINVAL;
+    }
+  }
+  place(s, n);
+  return check_coords(info, s->pub.par, n, err, errlen);
 }
 
 /* The type's initial data into q0 and (except for the degenerate form) v0,
@@ -384,6 +552,9 @@ static int system_alloc(const VI_X(vi_system_type) *type, int nset, const char *
                  info->name, src);
       rc = VI_EINVAL;
     }
+  }
+  if (rc == VI_OK) {
+    rc = fix_dim(s, err, errlen);
   }
   if (rc == VI_OK) {
     rc = read_initial(s, err, errlen);

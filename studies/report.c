@@ -436,12 +436,14 @@ json_t *vi_params_json(const vi_system_d *sys) {
   json_t *p = json_object();
   int k = 0;
   for (const vi_param *d = sys->type->info->params; d->name; d++) {
+    /* An unset parameter per coordinate (VI_PARAM_COORDS, derived by the
+     * system) is NaN: null. */
     if (d->count == 1) {
-      json_object_set_new(p, d->name, json_real(sys->par[k++]));
+      json_object_set_new(p, d->name, num_or_null(sys->par[k++]));
     } else {
       json_t *a = json_array();
       for (int c = 0; c < d->count; c++) {
-        json_array_append_new(a, json_real(sys->par[k++]));
+        json_array_append_new(a, num_or_null(sys->par[k++]));
       }
       json_object_set_new(p, d->name, a);
     }

@@ -117,12 +117,16 @@ static int parse_defaults(const vi_param *p, double *out) {
 
 /* The sets of a case ("name=v1,v2,..", %.17g) from the parameter values
  * par, in the order of the type's parameters ps. */
-static void write_sets(val_case *c, const vi_param *const *ps, int nps, const double *par) {
+static void write_sets(val_case *c, const vi_param *const *ps, const int *cnt, int nps,
+                       const double *par) {
   c->nset = 0;
   for (int i = 0, k = 0; i < nps && c->nset < VI_VAL_MAXSET; i++) {
+    if (cnt[i] == 0) {
+      continue; /* a parameter per coordinate left unset: derived by the system */
+    }
     char *b = c->set[c->nset++];
     int len = snprintf(b, VI_VAL_SETLEN, "%s=", ps[i]->name);
-    for (int j = 0; j < ps[i]->count && len < VI_VAL_SETLEN; j++, k++) {
+    for (int j = 0; j < cnt[i] && len < VI_VAL_SETLEN; j++, k++) {
       len += snprintf(b + len, VI_VAL_SETLEN - (size_t)len, "%s%.17g", j ? "," : "", par[k]);
     }
   }
@@ -133,20 +137,46 @@ static void write_sets(val_case *c, const vi_param *const *ps, int nps, const do
  * caller draws again). */
 static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
   const vi_system_info *in = t->info;
-  const int n = in->n;
-  double par[64];
+  /* The dimension and initial data of the defaults: the values of the
+   * parameters per coordinate (VI_PARAM_COORDS), whose defaults may be
+   * derived by the system (chaotic-nh's ensemble member). */
+  vi_system_d *d0 = NULL;
+  char err0[256];
+  if (vi_system_alloc_d(t, 0, NULL, &d0, err0, sizeof err0) != VI_OK) {
+    return -1;
+  }
+  const int n = d0->n;
+  double par[64], q00[64], v00[64];
+  for (int i = 0; i < n && i < 64; i++) {
+    q00[i] = (double)d0->q0[i];
+    v00[i] = (double)d0->v0[i];
+  }
+  vi_system_free_d(d0);
   int np = 0, iq = -1, iv = -1;
   const vi_param *ps[32];
+  int cnt[32];
   int nps = 0;
   for (const vi_param *p = in->params; p->name; p++) {
     if (nps == VI_VAL_MAXSET) {
       return -1; /* more parameters than a case holds: said by make_cases */
     }
+    const int coords = p->domain == VI_PARAM_COORDS;
+    const int named = strcmp(p->name, "q0") == 0 || strcmp(p->name, "v0") == 0;
+    cnt[nps] = !coords ? p->count : named ? n : 0;
     ps[nps++] = p;
-    if (np + p->count > 64 || parse_defaults(p, par + np) != 0) {
+    if (np + cnt[nps - 1] > 64 || (!coords && parse_defaults(p, par + np) != 0)) {
       return -1;
     }
-    const int vec = p->count == n;
+    if (coords) {
+      for (int i = 0; i < cnt[nps - 1]; i++) {
+        par[np + i] = p->name[0] == 'q' ? q00[i] : v00[i];
+      }
+    }
+    if (p->domain == VI_PARAM_NATURAL) {
+      np += p->count; /* a size or an index: structural, never drawn */
+      continue;
+    }
+    const int vec = cnt[nps - 1] == n;
     if (vec && strcmp(p->name, "q0") == 0) {
       iq = np;
     } else if (vec && (strcmp(p->name, "v0") == 0 || strcmp(p->name, "eta0") == 0)) {
@@ -154,11 +184,11 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
     }
     const int isq = np == iq, isv = np == iv;
     double scale = 0;
-    for (int i = 0; i < p->count; i++) {
+    for (int i = 0; i < cnt[nps - 1]; i++) {
       scale = fabs(par[np + i]) > scale ? fabs(par[np + i]) : scale;
     }
     scale = scale > 1 ? scale : 1;
-    for (int i = 0; i < p->count; i++) {
+    for (int i = 0; i < cnt[nps - 1]; i++) {
       const double u = 2 * gsl_rng_uniform(rng) - 1;
       double *x = &par[np + i];
       if (isq) {
@@ -171,13 +201,13 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
         *x += u * scale / 2;
       }
     }
-    np += p->count;
+    np += cnt[nps - 1];
   }
   /* Make the drawn data consistent the one way the library does
    * (vi_system_alloc_projected: q0 onto g = 0 along M^-1 G', v0
    * M-orthogonally onto G v = 0 and A v + a = 0 jointly) and read it
    * back into q0 and v0. */
-  write_sets(c, ps, nps, par);
+  write_sets(c, ps, cnt, nps, par);
   const char *set[VI_VAL_MAXSET];
   for (int i = 0; i < c->nset; i++) {
     set[i] = c->set[i];
@@ -206,7 +236,7 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
     }
   }
   vi_system_free_d(sys);
-  write_sets(c, ps, nps, par);
+  write_sets(c, ps, cnt, nps, par);
   return 0;
 }
 

@@ -463,6 +463,117 @@ class Particle(Nonholonomic):
         return self.assemble(tk, Q, V, self.pvals(vals), extra)
 
 
+class CVT(Nonholonomic):
+    """demartin2018 sec. 7.2 as the paper writes it, with a passenger mass m and a driver
+    moment of inertia J (paper: m = J = 1): L = m(v_x^2+v_z^2)/2 + J v_y^2/2
+    - (x^2 + z^2 - 2 cos y + eps sin 2y)/2, Phi = v_z + sin(y) v_x."""
+    name = "cvt"
+    title = ("pendulum-driven CVT (demartin2018 sec. 7.2): L = m(v_x^2+v_z^2)/2 + J v_y^2/2 "
+             "- (x^2 + z^2 - 2 cos y + eps sin 2y)/2, Phi = v_z + sin(y) v_x")
+    params = [
+        Param("m", [1.0], 1, "passenger mass (paper: 1)"),
+        Param("J", [1.0], 1, "driver moment of inertia (paper: 1)"),
+        Param("eps", [0.5], 1, "epsilon (paper: 1/2)"),
+        Param("q0", [1.0, 0.0, 1.0], 3, "initial (x, y, z) (paper: (1, 0, 1))"),
+        Param("v0", [0.0, 3 * np.sqrt(10) / 5, 0.0], 3,
+              "initial velocity (paper: (0, 3 sqrt(10)/5, 0), low energy; (0, sqrt 8, 0) high)"),
+    ]
+    columns = ["t", "q1", "q2", "q3", "p1", "p2", "p3", "lambda1", "residual1"]
+    extra_columns = ["E", "E_d", "E_p"]
+    coord_doc = ("q = (x, y, z), p = (m v_x, J v_y, m v_z), lambda: M qdd = -grad U - A^T lambda, "
+                 "A = (sin y, 0, 1); E_d, E_p the driver's and the passenger's energies")
+
+    def __init__(self):
+        x, y, z = sp.symbols("x y z", real=True)
+        vx, vy, vz = sp.symbols("v_x v_y v_z", real=True)
+        m, J = sp.symbols("m J", positive=True)
+        eps = sp.symbols("eps", real=True)
+        L = (m * (vx**2 + vz**2) / 2 + J * vy**2 / 2
+             - (x**2 + z**2 - 2 * sp.cos(y) + eps * sp.sin(2 * y)) / 2)
+        self.setup([x, y, z], [vx, vy, vz], [m, J, eps], L, [vz + sp.sin(y) * vx])
+        Ed = J * vy**2 / 2 - sp.cos(y) + eps * sp.sin(2 * y) / 2
+        Ep = m * (vx**2 + vz**2) / 2 + (x**2 + z**2) / 2
+        self.Ed, self.Ep = Ed, Ep
+        args = [x, y, z, vx, vy, vz, m, J, eps]
+        self._Ed = sp.lambdify(args, Ed, "numpy")
+        self._Ep = sp.lambdify(args, Ep, "numpy")
+
+    def extra_cols(self, tk, Q, V, pv):
+        args = [Q[:, i] for i in range(3)] + [V[:, i] for i in range(3)] + pv
+        bc = lambda a: np.broadcast_to(np.asarray(a, float), tk.shape)  # noqa: E731
+        return [bc(self._Ed(*args)), bc(self._Ep(*args))]
+
+
+class ChaoticNH(Nonholonomic):
+    """demartin2018 sec. 7.3 (McLachlan & Perlmutter), any m_c >= 2, with a mass m (paper: 1):
+    L = m|v|^2/2 - (|q|^2 + q_{m_c+2}^2 q_{m_c+3}^2 + sum_i q_{1+i}^2 q_{m_c+1+i}^2)/2,
+    Phi = v_1 + sum_{i=m_c+2}^n q_i v_i; the equations derived by sympy for each m_c."""
+    name = "chaotic-nh"
+    title = ("fully chaotic nonholonomic system (demartin2018 sec. 7.3), n = 2 m_c + 1: "
+             "L = m|v|^2/2 - (|q|^2 + q_{m+2}^2 q_{m+3}^2 + sum q_{1+i}^2 q_{m+1+i}^2)/2, "
+             "Phi = v_1 + sum_{i>=m+2} q_i v_i")
+    params = [
+        Param("m", [1.0], 1, "mass (paper: 1)"),
+        Param("m_c", [3.0], 1, "size parameter, n = 2 m_c + 1 (paper: 3)"),
+        Param("J", [9.0], 1, "ensemble size"),
+        Param("j", [0.0], 1, "ensemble member"),
+        Param("q0", None, -1, "initial q (n values; unset: the ensemble member's)"),
+        Param("v0", None, -1, "initial v (n values; unset: the ensemble member's)"),
+    ]
+    extra_columns = ["E"]
+    coord_doc = "q, p = m v, lambda: M qdd = -grad U - A^T lambda, A = (1, 0.., q_{m+2}, .., q_n)"
+
+    def __init__(self):
+        self.built = {}
+        self.use(3)
+
+    def use(self, mc):
+        if mc not in self.built:
+            n = 2 * mc + 1
+            q = list(sp.symbols("q1:%d" % (n + 1), real=True))
+            v = list(sp.symbols("v1:%d" % (n + 1), real=True))
+            m = sp.symbols("m", positive=True)
+            U = (sum(qi**2 for qi in q) + q[mc + 1]**2 * q[mc + 2]**2
+                 + sum(q[i]**2 * q[mc + i]**2 for i in range(1, mc + 1))) / 2
+            L = m * sum(vi**2 for vi in v) / 2 - U
+            Phi = v[0] + sum(q[i - 1] * v[i - 1] for i in range(mc + 2, n + 1))
+            obj = Nonholonomic.__new__(Nonholonomic)
+            obj.name = self.name
+            obj.setup(q, v, [m], L, [Phi])
+            obj.U = U
+            self.built[mc] = obj
+        b = self.built[mc]
+        for k in ("n", "m", "M", "A", "c", "qdd", "lam", "p", "E", "q", "v", "prm", "Lsym",
+                  "Phisym", "_qdd", "_lam", "_p", "_Phi", "_E", "_A", "_M", "U"):
+            setattr(self, k, getattr(b, k))
+        n = b.n
+        self.columns = (["t"] + ["q%d" % i for i in range(1, n + 1)]
+                        + ["p%d" % i for i in range(1, n + 1)] + ["lambda1", "residual1"])
+
+    def resolve(self, sets):
+        vals = {p.name: (None if p.default is None else list(p.default)) for p in self.params}
+        spec = {p.name: p for p in self.params}
+        for name, v in sets:
+            if name not in spec:
+                raise RefError("%s: unknown parameter %r" % (self.name, name))
+            vals[name] = list(v)
+        mc, J, j = int(vals["m_c"][0]), vals["J"][0], vals["j"][0]
+        if vals["m_c"][0] != mc or mc < 2 or J < 1 or not 0 <= j <= J:
+            raise RefError("%s: need a whole m_c >= 2, J >= 1 and 0 <= j <= J" % self.name)
+        self.use(mc)
+        n = 2 * mc + 1
+        th = j * np.pi / (2 * J)
+        # the paper's ensemble (m_c = 3) and vistudy's stated generalisation for other m_c
+        q0 = [np.cos(th)] + [(mc + 1 - i) / 5 for i in range(1, mc + 1)] + [1.0] * mc
+        v0 = [0.0, np.sin(th)] + [0.0] * (n - 2)
+        vals["q0"] = vals["q0"] if vals["q0"] is not None else q0
+        vals["v0"] = vals["v0"] if vals["v0"] is not None else v0
+        if len(vals["q0"]) != n or len(vals["v0"]) != n:
+            raise RefError("%s: q0 and v0 take n = %d values" % (self.name, n))
+        self.check_consistent(vals)
+        return vals
+
+
 class Disc(Nonholonomic):
     name = "vertical-disc"
     title = ("vertical disc (knife edge, no rolling angle) with an elastic spring on SE(2) "
@@ -1327,7 +1438,8 @@ def get_system(name):
     cls = {"lotka-volterra": LotkaVolterra, "kepler": Kepler, "point-vortices": PointVortices,
            "nonholonomic-particle": Particle, "vertical-disc": Disc,
            "turntable": Turntable, "knife-edge-incline": KnifeEdge,
-           "pendulum-3d": Pendulum3D, "gyro-top": GyroTop}.get(name)
+           "pendulum-3d": Pendulum3D, "gyro-top": GyroTop, "cvt": CVT,
+           "chaotic-nh": ChaoticNH}.get(name)
     if cls is None:
         raise RefError("unknown system %r (known: %s)" % (name, ", ".join(ALL)))
     if name not in SYSTEMS:
@@ -1336,7 +1448,7 @@ def get_system(name):
 
 
 ALL = ["lotka-volterra", "kepler", "point-vortices", "nonholonomic-particle", "vertical-disc",
-       "turntable", "knife-edge-incline", "pendulum-3d", "gyro-top"]
+       "turntable", "knife-edge-incline", "pendulum-3d", "gyro-top", "cvt", "chaotic-nh"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1921,6 +2033,69 @@ def selftest():
             check_true("gyro-top: %s refused" % label, False)
         except RefError as e:
             check_true("gyro-top: %s refused (%s)" % (label, str(e)[:50]), True)
+
+    # --- CVT (demartin2018 sec. 7.2) ---------------------------------------------------------
+    cv = get_system("cvt")
+    x, y, z = cv.q
+    vx, vy, vz = cv.v
+    m, Jd, eps = cv.prm
+    # notes sec. 2.2, paper sign (+A^T lambda), M = I; with the masses m (x, z) and J (y)
+    note_lam = (x * sp.sin(y) + z - m * sp.cos(y) * vx * vy) / (1 + sp.sin(y)**2)
+    check_true("cvt: sympy lambda = -(x sin y + z - m cos y v_x v_y)/(1 + sin^2 y) "
+               "(notes sec. 2.2 at m = J = 1, paper sign +)",
+               sp.simplify(cv.lam[0] + note_lam) == 0)
+    check_true("cvt: J y'' = -sin y - eps cos 2y (the driver is decoupled)",
+               sp.simplify(Jd * cv.qdd[1] + sp.sin(y) + eps * sp.cos(2 * y)) == 0)
+    check_true("cvt: E = E_d + E_p", sp.simplify(cv.E - cv.Ed - cv.Ep) == 0)
+    for label, v0y, Ed0, Ep0 in (("low", "3*sqrt(10)/5", 0.8, 1.0), ("high", "sqrt(8)", 3.0, 1.0)):
+        vals = cv.resolve(parse_sets(["v0=0,%s,0" % v0y]))
+        tk, _ = node_times(0.5, 100.0)
+        num, idx = cv.table(vals, tk, 1e-14, 1e-16, True)
+        check("cvt %s: lambda(0) = -1 (paper: lambda_0 = 1)" % label,
+              abs(num[0, idx["lambda"][0]] + 1), 1e-15)
+        check("cvt %s: E_d(0) = %g, E_p(0) = %g (paper)" % (label, Ed0, Ep0),
+              max(abs(num[0, -2] - Ed0), abs(num[0, -1] - Ep0)), 1e-15)
+        for k, nm in ((-3, "E"), (-2, "E_d"), (-1, "E_p")):
+            check("cvt %s: drift of %s along DOP853 (rtol 1e-14), T = 100" % (label, nm),
+                  float(np.max(np.abs(num[:, k] - num[0, k]))), 2e-11)
+        check("cvt %s: max |Phi| along DOP853, T = 100" % label,
+              float(np.max(np.abs(num[:, idx["residual"]]))), 1e-11)
+        ys = num[:, idx["q"][1]]
+        check_true("cvt %s: the driver %s (y in [%.2f, %.2f])"
+                   % (label, "oscillates" if label == "low" else "rotates", ys.min(), ys.max()),
+                   (ys.max() < np.pi) if label == "low" else (ys.max() > 4 * np.pi))
+    # closed-form lambda at held-out data (m, J, eps != the paper's) against the sympy solve
+    vals = cv.resolve(parse_sets(["m=1.6,J=0.7,eps=-0.3,q0=0.4,1.1,-0.8",
+                                  "v0=0.9,-1.3,%r" % (-0.9 * np.sin(1.1))]))
+    num, idx = cv.table(vals, np.array([0.0]), RTOL_DEFAULT, ATOL_DEFAULT, False)
+    lam_cf = -(0.4 * np.sin(1.1) - 0.8 - 1.6 * np.cos(1.1) * 0.9 * -1.3) / (1 + np.sin(1.1)**2)
+    check("cvt: lambda(0) at held-out data against the closed form",
+          abs(num[0, idx["lambda"][0]] - lam_cf), 1e-15)
+
+    # --- chaotic nonholonomic system (demartin2018 sec. 7.3) -----------------------------------
+    ch = get_system("chaotic-nh")
+    for mc in (2, 3, 4):
+        ch.resolve([("m_c", [float(mc)])])
+        n = 2 * mc + 1
+        q, v, (mm,) = ch.q, ch.v, ch.prm
+        Av = [1] + [0] * mc + q[mc + 1:]
+        gU = [sp.diff(ch.U, qi) for qi in q]
+        cf = -(sum(a * g for a, g in zip(Av, gU)) - mm * sum(vi**2 for vi in v[mc + 1:])) \
+            / (1 + sum(qi**2 for qi in q[mc + 1:]))
+        check_true("chaotic-nh m_c = %d (n = %d): sympy lambda = -(A.grad U - m sum v_i^2)/|A|^2 "
+                   "(notes sec. 2.3, paper sign +)" % (mc, n), sp.simplify(ch.lam[0] - cf) == 0)
+    J = 9
+    for j in (0, 2, 9):
+        vals = ch.resolve([("j", [float(j)])])
+        tk, _ = node_times(0.5, 20.0)
+        num, idx = ch.table(vals, tk, 1e-14, 1e-16, True)
+        al = np.cos(j * np.pi / (2 * J))
+        check("chaotic-nh j = %d: E_0 = 3.06 (paper)" % j, abs(num[0, -1] - 3.06), 1e-15)
+        check("chaotic-nh j = %d: lambda_0 = -(alpha + 5.56)/4 (notes, paper sign +)" % j,
+              abs(num[0, idx["lambda"][0]] + (al + 5.56) / 4), 1e-15)
+        check("chaotic-nh j = %d: energy drift along DOP853 (rtol 1e-14), T = 20" % j,
+              float(np.max(np.abs(num[:, -1] - num[0, -1]))), 1e-11)
+    ch.resolve([])
 
     # --- command-line parsing -----------------------------------------------------------------
     check_true("--set parsing: 'a1=2,q0=1.5,0.7' + 'b2=-3'",

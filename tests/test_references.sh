@@ -94,6 +94,20 @@ cases=(
   "gyro-top|m=1.3,I1=2.1e-3,I2=2.1e-3,I3=1.2e-3,l=0.11,gravity=7.5,alpha0=0.45,omega_p=-6|0.3|0.03"
   "gyro-top|m=0.5,I1=1e-3,I2=1e-3,I3=1.8e-3,l=0.05,alpha0=1.2,omega_p=4|0.4|0.05"
   "gyro-top|I1=1.1e-3,I2=0.8e-3,I3=1.5e-3,alpha0=0.7,omega_p=12|0.2|0.02"
+  # Pendulum-driven CVT (demartin2018 §7.2): the paper's low regime (the defaults) and high
+  # regime (the driver rotates); held-out masses, a negative eps and a moving passenger; eps = 0
+  # with the driver started past the top. E_d and E_p against the independent ones, constant.
+  "cvt||5|0.25"
+  "cvt|v0=0,2.8284271247461900976,0|5|0.25"
+  "cvt|m=1.6,J=0.7,eps=-0.3,q0=0.4,1.1,-0.8,v0=0.9,-1.3,-0.8020866240552917|4|0.2"
+  "cvt|m=0.55,J=2.2,eps=0,q0=-1.2,2.5,0.3,v0=-0.4,0.75,0.23938885764158258|3|0.1"
+  # McLachlan-Perlmutter's chaotic system (demartin2018 §7.3): the paper's ensemble member j = 0
+  # (the defaults) and j = 5 of J = 9; held-out: m_c = 2 (n = 5) with explicit data, m_c = 4
+  # (n = 9) with another mass and member.
+  "chaotic-nh||3|0.1"
+  "chaotic-nh|j=5|3|0.25"
+  "chaotic-nh|m_c=2,q0=0.3,-0.7,1.2,0.45,-0.8,v0=-0.18,1.1,-0.6,0.4,0|3|0.1"
+  "chaotic-nh|m_c=4,m=0.8,J=7,j=3|2|0.1"
   "turntable||5|0.25"
   "turntable|r=0.7,abc=0.3,0.3,0.3,Omega=-1.3,R0=-0.21820875134274176,-0.76164243333629589,-0.61015223065969981,-0.38490697969216697,0.64170330842860535,-0.66337280690124456,0.89678958391681562,0.090098100387013158,-0.43318676628557862,xy0=-0.4,0.9,eta0=0.6,-0.35,1.1,0.925,0.1|4|0.2"
   "turntable|r=1.6,abc=0.65,0.65,0.65,Omega=0.45,R0=0.71854382627416957,-0.61250663742726841,-0.32943950708865655,0.67073894923261268,0.73552825055072835,0.095432984990075104,0.18385872757529598,-0.28954069100788915,0.93934134186943308,xy0=2.1,-1.3,eta0=-0.25,0.7,-0.4,1.705,1.345|3|0.1"
@@ -107,7 +121,7 @@ for c in "${cases[@]}"; do
   pyopt=()
   [ "$mode" = exact ] && pyopt=(--exact)
   # the degenerate systems with momentum maps: --extra writes H and the maps, compared below
-  case "$sys" in kepler|point-vortices|turntable|knife-edge-incline|pendulum-3d|gyro-top) pyopt+=(--extra) ;; esac
+  case "$sys" in kepler|point-vortices|turntable|knife-edge-incline|pendulum-3d|gyro-top|cvt|chaotic-nh) pyopt+=(--extra) ;; esac
   if ! python3 "$here/ref_systems.py" "$sys" "${args[@]}" --h "$h" --T "$T" "${pyopt[@]}" --out "$tmp/py.csv" 2>"$tmp/py.err"; then
     cat "$tmp/py.err"; echo "FAIL: independent reference of $sys ${set:-defaults}"; fails=$((fails + 1)); continue
   fi
@@ -179,7 +193,7 @@ if "group_defect" in cv[0]:
         bad.append(f"distance from the group {d:.2e}")
 inv = ""
 pairs = (("energy", "H"), ("energy", "E"), ("L", "L"), ("I", "I"), ("Px", "Px"), ("Py", "Py"),
-         ("p_phi", "p_phi"), ("Jz", "Jz"))
+         ("p_phi", "p_phi"), ("Jz", "Jz"), ("E_d", "E_d"), ("E_p", "E_p"))
 drifting = set()
 if tt:
     # vistudy's energy (the kinetic energy l) against the independent E node by node, and the

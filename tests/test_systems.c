@@ -419,6 +419,8 @@ int main(void) {
   }
   test_mixed_inconsistent_d(c);
   test_mixed_inconsistent_q(c);
+  test_param_kinds_d(c);
+  test_param_kinds_q(c);
 
   /* The exact pendulum over a spread of regimes: default, both signs of
    * omega0, an amplitude beyond pi (phi0 = 7 = 0.717 + 2 pi), near the
@@ -650,12 +652,14 @@ static int VI_X(no_mass)(const VI_X(vi_system) *sys) {
          VI_X(vi_system_minv_apply)(sys, sys->q0, p, v) == VI_EUNSUPPORTED && M == NULL;
 }
 
-static int VI_X(param_offset)(const vi_system_info *info, const char *name,
+/* The offset of parameter name in par and its number of values (n, the
+ * instance's dimension, for a parameter per coordinate). */
+static int VI_X(param_offset)(const vi_system_info *info, const char *name, int n,
                               int *count) {
   int off = 0;
   for (const vi_param *p = info->params; p->name != NULL; p++) {
     if (strcmp(p->name, name) == 0) {
-      *count = p->count;
+      *count = p->domain == VI_PARAM_COORDS ? n : p->count;
       return off;
     }
     off += p->count;
@@ -731,6 +735,40 @@ static void VI_X(test_bad_input)(vi_check_ctx *c,
     }
     VI_X(expect_fail)(c, t, s, VI_EINVAL, name, "must be > 0, got -0.5");
   }
+  /* A size or an index (VI_PARAM_NATURAL) is a whole number: 2.5 is
+   * refused naming it; a parameter per coordinate (VI_PARAM_COORDS) takes
+   * exactly n values, n the instance's dimension. */
+  for (const vi_param *p = info->params; p->name != NULL; p++) {
+    if (p->domain == VI_PARAM_NATURAL) {
+      char name[128];
+      snprintf(s, sizeof s, "%s=2.5", p->name);
+      snprintf(name, sizeof name, "%s of %s", p->name, info->name);
+      VI_X(expect_fail)(c, t, s, VI_EINVAL, name, "must be a whole number >= 0, got 2.5");
+    } else if (p->domain == VI_PARAM_COORDS && sys->n >= 2) {
+      size_t used = (size_t)snprintf(s, sizeof s, "%s=", p->name);
+      for (int i = 0; i < sys->n - 1; i++) {
+        used += (size_t)snprintf(s + used, sizeof s - used, "%s0.25", i ? "," : "");
+      }
+      char want2[64];
+      snprintf(want2, sizeof want2, "takes n = %d values", sys->n);
+      VI_X(expect_fail)(c, t, s, VI_EINVAL, p->name, want2);
+    }
+  }
+  /* Named data sets: each is accepted; an unknown one is refused naming
+   * the valid ones (or saying there are none). */
+  for (const vi_data_set *d = info->data; d != NULL && d->name != NULL; d++) {
+    char a[96], err[512] = "";
+    snprintf(a, sizeof a, "data=%s", d->name);
+    const char *set[1] = {a};
+    VI_X(vi_system) *s2 = NULL;
+    int rc = VI_X(vi_system_alloc)(t, 1, set, &s2, err, sizeof err);
+    VI_CHECK(c, rc == VI_OK && s2 != NULL, "%s %s: data set %s refused: %s", info->name,
+             VI_PREC_NAME, d->name, err);
+    VI_X(vi_system_free)(s2);
+  }
+  VI_X(expect_fail)(c, t, "data=no-such-set", VI_EINVAL, "no-such-set",
+                    info->data != NULL && info->data->name != NULL ? info->data->name
+                                                                   : "no named data sets");
   /* Every mechanical system has masses or lengths; a degenerate one may
    * have none (vortex strengths take either sign). */
   VI_CHECK(c, npositive > 0 || t->mech == NULL,
@@ -742,7 +780,7 @@ static void VI_X(test_bad_input)(vi_check_ctx *c,
    * constraint too, A v0 = 0. */
   int cnt = 0;
   int n = sys->n;
-  if (sys->m > 0 && VI_X(param_offset)(info, "q0", &cnt) >= 0 && cnt == n) {
+  if (sys->m > 0 && VI_X(param_offset)(info, "q0", sys->n, &cnt) >= 0 && cnt == n) {
     size_t used = (size_t)snprintf(s, sizeof s, "q0=");
     for (int i = 0; i < n; i++) {
       used += (size_t)snprintf(s + used, sizeof s - used, "%s%.17g",
@@ -753,7 +791,7 @@ static void VI_X(test_bad_input)(vi_check_ctx *c,
     VI_X(expect_fail)(c, t, s, VI_EINCONSISTENT, "|g(q0)| = ",
                       sys->m_nh > 0 ? "|A(q0) v0 + a(q0)| = " : "tolerance");
   }
-  if ((sys->m > 0 || sys->m_nh > 0) && VI_X(param_offset)(info, "v0", &cnt) >= 0 &&
+  if ((sys->m > 0 || sys->m_nh > 0) && VI_X(param_offset)(info, "v0", sys->n, &cnt) >= 0 &&
       cnt == n) {
     size_t used = (size_t)snprintf(s, sizeof s, "v0=");
     for (int i = 0; i < n; i++) {
@@ -1375,8 +1413,11 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
     return;
   }
   int n = sys->n, m = sys->m;
-  VI_CHECK(c, n == info->n && m == info->m && n <= TN && m <= TN, "%s %s: sizes %d %d",
-           info->name, pn, n, m);
+  /* A dimension set by a parameter (vi_system_type.dim) is at most the
+   * type's info->n. */
+  VI_CHECK(c, (n == info->n || (t->dim != NULL && n >= 1 && n <= info->n)) &&
+                  m == info->m && n <= TN && m <= TN,
+           "%s %s: sizes %d %d", info->name, pn, n, m);
   if (n > TN || m > TN) {
     VI_X(vi_system_free)(sys);
     return;
@@ -1408,6 +1449,76 @@ static void VI_X(test_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t) {
   VI_X(test_bad_input)(c, t, sys);
   VI_X(vi_system_free)(sys);
   VI_X(vi_system_free)(NULL);
+}
+
+/* A dimension set by a parameter (chaotic-nh: n = 2 m_c + 1) and a named
+ * data set (cvt): the instance's n, every derivative at that n, the
+ * paper's energy sheet E_0 = 3.06 for every ensemble member at m_c = 3
+ * (demartin2018 §7.3), explicit data of n values, and a data set under
+ * the user's other settings whatever their order. */
+static void VI_X(test_param_kinds)(vi_check_ctx *c) {
+  char err[512];
+  const VI_X(vi_system_type) *t = VI_X(vi_system_find)("chaotic-nh", err, sizeof err);
+  VI_CHECK(c, t != NULL && t->dim != NULL, "chaotic-nh not registered: %s", err);
+  static const struct {
+    const char *set[3];
+    int nset, n;
+  } cases[] = {{{"m_c=2"}, 1, 5},
+               {{"m_c=5", "j=4", "m=1.7"}, 3, 11},
+               {{"m_c=7", "J=4", "j=1"}, 3, 15},
+               {{"m_c=2", "q0=0.3,-0.7,1.2,0.45,-0.8", "v0=-0.18,1.1,-0.6,0.4,0"}, 3, 5}};
+  for (size_t k = 0; t != NULL && k < sizeof cases / sizeof cases[0]; k++) {
+    VI_X(vi_system) *sys = NULL;
+    int rc = VI_X(vi_system_alloc)(t, cases[k].nset, cases[k].set, &sys, err, sizeof err);
+    VI_CHECK(c, rc == VI_OK && sys != NULL && sys->n == cases[k].n,
+             "chaotic-nh %s %s: alloc %d, n = %d (want %d): %s", VI_PREC_NAME,
+             cases[k].set[0], rc, sys ? sys->n : -1, cases[k].n, err);
+    if (sys != NULL) {
+      vi_report_ctx r = {0, 0, 1};
+      int nf = VI_X(vi_system_check)(sys, 3, vi_report_line, &r);
+      VI_CHECK(c, nf == 0 && r.lines > 0, "chaotic-nh %s n = %d: vi_system_check: %d failures",
+               VI_PREC_NAME, sys->n, nf);
+      VI_X(vi_system_free)(sys);
+    }
+  }
+  for (int j = 0; t != NULL && j <= 9; j += 3) {
+    char js[16];
+    snprintf(js, sizeof js, "j=%d", j);
+    const char *set[1] = {js};
+    VI_X(vi_system) *sys = NULL;
+    VI_REAL E = 0;
+    int rc = VI_X(vi_system_alloc)(t, 1, set, &sys, err, sizeof err);
+    rc = rc == VI_OK ? VI_X(vi_system_energy)(sys, sys->q0, sys->p0, &E) : rc;
+    VI_CHECK(c, rc == VI_OK && vi_fabs(E - VI_C(3.06)) <= 10 * VI_EPS,
+             "chaotic-nh %s %s: E_0 = %.17g, want 3.06: %s", VI_PREC_NAME, js, (double)E, err);
+    VI_X(vi_system_free)(sys);
+  }
+  const VI_X(vi_system_type) *cv = VI_X(vi_system_find)("cvt", err, sizeof err);
+  VI_CHECK(c, cv != NULL, "cvt not registered: %s", err);
+  static const char *const orders[2][2] = {{"eps=0.25", "data=high"}, {"data=high", "eps=0.25"}};
+  for (int o = 0; cv != NULL && o < 2; o++) {
+    VI_X(vi_system) *sys = NULL;
+    int rc = VI_X(vi_system_alloc)(cv, 2, orders[o], &sys, err, sizeof err);
+    VI_REAL J[2] = {0, 0};
+    if (rc == VI_OK) {
+      cv->obs->momenta(sys->state, sys->q0, sys->p0, J);
+    }
+    /* E_d = 3 and E_p = 1 (y0 = 0: eps does not enter E_d(0)); eps
+     * itself is the user's. */
+    VI_CHECK(c, rc == VI_OK && vi_fabs(J[0] - 3) <= 10 * VI_EPS &&
+                    vi_fabs(J[1] - 1) <= 10 * VI_EPS && sys->par[2] == VI_C(0.25),
+             "cvt %s %s, %s: E_d %.17g, E_p %.17g, eps %g: %s", VI_PREC_NAME, orders[o][0],
+             orders[o][1], (double)J[0], (double)J[1], sys ? (double)sys->par[2] : -1.0, err);
+    VI_X(vi_system_free)(sys);
+  }
+  if (cv != NULL) {
+    static const char *const two[2] = {"data=low", "data=high"};
+    VI_X(expect_fail)(c, cv, "data=", VI_EINVAL, "data set '' of cvt", "low, high");
+    VI_X(vi_system) *sys = NULL;
+    int rc = VI_X(vi_system_alloc)(cv, 2, two, &sys, err, sizeof err);
+    VI_CHECK(c, rc == VI_EINVAL && sys == NULL && contains(err, "set twice"),
+             "cvt %s: two data sets: %d %s", VI_PREC_NAME, rc, err);
+  }
 }
 
 /* A system with both constraint kinds refuses initial data that violates
