@@ -241,7 +241,8 @@ static int nhprk_accepts(const void *opts, const VI_X(vi_system_type) *sys, char
 }
 
 /* Phi at the node is kept to the solver's tolerance: stage s is the end
- * point (R^Phi_s = Phi(q_{k+1}, v_{k+1})). No holonomic constraint. */
+ * point (R^Phi_s = Phi(q_{k+1}, v_{k+1}); on a group phi(g_{k+1},
+ * eta_{k+1}) with eta_{k+1} from mu_{k+1}). No holonomic constraint. */
 static unsigned nhprk_keeps(const void *opts) {
   (void)opts;
   return VI_KEEPS_NH;
@@ -619,9 +620,11 @@ static void nhprk_fini(void *state) {
  * error on a bounded interval is of their order where it is a first
  * integral (linear constraints: a = 0); the paper claims no more (its
  * CVT and chaotic experiments show bounded or random-walk energy errors
- * over long times, no exact conservation). With lambda0=zero the
- * theorem's hypothesis fails and nothing is declared (tests/test_nhprk.c
- * measures the loss). */
+ * over long times, no exact conservation). §6.4 asserts the same orders
+ * for the Lie-group branch (measured: tests/test_nhprk_orders.sh). With
+ * lambda0=zero the theorem's hypothesis fails, with ddcay=off the scheme
+ * is not the paper's (order 1, notes P10): nothing is declared for either
+ * (tests/test_nhprk_orders.sh measures both losses). */
 static int nhprk_expected_order(const void *opts_, const VI_X(vi_system_type) *sys,
                                 int quantity) {
   const nhprk_opts *o = opts_;
@@ -651,7 +654,7 @@ const VI_X(vi_method_type) VI_X(vi_method_nhprk) = {
     .name = "nhprk",
     .summary = "nonholonomic Lobatto IIIA-IIIB partitioned Runge-Kutta, s stages, lambda "
                "carried from step to step, the constraint on the IIIA stage momenta",
-    .cite = "demartin2018 (14), App. D, Cor. 5.2.1",
+    .cite = "demartin2018 (14), App. D; on a Lie group §6.4, App. F; Cor. 5.2.1",
     .options = nhprk_options,
     .needs = VI_NEED_MECH | VI_NEED_LIE | VI_NEED_NH,
     .optional = VI_NEED_HOLO,
