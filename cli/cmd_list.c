@@ -327,8 +327,8 @@ static void md_methods(void) {
     int any = 0;
     for (int j = 0; vi_system_types_d[j]; j++) {
       /* The family's own refusals (accepts) with the default options too:
-       * nhprk's tables admit the Lie-group systems, its accepts refuses
-       * them until that branch is built. */
+       * nhprk's tables admit every nonholonomic system, its accepts
+       * refuses the holonomic ones. */
       if (!vi_system_types_d[j]->info->test_only &&
           (spec[0] ? vi_method_accepts_d(mt, opts, vi_system_types_d[j], NULL, 0) == VI_OK
                    : vi_method_compatible_d(mt, vi_system_types_d[j], NULL, 0))) {

@@ -87,7 +87,13 @@ typedef struct VI_X(vi_degen_ops) {
  *   tangent: d/dt of the stored coordinates of g along gdot = g xi (nq);
  *   project: required when nq > d: *res = the distance of the stored reals
  *   from the group (e.g. max |R'R - I| and det R = 1), and g replaced by
- *   the nearest element (initial data are refused or projected by it). */
+ *   the nearest element (initial data are refused or projected by it);
+ *   ddcay_star (optional; what Lie-group Runge-Kutta schemes need for the
+ *   second-tangent term of demartin2018 (26), nhprk): K = (ddcay_xi)*(y,
+ *   pi) (d), the adjoint in delta of the second tangent ddcay_xi(y, delta),
+ *   defined by D_xi(dcay_xi y) . delta = dcay_xi(ddcay_xi(y, delta)) (notes
+ *   §1.6); K = B' pi with B delta = ddcay_xi(y, delta). vistudy check
+ *   compares pi' B with the differences of dcay_x y along x. */
 typedef struct VI_X(vi_space_ops) {
   int (*compose)(const void *state, const VI_REAL *g, const VI_REAL *h, VI_REAL *gh);
   int (*inverse)(const void *state, const VI_REAL *g, VI_REAL *ginv);
@@ -99,6 +105,8 @@ typedef struct VI_X(vi_space_ops) {
   int (*Ad)(const void *state, const VI_REAL *g, VI_REAL *A);
   int (*tangent)(const void *state, const VI_REAL *g, const VI_REAL *xi, VI_REAL *gdot);
   int (*project)(const void *state, VI_REAL *g, VI_REAL *res);
+  int (*ddcay_star)(const void *state, const VI_REAL *xi, const VI_REAL *y, const VI_REAL *pi,
+                    VI_REAL *K);
 } VI_X(vi_space_ops);
 
 /* Lie-group form: a trivialised Lagrangian l(g, xi) on G x g (demartin2018

@@ -521,8 +521,50 @@ static int ad_df(const sys_impl *s, const fd_point *pt, VI_REAL *J, int *have, V
   return rc;
 }
 
+/* Whether the group table supplies the optional second tangent. */
+static int has_ddcay(const sys_impl *s) {
+  return s->pub.type->space->ddcay_star != NULL;
+}
+
+/* The second tangent (ddcay_X)*(y, pi) (notes §1.6) against the
+ * differences of sigma . dcay_x y along x around X (y = the point's xi,
+ * sigma its auxiliary vector): D_x(dcay_x y) = dcay_X B, B delta =
+ * ddcay_X(y, delta), so the gradient is B' dcay_X' sigma = (ddcay_X)*(y,
+ * pi) with pi = dcay_X' sigma. Checked where the group table has it
+ * (has_ddcay; a family that needs it refuses a system without it). */
+static int ddcay_f(const sys_impl *s, const fd_point *pt, const VI_REAL *g, const VI_REAL *x,
+                   VI_REAL *out, VI_REAL *tmp) {
+  const int n = s->pub.n;
+  int rc = s->pub.type->space->dcay(s->pub.state, x, tmp);
+  VI_REAL t = 0;
+  for (int i = 0; rc == 0 && i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      t += pt->eta[i] * tmp[i * n + j] * pt->v[j];
+    }
+  }
+  out[0] = t;
+  return rc;
+}
+static int ddcay_df(const sys_impl *s, const fd_point *pt, VI_REAL *J, int *have,
+                    VI_REAL *tmp) {
+  const VI_X(vi_space_ops) *sp = s->pub.type->space;
+  const int n = s->pub.n;
+  VI_REAL *D = tmp, *pi = tmp + n * n;
+  *have = 1;
+  int rc = sp->dcay(s->pub.state, pt->X, D);
+  for (int j = 0; rc == 0 && j < n; j++) {
+    VI_REAL t = 0;
+    for (int i = 0; i < n; i++) {
+      t += D[i * n + j] * pt->eta[i];
+    }
+    pi[j] = t;
+  }
+  return rc == 0 ? sp->ddcay_star(s->pub.state, pt->X, pt->v, pi, J) : rc;
+}
+
 static const vi_fd_pair space_pairs[] = {
     {"group dcay", FD_ALG, FD_ROWS_N, NULL, cay_f, cay_df},
+    {"group ddcay_star", FD_ALG, FD_ROWS_1, has_ddcay, ddcay_f, ddcay_df},
     {"group tangent", FD_CHART, FD_ROWS_NQ, NULL, tan_f, tan_df},
     {"group Ad", FD_CHART, FD_ROWS_N, NULL, Ad_f, Ad_df},
     {"group ad", FD_CHART, FD_ROWS_N, NULL, ad_f, ad_df},

@@ -261,6 +261,30 @@ static int so3_Ad(const void *st, const VI_REAL *g, VI_REAL *A) {
   return 0;
 }
 
+/* The second-tangent term (ddcay_xi)*(y, pi) of demartin2018 (26) in
+ * closed form (notes §1.6): on SO(3), with d = dcay_w y_w,
+ *   K_w = 1/2 pi_w x d - 1/4 (w.d) pi_w - 1/4 (w.pi_w) d,
+ * and 0 on R^2 (cay is the identity there, its second tangent vanishes);
+ * vistudy check compares it with differences of dcay. */
+static int so3_ddcay_star(const void *st, const VI_REAL *xi, const VI_REAL *y,
+                          const VI_REAL *pi, VI_REAL *K) {
+  (void)st;
+  const VI_REAL w1 = xi[0], w2 = xi[1], w3 = xi[2];
+  const VI_REAL f = 2 / (4 + w1 * w1 + w2 * w2 + w3 * w3);
+  /* d = f (2 y - w x y). */
+  const VI_REAL d[3] = {f * (2 * y[0] - (w2 * y[2] - w3 * y[1])),
+                        f * (2 * y[1] - (w3 * y[0] - w1 * y[2])),
+                        f * (2 * y[2] - (w1 * y[1] - w2 * y[0]))};
+  const VI_REAL wd = w1 * d[0] + w2 * d[1] + w3 * d[2];
+  const VI_REAL wp = w1 * pi[0] + w2 * pi[1] + w3 * pi[2];
+  K[0] = (pi[1] * d[2] - pi[2] * d[1]) / 2 - wd * pi[0] / 4 - wp * d[0] / 4;
+  K[1] = (pi[2] * d[0] - pi[0] * d[2]) / 2 - wd * pi[1] / 4 - wp * d[1] / 4;
+  K[2] = (pi[0] * d[1] - pi[1] * d[0]) / 2 - wd * pi[2] / 4 - wp * d[2] / 4;
+  K[3] = 0;
+  K[4] = 0;
+  return 0;
+}
+
 /* d/dt of the stored reals along gdot = g xi: Rdot = R hat w, (x, y)dot =
  * (v_x, v_y) (the translations of a direct product are not rotated). */
 static int so3_tangent(const void *st, const VI_REAL *g, const VI_REAL *xi, VI_REAL *gd) {
@@ -473,6 +497,7 @@ static const VI_X(vi_space_ops) turntable_space = {
     .Ad = so3_Ad,
     .tangent = so3_tangent,
     .project = so3_project,
+    .ddcay_star = so3_ddcay_star,
 };
 
 static const VI_X(vi_lie_ops) turntable_lie = {

@@ -189,6 +189,27 @@ static int se2_Ad(const void *st, const VI_REAL *g, VI_REAL *A) {
   return 0;
 }
 
+/* The second-tangent term (ddcay_xi)*(y, pi) of demartin2018 (26) in
+ * closed form (notes §1.6, SE(2)): with d = dcay_xi y = (d_v, d_w), pi =
+ * (pi_v, pi_w), v = (v1, v2), J = [[0, -1], [1, 0]]:
+ *   K_v = -1/2 d_w J pi_v - 1/4 omega d_w pi_v,
+ *   K_w = -1/2 (J d_v).pi_v - 1/4 d_w (v.pi_v) - 1/2 omega d_w pi_w;
+ * vistudy check compares it with differences of dcay. */
+static int se2_ddcay_star(const void *st, const VI_REAL *xi, const VI_REAL *y,
+                          const VI_REAL *pi, VI_REAL *K) {
+  VI_REAL D[9], d[3];
+  se2_dcay(st, xi, D);
+  for (int i = 0; i < 3; i++) {
+    d[i] = D[3 * i] * y[0] + D[3 * i + 1] * y[1] + D[3 * i + 2] * y[2];
+  }
+  const VI_REAL w = xi[2], dw = d[2];
+  const VI_REAL Jd_pi = -d[1] * pi[0] + d[0] * pi[1], v_pi = xi[0] * pi[0] + xi[1] * pi[1];
+  K[0] = -dw * (-pi[1]) / 2 - w * dw * pi[0] / 4;
+  K[1] = -dw * pi[0] / 2 - w * dw * pi[1] / 4;
+  K[2] = -Jd_pi / 2 - dw * v_pi / 4 - w * dw * pi[2] / 2;
+  return 0;
+}
+
 /* d/dt (x, y, theta) along gdot = g xi. */
 static int se2_tangent(const void *st, const VI_REAL *g, const VI_REAL *xi, VI_REAL *gd) {
   (void)st;
@@ -383,6 +404,7 @@ static const VI_X(vi_space_ops) vertical_disc_space = {
     .ad = se2_ad,
     .Ad = se2_Ad,
     .tangent = se2_tangent,
+    .ddcay_star = se2_ddcay_star,
 };
 
 static const VI_X(vi_lie_ops) vertical_disc_lie = {

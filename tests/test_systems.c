@@ -902,9 +902,21 @@ static int VI_X(se2_ad_wrong)(const void *st, const VI_REAL *xi, VI_REAL *A) {
   return 0;
 }
 
+/* A second tangent that is not one: zero (the term dropped, notes P10). */
+static int VI_X(ddcay_zero)(const void *st, const VI_REAL *xi, const VI_REAL *y,
+                            const VI_REAL *pi, VI_REAL *K) {
+  (void)st;
+  (void)y;
+  (void)pi;
+  for (int i = 0; i < 3; i++) {
+    K[i] = 0 * xi[i];
+  }
+  return 0;
+}
+
 /* A system in the Lie-group form (demartin2018 §5-6): mu0 = D2 l(g0, xi0),
- * every derivative and group map against finite differences (13 checks per
- * point with nonholonomic constraints), the integrated reference (the
+ * every derivative and group map against finite differences (14 checks per
+ * point with nonholonomic constraints and the second tangent), the integrated reference (the
  * Euler-Poincare equations with the multiplier) against the exact solution
  * where there is one, energy and the constraint kept along it, a wrong
  * group map caught, and inconsistent initial velocities refused. */
@@ -927,9 +939,11 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
   printf("%s (%s):\n", info->name, pn);
   vi_report_ctx r = {0, 0, 0};
   int nf = VI_X(vi_system_check)(sys, 5, vi_report_line, &r);
-  /* 11 group and Lagrangian checks, 2 of the constraint, 1 of project for
+  /* 11 group and Lagrangian checks, 1 of the second tangent when the
+   * group table has it (ddcay_star), 2 of the constraint, 1 of project for
    * an embedded group. */
-  const int per_point = 11 + (sys->m_nh > 0 ? 2 : 0) + (t->space->project != NULL);
+  const int per_point = 11 + (t->space->ddcay_star != NULL) + (sys->m_nh > 0 ? 2 : 0) +
+                        (t->space->project != NULL);
   VI_CHECK(c, nf == 0 && r.failed_lines == 0 && r.lines == 6 * per_point,
            "%s %s: vi_system_check: %d failures, %d lines", info->name, pn, nf, r.lines);
 
@@ -1010,6 +1024,17 @@ static void VI_X(test_lie_system)(vi_check_ctx *c, const VI_X(vi_system_type) *t
       vi_report_ctx r2 = {0, 0, 0};
       nf = VI_X(vi_system_check)(ws, 2, vi_report_line, &r2);
       VI_CHECK(c, nf == 3, "%s %s: a wrong ad gave %d failures (want 3)", info->name, pn, nf);
+      VI_X(vi_system_free)(ws);
+    }
+    /* And a wrong second tangent (vi_space_ops.ddcay_star). */
+    wsp = *t->space;
+    wsp.ddcay_star = VI_X(ddcay_zero);
+    ws = NULL;
+    if (VI_X(vi_system_alloc)(&wt, 0, NULL, &ws, err, sizeof err) == VI_OK) {
+      vi_report_ctx r2 = {0, 0, 0};
+      nf = VI_X(vi_system_check)(ws, 2, vi_report_line, &r2);
+      VI_CHECK(c, nf == 3, "%s %s: a zero ddcay_star gave %d failures (want 3)", info->name, pn,
+               nf);
       VI_X(vi_system_free)(ws);
     }
     VI_X(expect_fail)(c, t, "eta0=0.2,0.5,0.7", VI_EINCONSISTENT, "|A(g0) xi0 + a(g0)| = ",

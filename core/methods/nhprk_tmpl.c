@@ -8,10 +8,13 @@
  * The configuration space comes from the system: this file holds the
  * vector-space version (the mechanical form L = 1/2 v'Mv - V(q) with a
  * constant M and the affine constraints Phi(q, v) = A(q) v + a(q) = 0);
- * the Lie-group version of §6.4 and App. F (notes §1.9) is the other
- * branch of the same family, not built yet (nhprk_accepts refuses the
- * Lie-group systems and says so; the state carries the form so that
- * init and step dispatch on it when it comes).
+ * the Lie-group version of §6.4 and App. F (notes §1.9), for the Lie form
+ * l(g, xi) with A(g) xi + a(g) = 0 and the Cayley retraction, is the
+ * other branch of the same family, in nhprk_lie_tmpl.h (included below);
+ * the state carries the branch (form), and init, step and the benchmark
+ * hooks dispatch on it. The options, the refusals and the declared orders
+ * are shared (§6.4 asserts the orders of Cor. 5.2.1 for the Lie-group
+ * version).
  *
  * Sign convention: the harness's (core/api_tmpl.h, vi_nh_ops), constraint
  * force -A(q)' mu, not the paper's +A' lambda (its eq. (2)): every
@@ -74,6 +77,8 @@ typedef vi_nhprk_opts nhprk_opts;
 
 static const char *const nhprk_l0_names[] = {"exact", "zero", NULL};
 static const int nhprk_l0_values[] = {VI_NHPRK_LAMBDA0_EXACT, VI_NHPRK_LAMBDA0_ZERO};
+static const char *const nhprk_dd_names[] = {"on", "off", NULL};
+static const int nhprk_dd_values[] = {VI_NHPRK_DDCAY_ON, VI_NHPRK_DDCAY_OFF};
 
 #define NOPT(f) offsetof(nhprk_opts, f)
 static const vi_opt nhprk_options[] = {
@@ -84,11 +89,15 @@ static const vi_opt nhprk_options[] = {
      VI_NHPRK_LAMBDA0_EXACT, 0, NULL, NULL,
      "the multiplier the first step carries: the exact one of the initial data (the paper's "
      "method) or zero (a demonstration: never damped, it lowers the orders)"},
+    {"ddcay", VI_OPT_CHOICE, NOPT(ddcay), 0, 0, nhprk_dd_names, nhprk_dd_values, NULL,
+     VI_NHPRK_DDCAY_ON, 0, NULL, NULL,
+     "Lie-group systems: the second-tangent term of demartin2018 (26) (the paper's method) "
+     "or off (a demonstration: without it the orders fall to 1)"},
     {NULL, 0, 0, 0, 0, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 #undef NOPT
 
 /* The configuration space of the system, which selects the branch. */
-enum { NHPRK_VECTOR = 0 };
+enum { NHPRK_VECTOR = 0, NHPRK_LIE = 1 };
 
 /* ---- state -------------------------------------------------------------- */
 
@@ -96,8 +105,9 @@ typedef struct nhprk_state {
   nhprk_opts o;
   const VI_X(vi_system) *sys;
   VI_X(vi_solver) *solver;
-  int form; /* NHPRK_VECTOR (the Lie-group branch: later) */
-  int n, k, s, N; /* k = m_nh */
+  int form; /* NHPRK_VECTOR or NHPRK_LIE */
+  int n, k, s, N; /* k = m_nh; n the algebra's dimension d on a group */
+  int nq;         /* reals of a configuration (a group element: info.nq) */
   VI_REAL h, t0;
   long step;
   const VI_REAL *M, *Minv; /* the system's cached constant matrices */
@@ -107,6 +117,14 @@ typedef struct nhprk_state {
    * A(Q^i) (s k n), grad V / A'Lambda scratch, K_j (s n n), two n x n
    * blocks, the k x n block D_q Phi. */
   VI_REAL *q, *p, *lam, *x, *xs, *Q, *W, *P, *v, *Aq, *g, *K, *S, *T, *Dp, *AMi;
+  /* The Lie-group branch (nhprk_lie_tmpl.h; q is g_k, nq reals, and p is
+   * mu_k): eta_k, the stage data of the last evaluation (Xi^i, cay(Xi^i),
+   * G^i, dcay_{Xi^i}, F^i, N^i, K^i, Pi^i, the transported forces, mu^i,
+   * eta^i), scratch, and the finite-difference Jacobian's vectors and
+   * step scales. */
+  VI_REAL *eta, *Xi, *C, *G, *D, *F, *Nf, *Kt, *Pi, *Fb, *MU, *ET, *wv, *wm, *FDp, *FDm,
+      *xp, *fdu;
+  VI_REAL fd_rel; /* the relative step of the central differences, eps^(1/3) */
 } nhprk_state;
 
 static size_t nhprk_layout(nhprk_state *st, char *base, int n, int k, int s) {
@@ -139,27 +157,63 @@ static int nhprk_unknowns_of(int n, int k, int s) {
   return s * n + (s - 1) * k;
 }
 
+static size_t nhprk_lie_layout(nhprk_state *st, char *base, int n, int nq, int k, int s);
+
+/* The larger of the two branches' layouts: the dimensions do not say
+ * which configuration space the system has (SE(2) stored as (x, y,
+ * theta) has nq = n). */
 static size_t nhprk_state_size(const void *opts_, const vi_dims *d) {
   const nhprk_opts *o = opts_;
-  return (sizeof(nhprk_state) + 15) / 16 * 16 + nhprk_layout(NULL, NULL, d->n, d->m_nh, o->s);
+  const size_t a = nhprk_layout(NULL, NULL, d->n, d->m_nh, o->s);
+  const size_t b = nhprk_lie_layout(NULL, NULL, d->n, d->nq > 0 ? d->nq : d->n, d->m_nh, o->s);
+  return (sizeof(nhprk_state) + 15) / 16 * 16 + (a > b ? a : b);
 }
 
 /* The configuration space comes from the system: the vector-space branch
  * takes the mechanical form with a constant mass matrix and the
  * derivatives its Jacobian needs; the Lie-group branch (demartin2018
- * §6.4, App. F) is not built yet; the holonomic constraints of the
+ * §6.4, App. F) takes the Lie form whose group table has the maps of the
+ * step (dcay, dcayinv, Ad and, unless ddcay=off, the second tangent
+ * ddcay_star); ddcay=off is refused on a vector space, which has no such
+ * term; the holonomic constraints of the
  * stacked method (13)+(14) are refused (docs/family-notes.md, nhprk:
  * demartin2018 proves orders for (13) and (14) separately, never for the
  * two stacked, where the holonomic multipliers Lambda^1..Lambda^s are
  * unknowns of every step and the nonholonomic Lambda^1 is carried). */
 static int nhprk_accepts(const void *opts, const VI_X(vi_system_type) *sys, char *why,
                          size_t len) {
-  (void)opts;
+  const nhprk_opts *o = opts;
   const char *name = sys->info->name;
-  if (sys->lie != NULL) {
+  if (sys->holo != NULL && sys->info->m > 0) {
     snprintf(why, len,
-             "nhprk on a Lie group (demartin2018 §6.4, App. F: the Cayley retraction with its "
-             "second-tangent term) is not built yet; %s is a Lie-group system",
+             "nhprk does not take holonomic constraints: demartin2018 proves the orders of "
+             "(13) and (14) apart, not of the two stacked (docs/family-notes.md, nhprk); %s "
+             "has %d",
+             name, sys->info->m);
+    return VI_EUNSUPPORTED;
+  }
+  if (sys->lie != NULL) {
+    const VI_X(vi_space_ops) *sp = sys->space;
+    if (sp == NULL || sp->dcay == NULL || sp->dcayinv == NULL || sp->Ad == NULL) {
+      snprintf(why, len,
+               "nhprk on a Lie group needs the group maps dcay, dcayinv and Ad "
+               "(demartin2018 App. F), which %s does not all supply",
+               name);
+      return VI_EUNSUPPORTED;
+    }
+    if (o->ddcay == VI_NHPRK_DDCAY_ON && sp->ddcay_star == NULL) {
+      snprintf(why, len,
+               "nhprk on a Lie group needs the second tangent (ddcay_xi)*(y, pi) of "
+               "demartin2018 (26) (vi_space_ops.ddcay_star), which %s does not supply",
+               name);
+      return VI_EUNSUPPORTED;
+    }
+    return VI_OK;
+  }
+  if (o->ddcay != VI_NHPRK_DDCAY_ON) {
+    snprintf(why, len,
+             "nhprk's ddcay=off drops the second-tangent term of the Lie-group branch; %s is "
+             "a vector-space system, which has none",
              name);
     return VI_EUNSUPPORTED;
   }
@@ -175,14 +229,6 @@ static int nhprk_accepts(const void *opts, const VI_X(vi_system_type) *sys, char
              name);
     return VI_EUNSUPPORTED;
   }
-  if (sys->holo != NULL && sys->info->m > 0) {
-    snprintf(why, len,
-             "nhprk does not take holonomic constraints: demartin2018 proves the orders of "
-             "(13) and (14) apart, not of the two stacked (docs/family-notes.md, nhprk); %s "
-             "has %d",
-             name, sys->info->m);
-    return VI_EUNSUPPORTED;
-  }
   if (sys->mech->hess_potential == NULL || sys->nh->datmu == NULL ||
       sys->nh->dphi_dq == NULL) {
     snprintf(why, len,
@@ -195,7 +241,8 @@ static int nhprk_accepts(const void *opts, const VI_X(vi_system_type) *sys, char
 }
 
 /* Phi at the node is kept to the solver's tolerance: stage s is the end
- * point (R^Phi_s = Phi(q_{k+1}, v_{k+1})). No holonomic constraint. */
+ * point (R^Phi_s = Phi(q_{k+1}, v_{k+1}); on a group phi(g_{k+1},
+ * eta_{k+1}) with eta_{k+1} from mu_{k+1}). No holonomic constraint. */
 static unsigned nhprk_keeps(const void *opts) {
   (void)opts;
   return VI_KEEPS_NH;
@@ -403,6 +450,12 @@ static int nhprk_guess_start(void *ctx) {
   return VI_OK;
 }
 
+/* ---- the Lie-group branch (demartin2018 §6.4, App. F) ------------------ */
+
+#include "methods/nhprk_lie_tmpl.h"
+
+/* ---- init, step and the hooks of both branches ------------------------- */
+
 /* One solve from the guess in x (the previous step's solution, or the
  * start guess), retried once from the start guess. */
 static int nhprk_solve(nhprk_state *st, VI_X(vi_stats) *stats) {
@@ -423,14 +476,21 @@ static int nhprk_init(void *state, const void *opts_, const VI_X(vi_system) *sys
   memset(st, 0, sizeof *st);
   st->o = *o;
   st->sys = sys;
-  st->form = NHPRK_VECTOR; /* nhprk_accepts admits the mechanical form only */
+  /* The branch: nhprk_accepts admits the mechanical and the Lie form. */
+  st->form = sys->type->lie != NULL ? NHPRK_LIE : NHPRK_VECTOR;
   st->n = n;
+  st->nq = sys->nq;
   st->k = k;
   st->s = s;
   st->N = nhprk_unknowns_of(n, k, s);
   st->h = h;
   st->t0 = t0;
-  nhprk_layout(st, (char *)state + (sizeof *st + 15) / 16 * 16, n, k, s);
+  char *base = (char *)state + (sizeof *st + 15) / 16 * 16;
+  if (st->form == NHPRK_LIE) {
+    nhprk_lie_layout(st, base, n, st->nq, k, s);
+  } else {
+    nhprk_layout(st, base, n, k, s);
+  }
   /* Lobatto IIIA and its conjugate IIIB (demartin2018 §4, App. A). H1 (a_1j
    * = 0) and H3 (a_sj = b_j) hold exactly by the construction; they are
    * set here all the same, since the method rests on them (Q^1 = q_k, the
@@ -446,6 +506,9 @@ static int nhprk_init(void *state, const void *opts_, const VI_X(vi_system) *sys
   }
   if ((rc = VI_X(vi_tableau_conjugate)(s, st->A, st->b, st->Ab)) != VI_OK) {
     return rc;
+  }
+  if (st->form == NHPRK_LIE) {
+    return nhprk_lie_init(st, sys, solver, q0, p0, node0, err, errlen);
   }
   if ((rc = VI_X(vi_system_mass_at)(sys, q0, NULL, &st->M)) != VI_OK ||
       (rc = VI_X(vi_system_minv_at)(sys, q0, NULL, &st->Minv)) != VI_OK) {
@@ -495,6 +558,9 @@ static int nhprk_init(void *state, const void *opts_, const VI_X(vi_system) *sys
 
 static int nhprk_step(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
   nhprk_state *st = state;
+  if (st->form == NHPRK_LIE) {
+    return nhprk_lie_step(st, next, stats);
+  }
   const int n = st->n, k = st->k, s = st->s;
   memcpy(st->xs, st->x, (size_t)st->N * sizeof *st->xs);
   int rc = nhprk_solve(st, stats);
@@ -525,13 +591,16 @@ static int nhprk_step(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
  * it; both leave the state as they found it. */
 static int nhprk_assemble(void *state, VI_REAL *F, VI_REAL *J) {
   nhprk_state *st = state;
-  return nhprk_resjac(st, st->x, F, J);
+  return st->form == NHPRK_LIE ? nhprk_lie_resjac(st, st->x, F, J)
+                               : nhprk_resjac(st, st->x, F, J);
 }
 
 static int nhprk_solve_only(void *state, VI_X(vi_stats) *stats) {
   nhprk_state *st = state;
   memcpy(st->xs, st->x, (size_t)st->N * sizeof *st->xs);
-  int rc = nhprk_solve(st, stats);
+  int rc = st->form == NHPRK_LIE
+               ? vi_kit_solve(st->solver, st->x, 1, nhprk_lie_guess_start, st, stats)
+               : nhprk_solve(st, stats);
   memcpy(st->x, st->xs, (size_t)st->N * sizeof *st->x);
   return rc;
 }
@@ -551,14 +620,16 @@ static void nhprk_fini(void *state) {
  * error on a bounded interval is of their order where it is a first
  * integral (linear constraints: a = 0); the paper claims no more (its
  * CVT and chaotic experiments show bounded or random-walk energy errors
- * over long times, no exact conservation). With lambda0=zero the
- * theorem's hypothesis fails and nothing is declared (tests/test_nhprk.c
- * measures the loss). */
+ * over long times, no exact conservation). §6.4 asserts the same orders
+ * for the Lie-group branch (measured: tests/test_nhprk_orders.sh). With
+ * lambda0=zero the theorem's hypothesis fails, with ddcay=off the scheme
+ * is not the paper's (order 1, notes P10): nothing is declared for either
+ * (tests/test_nhprk_orders.sh measures both losses). */
 static int nhprk_expected_order(const void *opts_, const VI_X(vi_system_type) *sys,
                                 int quantity) {
   const nhprk_opts *o = opts_;
   const int s = o->s;
-  if (o->lambda0 != VI_NHPRK_LAMBDA0_EXACT) {
+  if (o->lambda0 != VI_NHPRK_LAMBDA0_EXACT || o->ddcay != VI_NHPRK_DDCAY_ON) {
     return -1;
   }
   switch (quantity) {
@@ -583,7 +654,7 @@ const VI_X(vi_method_type) VI_X(vi_method_nhprk) = {
     .name = "nhprk",
     .summary = "nonholonomic Lobatto IIIA-IIIB partitioned Runge-Kutta, s stages, lambda "
                "carried from step to step, the constraint on the IIIA stage momenta",
-    .cite = "demartin2018 (14), App. D, Cor. 5.2.1",
+    .cite = "demartin2018 (14), App. D; on a Lie group §6.4, App. F; Cor. 5.2.1",
     .options = nhprk_options,
     .needs = VI_NEED_MECH | VI_NEED_LIE | VI_NEED_NH,
     .optional = VI_NEED_HOLO,
