@@ -14,19 +14,28 @@
 
 /* ---- text ------------------------------------------------------------------ */
 
-/* The system's name for the steady motion its default data are
- * (vi_system_steady on an instance of the defaults: vi_obs_ops.steady),
- * or NULL when they are not a relative equilibrium. */
-static const char *default_steady(const vi_system_type_d *t) {
+/* What an instance of the defaults says beyond the type's tables: its
+ * dimension n (info->n, or the one the default parameters set,
+ * vi_system_type.dim; -1 when they are refused) and the name of the steady
+ * motion its data are (vi_obs_ops.steady; NULL when they are not a
+ * relative equilibrium). One instance serves both. */
+typedef struct defaults_info {
+  int n;
+  const char *steady;
+} defaults_info;
+
+static defaults_info defaults_of(const vi_system_type_d *t) {
+  defaults_info d = {-1, NULL};
   vi_system_d *sys = NULL;
-  const char *motion = NULL;
   char err[256] = "";
-  if (vi_system_alloc_d(t, 0, NULL, &sys, err, sizeof err) == VI_OK &&
-      vi_system_steady_d(sys, &motion) != VI_OK) {
-    motion = NULL;
+  if (vi_system_alloc_d(t, 0, NULL, &sys, err, sizeof err) == VI_OK) {
+    d.n = sys->n;
+    if (vi_system_steady_d(sys, &d.steady) != VI_OK) {
+      d.steady = NULL;
+    }
   }
   vi_system_free_d(sys);
-  return motion;
+  return d;
 }
 
 /* The momentum maps of a system after its energy: the Noether quantities
@@ -49,26 +58,12 @@ static void list_maps(const vi_system_info *in, int markdown) {
   }
 }
 
-/* The dimension of an instance of the defaults: info->n, or the one the
- * default parameters set (vi_system_type.dim); -1 when they are refused. */
-static int default_n(const vi_system_type_d *t) {
-  vi_system_d *sys = NULL;
-  char err[256] = "";
-  int n = -1;
-  if (vi_system_alloc_d(t, 0, NULL, &sys, err, sizeof err) == VI_OK) {
-    n = sys->n;
-  }
-  vi_system_free_d(sys);
-  return n;
-}
-
 /* n as text: "3", or for a dimension set by a parameter "2 m_c + 1 (7 with
  * the defaults, at most 15)". */
-static void n_text(const vi_system_type_d *t, char *buf, size_t len) {
+static void n_text(const vi_system_type_d *t, const defaults_info *d, char *buf, size_t len) {
   const vi_system_info *in = t->info;
   if (in->dim_doc != NULL) {
-    snprintf(buf, len, "%s (%d with the defaults, at most %d)", in->dim_doc, default_n(t),
-             in->n);
+    snprintf(buf, len, "%s (%d with the defaults, at most %d)", in->dim_doc, d->n, in->n);
   } else {
     snprintf(buf, len, "%d", in->n);
   }
@@ -96,7 +91,8 @@ static void list_systems(void) {
       snprintf(nq, sizeof nq, " (stored in %d reals)", in->nq);
     }
     char nt[96];
-    n_text(vi_system_types_d[i], nt, sizeof nt);
+    const defaults_info def = defaults_of(vi_system_types_d[i]);
+    n_text(vi_system_types_d[i], &def, nt, sizeof nt);
     printf("\n%s  (%s form, n = %s%s, m = %d%s; %s)%s\n  %s\n", in->name,
            vi_type_form_d(vi_system_types_d[i]), nt, nq, in->m, nh, in->cite,
            in->test_only ? " [test-only: built by tools/test]" : "", in->summary);
@@ -108,9 +104,8 @@ static void list_systems(void) {
            vi_type_has_exact_d(vi_system_types_d[i]) ? "; exact solution available" : "",
            vi_type_config_mass_d(vi_system_types_d[i]) ? "; mass matrix depends on q"
                                                        : "");
-    const char *steady = default_steady(vi_system_types_d[i]);
-    if (steady != NULL) {
-      printf("  initial data: a relative equilibrium (%s)\n", steady);
+    if (def.steady != NULL) {
+      printf("  initial data: a relative equilibrium (%s)\n", def.steady);
     }
     for (const vi_param *p = in->params; p->name; p++) {
       char dom[64] = "";
@@ -207,7 +202,8 @@ static void md_systems(void) {
       continue;
     }
     char nt[96];
-    n_text(t, nt, sizeof nt);
+    const defaults_info def = defaults_of(t);
+    n_text(t, &def, nt, sizeof nt);
     printf("| [`%s`](#%s) | %s | %s | %d | %d | ", in->name, in->name, vi_type_form_d(t),
            nt, in->m, in->m_nh);
     md_invariants(t);
@@ -223,7 +219,8 @@ static void md_systems(void) {
     }
     printf("\n## %s\n\n%s.\n\n", in->name, in->summary);
     char nt[96];
-    n_text(t, nt, sizeof nt);
+    const defaults_info def = defaults_of(t);
+    n_text(t, &def, nt, sizeof nt);
     printf("- form: %s; n = %s", vi_type_form_d(t), nt);
     if (in->nq > in->n) {
       printf(", stored in nq = %d reals", in->nq);
@@ -235,11 +232,10 @@ static void md_systems(void) {
     if (vi_type_has_exact_d(t)) {
       printf("- exact solution available (the reference of order studies)\n");
     }
-    const char *steady = default_steady(t);
-    if (steady != NULL) {
+    if (def.steady != NULL) {
       printf("- initial data: a relative equilibrium (%s) with the defaults; a scheme's "
              "errors may converge there faster than its declared order\n",
-             steady);
+             def.steady);
     }
     if (vi_type_config_mass_d(t)) {
       printf("- the mass matrix depends on q\n");
