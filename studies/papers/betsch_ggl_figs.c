@@ -1156,14 +1156,23 @@ static const char bg_top_why[] =
     "= 10 as Fig 14; quick: T = 2), rerun here by a trace. Round-off: at most 10 eps N "
     "max(1, |I(0)|) over N steps. Not here: Figs 18-19 (orders: the order studies)";
 
+/* The top's five series of Figs 17, energy and J3: the four schemes of
+ * the pendulum's order, then BS99. */
+static int bg_top5(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_series **out,
+                   char *err, size_t errlen) {
+  static const char *const bs[] = {"BS99"};
+  return bg_pen4(f, ss, ns, "", out, err, errlen) != 0 ||
+                 bg_need(f, ss, ns, bs, 1, out + 4, err, errlen) != 0
+             ? -1
+             : 0;
+}
+
 /* T1 (Fig 17): at h = 0.002 no scheme keeps phi3 at its analytic value
  * l cos(alpha0) = 0.0375 (the steady precession keeps phi3 constant). */
 static int claims_top_fig17(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
                             char *err, size_t errlen) {
   const vi_series *s[5];
-  static const char *const bs[] = {"BS99"};
-  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0 ||
-      bg_need(f, ss, ns, bs, 1, s + 4, err, errlen) != 0) {
+  if (bg_top5(f, ss, ns, s, err, errlen) != 0) {
     return -1;
   }
   char m[1024] = "";
@@ -1188,9 +1197,7 @@ static int claims_top_fig17(const vi_fig_spec *f, vi_series *ss, int ns, int qui
 static int claims_top_energy(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
                              vi_claim *cl, char *err, size_t errlen) {
   const vi_series *s[5];
-  static const char *const bs[] = {"BS99"};
-  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0 ||
-      bg_need(f, ss, ns, bs, 1, s + 4, err, errlen) != 0) {
+  if (bg_top5(f, ss, ns, s, err, errlen) != 0) {
     return -1;
   }
   char m[512] = "max |E - E0|: ";
@@ -1214,9 +1221,7 @@ static int claims_top_energy(const vi_fig_spec *f, vi_series *ss, int ns, int qu
 static int claims_top_J3(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi_claim *cl,
                          char *err, size_t errlen) {
   const vi_series *s[5];
-  static const char *const bs[] = {"BS99"};
-  if (bg_pen4(f, ss, ns, "", s, err, errlen) != 0 ||
-      bg_need(f, ss, ns, bs, 1, s + 4, err, errlen) != 0) {
+  if (bg_top5(f, ss, ns, s, err, errlen) != 0) {
     return -1;
   }
   return bg_conserve(f, s, 5, quick, 0, "max |J3 - J3(0)|: ", "", cl,
