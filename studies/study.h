@@ -128,7 +128,8 @@ struct vi_table_spec {
    * JSON, "; beyond the paper: N/M <beyond_words>" on the summary line,
    * each row without a match after "  beyond the paper, disagrees: " on
    * standard output and under "## Beyond the paper: disagreements" in the
-   * Markdown, in the words of mismatch. --max-cells keeps the first cells,
+   * Markdown, in the words of mismatch (and, as a mismatch, failing
+   * --strict). --max-cells keeps the first cells,
    * the published ones first. A row both beyond and not run is not run. */
   int (*extra)(const vi_table_spec *t, void *cells, int max, char *err, size_t errlen);
   int nextra;
