@@ -243,8 +243,9 @@ int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int
   P.done = n - np;
   if (threads <= 0) {
     cpu_set_t set;
-    const long ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
-                                                                   : sysconf(_SC_NPROCESSORS_ONLN);
+    const long ncpu = sched_getaffinity(0, sizeof set, &set) == 0
+                          ? CPU_COUNT(&set)
+                          : sysconf(_SC_NPROCESSORS_ONLN);
     threads = ncpu > 1 ? (int)ncpu : 1;
   }
   threads = threads > np ? np : threads;

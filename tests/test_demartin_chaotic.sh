@@ -9,7 +9,12 @@
 # the orders predict, mu ~ (h^{2s-2})^2: 4 for s = 2 and 8 for s = 3,
 # within 0.3 (the order tolerance of the reading notes §4.2) in every
 # window. Every claim's verdict is recomputed from the CSV by the study's
-# stated rules and compared with the study's.
+# stated rules and compared with the study's. Resume: a run whose plot
+# fails (gnuplot off the PATH) keeps its stored members; one member is
+# spoiled (a change missing) and another forged but valid (every change
+# zero): the rerun must measure the spoiled one again, with a note naming
+# it, and reuse the forged one (its zeros in the results), so that a store
+# that is ignored fails too.
 # Usage: test_demartin_chaotic.sh PATH/TO/vistudy
 set -u
 V="$1"
@@ -103,5 +108,48 @@ if not collapse(3, 8) or collapse(3, 10):
 for b in bad:
     print("FAIL:", b)
 print(f"{sid} quick: {len(bad)} failures")
+sys.exit(1 if bad else 0)
+PY
+[ $? -eq 0 ] || exit 1
+
+# Resume from the members a failed run kept.
+if PATH=/nonexistent "$V" reproduce "$id" --quick --results "$tmp/s" >"$tmp/out2" 2>"$tmp/err2"; then
+  echo "FAIL: the run without gnuplot succeeded"
+  exit 1
+fi
+python3 - "$tmp/s/quick/$id.partial.json" <<'PY' || exit 1
+import json, sys
+p = sys.argv[1]
+d = json.load(open(p))
+c = d["cells"]
+if len(c) != 16:
+    sys.exit(f"FAIL: {len(c)} members kept, expected 16")
+c["nhprk:s=3 h=0.05 j=2"]["dE"].pop()
+c["nhprk:s=2 h=0.1 j=1"]["dE"] = [0.0] * len(c["nhprk:s=2 h=0.1 j=1"]["dE"])
+json.dump(d, open(p, "w"))
+PY
+if ! "$V" reproduce "$id" --quick --results "$tmp/s" >"$tmp/out3" 2>"$tmp/err3"; then
+  cat "$tmp/out3" "$tmp/err3"
+  echo "FAIL: the resumed run"
+  exit 1
+fi
+python3 - "$tmp/r/quick/$id.json" "$tmp/s/quick/$id.json" "$tmp/err3" <<'PY'
+import json, sys
+fresh, resumed, err = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), open(sys.argv[3]).read()
+bad = []
+if "stored member nhprk:s=3 h=0.05 j=2 in" not in err or "is invalid" not in err:
+    bad.append("no note naming the spoiled member: " + err)
+key = lambda m: (m["method"].split(",")[0], m["h"], m["j"])
+f = {key(m): m for m in fresh["members"]}
+for m in resumed["members"]:
+    k = key(m)
+    if k == ("nhprk:s=2", 0.1, 1):
+        if m["max_abs_dE"] != 0:
+            bad.append("the forged member was measured again, not reused")
+    elif m["dE_T"] != f[k]["dE_T"]:
+        bad.append(f"member {k}: {m['dE_T']} resumed, {f[k]['dE_T']} fresh")
+for b in bad:
+    print("FAIL:", b)
+print(f"resume: {len(bad)} failures")
 sys.exit(1 if bad else 0)
 PY

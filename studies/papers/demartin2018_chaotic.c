@@ -124,7 +124,8 @@ static int dm_measure(void *c_, const void *ctx, char *err, size_t errlen) {
   const double h = dm_h[c->hi];
   dm_sink sink = {c, lround(1 / h)};
   if (fabs((double)sink.stride * h - 1) > 1e-12) {
-    snprintf(err, errlen, "h = %g does not divide 1: the grid t = 1, 2, ... is not on nodes", h);
+    snprintf(err, errlen,
+             "h = %g does not divide 1: the grid t = 1, 2, ... is not on nodes", h);
     return -1;
   }
   char set[3][32];
@@ -174,7 +175,8 @@ static json_t *dm_stored(const void *c_) {
   for (int t = 0; a && t < c->T; t++) {
     json_array_append_new(a, json_real(c->dE[t]));
   }
-  return a ? json_pack("{s:s, s:f, s:o}", "method", c->method, "E0", c->E0, "dE", a) : NULL;
+  return a ? json_pack("{s:s, s:f, s:o}", "method", c->method, "E0", c->E0, "dE", a)
+           : NULL;
 }
 
 /* A stored member checked against what its run records: the canonical
@@ -256,7 +258,8 @@ static int dm_cmp(const void *a, const void *b) {
 }
 
 /* The median, minimum and maximum of x[0..n-1] (n >= 1; tmp n values). */
-static void dm_stats(const double *x, int n, double *tmp, double *med, double *lo, double *hi) {
+static void dm_stats(const double *x, int n, double *tmp, double *med, double *lo,
+                     double *hi) {
   memcpy(tmp, x, (size_t)n * sizeof *tmp);
   qsort(tmp, (size_t)n, sizeof *tmp, dm_cmp);
   *med = n % 2 ? tmp[n / 2] : 0.5 * (tmp[n / 2 - 1] + tmp[n / 2]);
@@ -417,11 +420,11 @@ static void dm_expo_text(const dm_study *S, int m, char *buf, size_t len) {
   size_t u = 0;
   buf[0] = '\0';
   for (int w = 0; w < X->nwin && u < len; w++) {
-    u += (size_t)snprintf(buf + u, len - u,
-                          "%smedian %.2f (range %.2f..%.2f, median residual %.2g decades) on "
-                          "t in [%g, %g]",
-                          w ? "; " : "", X->med[w], X->pmin[w], X->pmax[w], X->rmed[w],
-                          X->lo[w], X->hi[w]);
+    u += (size_t)snprintf(
+        buf + u, len - u,
+        "%smedian %.2f (range %.2f..%.2f, median residual %.2g decades) on "
+        "t in [%g, %g]",
+        w ? "; " : "", X->med[w], X->pmin[w], X->pmax[w], X->rmed[w], X->lo[w], X->hi[w]);
   }
 }
 
@@ -441,12 +444,13 @@ static int dm_claims(const dm_study *S, vi_claim *cl, double *tmp) {
       u += (size_t)snprintf(buf + u, sizeof buf - u, "%s", part);
     }
   }
-  vi_claim_set(&cl[nc++], grows,
-               "C11 (§7.3): the energy is not conserved; its mean squared error mu(E,k) of "
-               "(33) grows with t (mean of mu over the last tenth of the grid >= 1.5x its "
-               "mean over the first tenth, every ensemble)",
-               "mean of mu, last tenth / first tenth, and mu ~ t^a fitted on t in [%d, %d]: %s",
-               S->t_lo, S->T, buf);
+  vi_claim_set(
+      &cl[nc++], grows,
+      "C11 (§7.3): the energy is not conserved; its mean squared error mu(E,k) of "
+      "(33) grows with t (mean of mu over the last tenth of the grid >= 1.5x its "
+      "mean over the first tenth, every ensemble)",
+      "mean of mu, last tenth / first tenth, and mu ~ t^a fitted on t in [%d, %d]: %s",
+      S->t_lo, S->T, buf);
   /* C11b: a random walk from E_0, mu = D t. */
   int walk = 1;
   u = 0;
@@ -455,40 +459,46 @@ static int dm_claims(const dm_study *S, vi_claim *cl, double *tmp) {
     for (int k = 0; k < S->nh; k++) {
       const dm_ens *E = &S->ens[m][k];
       walk &= fabs(E->a - 1) <= DM_WALK_TOL;
-      snprintf(part, sizeof part, "%ss=%d h=%g: a = %.2f (rms %.2f dec), D T / B = %.2f, R^2 %.2f",
-               u ? "; " : "", dm_s[m], dm_h[k], E->a, E->a_rms, E->D * S->T / E->B, E->r2);
+      snprintf(part, sizeof part,
+               "%ss=%d h=%g: a = %.2f (rms %.2f dec), D T / B = %.2f, R^2 %.2f",
+               u ? "; " : "", dm_s[m], dm_h[k], E->a, E->a_rms, E->D * S->T / E->B,
+               E->r2);
       u += (size_t)snprintf(buf + u, sizeof buf - u, "%s", part);
     }
   }
-  vi_claim_set(&cl[nc++], walk,
-               "C11b (§7.3, read strictly): the energy performs a random walk from E_0, so mu "
-               "grows like t (mu ~ t^a with a = 1 +- 0.25 on the fit range, every ensemble)",
-               "%s; the line mu = B + D t on the same range", buf);
+  vi_claim_set(
+      &cl[nc++], walk,
+      "C11b (§7.3, read strictly): the energy performs a random walk from E_0, so mu "
+      "grows like t (mu ~ t^a with a = 1 +- 0.25 on the fit range, every ensemble)",
+      "%s; the line mu = B + D t on the same range", buf);
   /* C12': s = 2, h^4. */
   dm_expo_text(S, 0, buf, sizeof buf);
-  vi_claim_set(&cl[nc++], dm_collapses(S, 0, 4),
-               "C12' (Fig. 6): the curves mu(E,k)/h^4 of Lobatto-2 (s = 2) coincide across h "
-               "(exponent of mu in h within 0.5 of 4 in every window of t)",
-               "exponent of mu in h (least squares of log mu on log h over h = %s): %s; median "
-               "spread of mu/h^4 across h %.2f",
-               S->nh == 3 ? "0.1, 0.05, 0.025" : "0.1, 0.05", buf, dm_spread(S, 0, 4, tmp));
+  vi_claim_set(
+      &cl[nc++], dm_collapses(S, 0, 4),
+      "C12' (Fig. 6): the curves mu(E,k)/h^4 of Lobatto-2 (s = 2) coincide across h "
+      "(exponent of mu in h within 0.5 of 4 in every window of t)",
+      "exponent of mu in h (least squares of log mu on log h over h = %s): %s; median "
+      "spread of mu/h^4 across h %.2f",
+      S->nh == 3 ? "0.1, 0.05, 0.025" : "0.1, 0.05", buf, dm_spread(S, 0, 4, tmp));
   /* C12: s = 3, the paper's h^10 and the notes' h^8. */
   dm_expo_text(S, 1, buf, sizeof buf);
   const int c8 = dm_collapses(S, 1, 8), c10 = dm_collapses(S, 1, 10);
   const char *verdict = c8 ? "h^8 collapses" : c10 ? "h^10 collapses" : "neither";
   const double sp8 = dm_spread(S, 1, 8, tmp), sp10 = dm_spread(S, 1, 10, tmp);
-  vi_claim_set(&cl[nc++], c10,
-               "C12 (Fig. 6 as printed): the curves mu(E,k)/h^10 of Lobatto-3 (s = 3) "
-               "coincide across h (exponent within 0.5 of 10 in every window of t)",
-               "verdict: %s; exponent of mu in h: %s; median spread across h of mu/h^10 %.3g, "
-               "of mu/h^8 %.3g",
-               verdict, buf, sp10, sp8);
-  vi_claim_set(&cl[nc++], c8,
-               "C12n (notes C12, P15: order 2s-2 = 4 makes the energy error O(h^4), mu "
-               "O(h^8)): the curves mu(E,k)/h^8 of Lobatto-3 coincide across h (exponent "
-               "within 0.5 of 8 in every window of t)",
-               "verdict: %s; exponent of mu in h: %s; median spread across h of mu/h^8 %.3g",
-               verdict, buf, sp8);
+  vi_claim_set(
+      &cl[nc++], c10,
+      "C12 (Fig. 6 as printed): the curves mu(E,k)/h^10 of Lobatto-3 (s = 3) "
+      "coincide across h (exponent within 0.5 of 10 in every window of t)",
+      "verdict: %s; exponent of mu in h: %s; median spread across h of mu/h^10 %.3g, "
+      "of mu/h^8 %.3g",
+      verdict, buf, sp10, sp8);
+  vi_claim_set(
+      &cl[nc++], c8,
+      "C12n (notes C12, P15: order 2s-2 = 4 makes the energy error O(h^4), mu "
+      "O(h^8)): the curves mu(E,k)/h^8 of Lobatto-3 coincide across h (exponent "
+      "within 0.5 of 8 in every window of t)",
+      "verdict: %s; exponent of mu in h: %s; median spread across h of mu/h^8 %.3g",
+      verdict, buf, sp8);
   return nc;
 }
 
@@ -515,36 +525,39 @@ static json_t *dm_json(const vi_study *s, const dm_study *S, const char *why, in
     for (int k = 0; k < S->nh; k++) {
       const dm_ens *E = &S->ens[m][k];
       json_array_append_new(
-          ens, json_pack("{s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                         "s", dm_s[m], "h", dm_h[k], "mu_t1", dm_num(E->mu[0]), "mu_T",
-                         dm_num(E->mu[S->T - 1]), "growth_a", dm_num(E->a), "growth_a_rms",
-                         dm_num(E->a_rms), "line_B", dm_num(E->B), "line_D", dm_num(E->D),
-                         "line_R2", dm_num(E->r2), "mean_first_tenth", dm_num(E->early),
-                         "mean_last_tenth", dm_num(E->late), "fit_t", json_pack("[i, i]", S->t_lo, S->T),
-                         "members", json_integer(S->J + 1)));
+          ens,
+          json_pack("{s:i, s:f, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                    "s", dm_s[m], "h", dm_h[k], "mu_t1", dm_num(E->mu[0]), "mu_T",
+                    dm_num(E->mu[S->T - 1]), "growth_a", dm_num(E->a), "growth_a_rms",
+                    dm_num(E->a_rms), "line_B", dm_num(E->B), "line_D", dm_num(E->D),
+                    "line_R2", dm_num(E->r2), "mean_first_tenth", dm_num(E->early),
+                    "mean_last_tenth", dm_num(E->late), "fit_t",
+                    json_pack("[i, i]", S->t_lo, S->T), "members",
+                    json_integer(S->J + 1)));
     }
     const dm_expo *X = &S->ex[m];
     json_t *w = json_array();
     for (int i = 0; i < X->nwin; i++) {
-      json_array_append_new(w, json_pack("{s:f, s:f, s:o, s:o, s:o, s:o}", "t_lo", X->lo[i],
-                                         "t_hi", X->hi[i], "median", dm_num(X->med[i]), "min",
-                                         dm_num(X->pmin[i]), "max", dm_num(X->pmax[i]),
-                                         "median_residual", dm_num(X->rmed[i])));
+      json_array_append_new(
+          w, json_pack("{s:f, s:f, s:o, s:o, s:o, s:o}", "t_lo", X->lo[i], "t_hi",
+                       X->hi[i], "median", dm_num(X->med[i]), "min", dm_num(X->pmin[i]),
+                       "max", dm_num(X->pmax[i]), "median_residual", dm_num(X->rmed[i])));
     }
     json_t *sp = json_object();
     const int qs[3] = {4, 8, 10};
     for (int i = m == 0 ? 0 : 1; i < (m == 0 ? 1 : 3); i++) {
       char key[16];
       snprintf(key, sizeof key, "h^%d", qs[i]);
-      json_t *q = json_pack("{s:o, s:b}", "median_spread", dm_num(dm_spread(S, m, qs[i], tmp)),
-                            "collapses", dm_collapses(S, m, qs[i]));
+      json_t *q =
+          json_pack("{s:o, s:b}", "median_spread", dm_num(dm_spread(S, m, qs[i], tmp)),
+                    "collapses", dm_collapses(S, m, qs[i]));
       json_object_set_new(sp, key, q);
     }
-    json_array_append_new(
-        ex, json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "s", dm_s[m], "theory",
-                      dm_theory(dm_s[m]), "median", dm_num(X->all_med), "min",
-                      dm_num(X->all_min), "max", dm_num(X->all_max), "windows", w,
-                      "scalings", sp));
+    json_array_append_new(ex,
+                          json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "s", dm_s[m],
+                                    "theory", dm_theory(dm_s[m]), "median",
+                                    dm_num(X->all_med), "min", dm_num(X->all_min), "max",
+                                    dm_num(X->all_max), "windows", w, "scalings", sp));
   }
   for (int c = 0; c < S->ncells; c++) {
     const dm_cell *x = &S->cells[c];
@@ -552,9 +565,10 @@ static json_t *dm_json(const vi_study *s, const dm_study *S, const char *why, in
     for (int t = 0; t < S->T; t++) {
       amax = fmax(amax, fabs(x->dE[t]));
     }
-    json_array_append_new(mem, json_pack("{s:s, s:f, s:i, s:f, s:f, s:f}", "method", x->method,
-                                         "h", dm_h[x->hi], "j", x->j, "E0", x->E0, "dE_T",
-                                         x->dE[S->T - 1], "max_abs_dE", amax));
+    json_array_append_new(mem,
+                          json_pack("{s:s, s:f, s:i, s:f, s:f, s:f}", "method", x->method,
+                                    "h", dm_h[x->hi], "j", x->j, "E0", x->E0, "dE_T",
+                                    x->dE[S->T - 1], "max_abs_dE", amax));
   }
   json_object_set_new(j, "id", json_string(s->id));
   json_object_set_new(j, "title", json_string(s->title));
@@ -562,10 +576,10 @@ static json_t *dm_json(const vi_study *s, const dm_study *S, const char *why, in
   json_object_set_new(j, "quick", json_boolean(quick));
   json_object_set_new(
       j, "config",
-      json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:i, s:s, s:f, s:f, s:f}", "system", DM_SYSTEM,
-                "m_c", DM_MC, "J", S->J, "members", S->J + 1, "methods", ms, "h", hs, "T", S->T,
-                "grid", "t = 1, 2, ..., T", "collapse_tolerance", DM_TOL, "growth_ratio",
-                DM_GROWTH, "random_walk_tolerance", DM_WALK_TOL));
+      json_pack("{s:s, s:i, s:i, s:i, s:o, s:o, s:i, s:s, s:f, s:f, s:f}", "system",
+                DM_SYSTEM, "m_c", DM_MC, "J", S->J, "members", S->J + 1, "methods", ms,
+                "h", hs, "T", S->T, "grid", "t = 1, 2, ..., T", "collapse_tolerance",
+                DM_TOL, "growth_ratio", DM_GROWTH, "random_walk_tolerance", DM_WALK_TOL));
   json_object_set_new(j, "ensembles", ens);
   json_object_set_new(j, "exponents", ex);
   json_object_set_new(j, "members", mem);
@@ -619,28 +633,34 @@ static char *dm_md(const vi_study *s, const dm_study *S, const char *why, int qu
   fprintf(f, "# %s\n\n%s%s\n\n![figure](%s.svg)\n\n%s\n\n", s->id,
           quick ? "**Quick run** (reduced J, h and T). " : "", s->title, s->id, why);
   vi_claims_md(f, "Claims", cl, nc);
-  fprintf(f, "\n## The ensembles\n\nmu of (33) over the %d members; growth in t fitted on "
-             "t in [%d, %d] (log-log slope a with its rms residual in decades; the line "
-             "mu = B + D t with its R^2); means of mu over the first and the last tenth of "
-             "the grid.\n\n",
+  fprintf(f,
+          "\n## The ensembles\n\nmu of (33) over the %d members; growth in t fitted on "
+          "t in [%d, %d] (log-log slope a with its rms residual in decades; the line "
+          "mu = B + D t with its R^2); means of mu over the first and the last tenth of "
+          "the grid.\n\n",
           S->J + 1, S->t_lo, S->T);
-  fprintf(f, "| s | h | mu(t = 1) | mu(t = T) | a | rms | B | D T | R^2 | first tenth | last "
-             "tenth | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(
+      f, "| s | h | mu(t = 1) | mu(t = T) | a | rms | B | D T | R^2 | first tenth | last "
+         "tenth | ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int m = 0; m < DM_NM; m++) {
     for (int k = 0; k < S->nh; k++) {
       const dm_ens *E = &S->ens[m][k];
-      fprintf(f, "| %d | %g | %.3g | %.3g | %.2f | %.2f | %.3g | %.3g | %.2f | %.3g | %.3g | "
-                 "%.2f |\n",
-              dm_s[m], dm_h[k], E->mu[0], E->mu[S->T - 1], E->a, E->a_rms, E->B, E->D * S->T,
-              E->r2, E->early, E->late, E->late / E->early);
+      fprintf(
+          f,
+          "| %d | %g | %.3g | %.3g | %.2f | %.2f | %.3g | %.3g | %.2f | %.3g | %.3g | "
+          "%.2f |\n",
+          dm_s[m], dm_h[k], E->mu[0], E->mu[S->T - 1], E->a, E->a_rms, E->B, E->D * S->T,
+          E->r2, E->early, E->late, E->late / E->early);
     }
   }
-  fprintf(f, "\n## The exponent of mu in h\n\nAt every t of the grid, the least-squares "
-             "slope p(t) of log mu against log h over the %d step sizes (residual in "
-             "decades; zero with two step sizes), summarised per window of t. The order "
-             "predicts p = 2 (2s - 2): 4 for s = 2, 8 for s = 3; Fig. 6 scales s = 3 by "
-             "h^10. A scaling h^q collapses the curves when every window's median is within "
-             "%.1f of q. The spread is the median over t of max_h (mu/h^q) / min_h (mu/h^q).\n\n",
+  fprintf(f,
+          "\n## The exponent of mu in h\n\nAt every t of the grid, the least-squares "
+          "slope p(t) of log mu against log h over the %d step sizes (residual in "
+          "decades; zero with two step sizes), summarised per window of t. The order "
+          "predicts p = 2 (2s - 2): 4 for s = 2, 8 for s = 3; Fig. 6 scales s = 3 by "
+          "h^10. A scaling h^q collapses the curves when every window's median is within "
+          "%.1f of q. The spread is the median over t of max_h (mu/h^q) / min_h "
+          "(mu/h^q).\n\n",
           S->nh, DM_TOL);
   fprintf(f, "| s | theory | t window | median p | min | max | median residual |\n"
              "|---|---|---|---|---|---|---|\n");
@@ -654,18 +674,21 @@ static char *dm_md(const vi_study *s, const dm_study *S, const char *why, int qu
     fprintf(f, "| %d | %d | all | %.2f | %.2f | %.2f | |\n", dm_s[m], dm_theory(dm_s[m]),
             X->all_med, X->all_min, X->all_max);
   }
-  fprintf(f, "\n| s | scaling | median spread across h | collapses |\n|---|---|---|---|\n");
+  fprintf(f,
+          "\n| s | scaling | median spread across h | collapses |\n|---|---|---|---|\n");
   fprintf(f, "| 2 | h^4 | %.3g | %s |\n", dm_spread(S, 0, 4, tmp),
           dm_collapses(S, 0, 4) ? "yes" : "no");
   fprintf(f, "| 3 | h^8 | %.3g | %s |\n", dm_spread(S, 1, 8, tmp),
           dm_collapses(S, 1, 8) ? "yes" : "no");
   fprintf(f, "| 3 | h^10 | %.3g | %s |\n", dm_spread(S, 1, 10, tmp),
           dm_collapses(S, 1, 10) ? "yes" : "no");
-  fprintf(f, "\nC13 (the method behaves like SPARK and DLA on this ensemble) is not checked "
-             "here: the work-precision study of the same issue compares them.\n\n"
-             "%d of %d members (one trajectory each, a cell of the store); wall time %.1f s. "
-             "Regenerate with `vistudy reproduce %s`.\n",
-          S->ncells, DM_NM * S->nh * (S->J + 1), wall, s->id);
+  fprintf(
+      f,
+      "\nC13 (the method behaves like SPARK and DLA on this ensemble) is not checked "
+      "here: the work-precision study of the same issue compares them.\n\n"
+      "%d of %d members (one trajectory each, a cell of the store); wall time %.1f s. "
+      "Regenerate with `vistudy reproduce %s`.\n",
+      S->ncells, DM_NM * S->nh * (S->J + 1), wall, s->id);
   return fclose(f) == 0 ? out : (free(out), NULL);
 }
 
@@ -774,30 +797,31 @@ int vi_demartin2018_chaotic(const vi_study *s, const reproduce_opts *o) {
   S.t_lo = S.T / 100 > 1 ? S.T / 100 : 1;
   const double t0 = vi_clock();
   char why[1400], config[300], note[VI_PATH_MAX + 256], err[2 * VI_PATH_MAX + 256] = "";
-  snprintf(why, sizeof why,
-           "Ensemble of demartin2018 (33): members j = 0..J = %d of chaotic-nh with m_c = %d "
-           "(n = 7), q0 = (cos(j pi/(2J)), 0.6, 0.4, 0.2, 1, 1, 1), v0 = sin(j pi/(2J)) e_2, "
-           "E_0 = 3.06 (the paper's); J, h and T are not given by the paper: J = %d (notes "
-           "§4.4, odelab's test), h in {%s}, T = %d; nhprk s = 2 and 3 (Lobatto-2, "
-           "Lobatto-3) in double precision, Newton tolerance 100 eps; E_j0 is each member's "
-           "computed initial energy. mu(E,k) on the grid t = 1, 2, ..., T; each member "
-           "(method, h, j) is one cell of the store. Exponent of mu in h: least squares of "
-           "log mu on log h at every t, summarised over the windows [1, 10], [11, 100], "
-           "[101, T]; a scaling h^q collapses the curves when every window's median is "
-           "within %.1f of q. Growth in t: mu ~ t^a and mu = B + D t on [%d, T].",
-           S.J, DM_MC, S.J, S.nh == 3 ? "0.1, 0.05, 0.025" : "0.1, 0.05", S.T, DM_TOL, S.t_lo);
+  snprintf(
+      why, sizeof why,
+      "Ensemble of demartin2018 (33): members j = 0..J = %d of chaotic-nh with m_c = %d "
+      "(n = 7), q0 = (cos(j pi/(2J)), 0.6, 0.4, 0.2, 1, 1, 1), v0 = sin(j pi/(2J)) e_2, "
+      "E_0 = 3.06 (the paper's); J, h and T are not given by the paper: J = %d (notes "
+      "§4.4, odelab's test), h in {%s}, T = %d; nhprk s = 2 and 3 (Lobatto-2, "
+      "Lobatto-3) in double precision, Newton tolerance 100 eps; E_j0 is each member's "
+      "computed initial energy. mu(E,k) on the grid t = 1, 2, ..., T; each member "
+      "(method, h, j) is one cell of the store. Exponent of mu in h: least squares of "
+      "log mu on log h at every t, summarised over the windows [1, 10], [11, 100], "
+      "[101, T]; a scaling h^q collapses the curves when every window's median is "
+      "within %.1f of q. Growth in t: mu ~ t^a and mu = B + D t on [%d, T].",
+      S.J, DM_MC, S.J, S.nh == 3 ? "0.1, 0.05, 0.025" : "0.1, 0.05", S.T, DM_TOL, S.t_lo);
   snprintf(config, sizeof config,
-           "%s m_c=%d; J = %d; T = %d; grid t = 1..T; h = %s; methods %s, %s; double; %s", DM_SYSTEM,
-           DM_MC, S.J, S.T, S.nh == 3 ? "0.1,0.05,0.025" : "0.1,0.05", dm_method[0],
-           dm_method[1], o->quick ? "quick" : "full");
+           "%s m_c=%d; J = %d; T = %d; grid t = 1..T; h = %s; methods %s, %s; double; %s",
+           DM_SYSTEM, DM_MC, S.J, S.T, S.nh == 3 ? "0.1,0.05,0.025" : "0.1,0.05",
+           dm_method[0], dm_method[1], o->quick ? "quick" : "full");
   int status = VI_EXIT_OK;
   vi_cells store;
   int store_open = 0;
   if (dm_alloc(&S) != 0) {
     fprintf(stderr, "vistudy reproduce: %s: out of memory\n", s->id);
     status = VI_EXIT_FAIL;
-  } else if (vi_cells_open(&store, o->results_dir, s->id, config, o->fresh, note, sizeof note,
-                           err, sizeof err) != 0) {
+  } else if (vi_cells_open(&store, o->results_dir, s->id, config, o->fresh, note,
+                           sizeof note, err, sizeof err) != 0) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, err);
     status = VI_EXIT_FAIL;
   } else {
@@ -805,8 +829,8 @@ int vi_demartin2018_chaotic(const vi_study *s, const reproduce_opts *o) {
     if (note[0]) {
       fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
     }
-    if (vi_cells_measure_pool(&store, &dm_unit, S.cells, S.ncells, NULL, s->id, o->progress,
-                              o->progress_every, 0) != 0) {
+    if (vi_cells_measure_pool(&store, &dm_unit, S.cells, S.ncells, NULL, s->id,
+                              o->progress, o->progress_every, 0) != 0) {
       status = VI_EXIT_FAIL;
     }
   }
@@ -848,10 +872,10 @@ int vi_demartin2018_chaotic(const vi_study *s, const reproduce_opts *o) {
     if (!written) {
       fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, err);
     }
-  } else if (store_open) {
-    if (err[0]) {
-      fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, err);
-    }
+  } else if (err[0]) {
+    fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, err);
+  }
+  if (!written && store_open) {
     vi_study_stopped(s->id, "measured members");
   }
   if (store_open) {
@@ -862,8 +886,8 @@ int vi_demartin2018_chaotic(const vi_study *s, const reproduce_opts *o) {
   }
   if (written) {
     vi_claims_print(stdout, s->id, "of the text", cl, nc);
-    printf("%s: %d members x %d step sizes x 2 methods, T = %d; wall time %.1f s\n", s->id,
-           S.J + 1, S.nh, S.T, vi_clock() - t0);
+    printf("%s: %d members x %d step sizes x 2 methods, T = %d; wall time %.1f s\n",
+           s->id, S.J + 1, S.nh, S.T, vi_clock() - t0);
     printf("  results: %s/%s.{md,csv,json,gp,svg,png}\n", o->results_dir, s->id);
     if (vi_claims_status(cl, nc, o->strict)) {
       status = VI_EXIT_FAIL;
