@@ -7,7 +7,8 @@
 # step in the velocities, Newton with difference Jacobians), on the
 # nonholonomic particle, the CVT (both energy regimes) and the chaotic
 # system (the paper's ensemble member and held-out sizes, members and
-# masses), in double and in quad precision (e2e suite).
+# masses), in double and in quad precision, with the built-in Newton and
+# with KINSOL (e2e suite).
 #
 # Tolerance, per node k = 0..N (the reference is double, so a quad run is
 # compared at the floor of double too), for every component x of q, p and
@@ -39,7 +40,8 @@ C1=(--set eps=0.3 --set m=1.4 --set J=0.7 --set q0=0.7,0.4,-0.3
 CH=(--set data=high)
 X1=(--set m_c=2 --set J=7 --set j=3 --set m=1.3)
 X2=(--set m_c=4 --set J=9 --set j=6)
-# system | data set | point | h | N | precision
+# system | data set | point | h | N | precision | solver (newton when absent;
+# KINSOL is double only)
 cases=(
   "nonholonomic-particle|0|leapfrog|0.1|20|double"
   "nonholonomic-particle|P1|leapfrog|0.05|40|quad"
@@ -56,10 +58,14 @@ cases=(
   "chaotic-nh|X2|leapfrog|0.1|30|double"
   "chaotic-nh|X1|midpoint|0.1|20|double"
   "chaotic-nh|X2|midpoint|0.05|20|quad"
+  "nonholonomic-particle|P2|leapfrog|0.1|20|double|kinsol"
+  "cvt|C1|midpoint|0.1|20|double|kinsol"
+  "chaotic-nh|X1|leapfrog|0.1|20|double|kinsol"
 )
 i=0
 for c in "${cases[@]}"; do
-  IFS='|' read -r sys ds point h N prec <<<"$c"
+  IFS='|' read -r sys ds point h N prec solver <<<"$c"
+  solver=${solver:-newton}
   i=$((i + 1))
   case $ds in
     0) set_args=() ;;
@@ -78,7 +84,7 @@ for c in "${cases[@]}"; do
     continue
   fi
   if ! "$V" run --system "$sys" "${set_args[@]}" --method "dla:point=$point" --h "$h" \
-      --T "$T" --precision "$prec" --quiet --out "$tmp/c$i.csv" 2>"$tmp/c$i.err"; then
+      --T "$T" --precision "$prec" --solver "$solver" --quiet --out "$tmp/c$i.csv" 2>"$tmp/c$i.err"; then
     echo "FAIL case $i ($c): vistudy run failed: $(cat "$tmp/c$i.err")"
     fails=$((fails + 1))
     continue
