@@ -348,12 +348,13 @@ static int dla_step(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
     /* q_{k+1} of the converged x (the solver's last evaluation may have
      * been at the previous iterate). */
     dla_points(st, st->x);
-    rc = VI_X(vi_system_lambda)(st->sys, st->q1, st->x, st->lam);
+    rc = VI_X(vi_system_lambda)(st->sys, st->q1, st->x, st->g);
   }
   if (rc != VI_OK) {
     memcpy(st->x, st->xs, (size_t)st->N * sizeof *st->x); /* the node is unchanged */
     return rc;
   }
+  memcpy(st->lam, st->g, (size_t)k * sizeof *st->lam);
   memcpy(st->pp, st->p, (size_t)n * sizeof *st->p);
   memcpy(st->q, st->q1, (size_t)n * sizeof *st->q);
   memcpy(st->p, st->x, (size_t)n * sizeof *st->p);
