@@ -188,8 +188,8 @@ static int nhprk_accepts(const void *opts, const VI_X(vi_system_type) *sys, char
     snprintf(why, len,
              "nhprk does not take holonomic constraints: demartin2018 proves the orders of "
              "(13) and (14) apart, not of the two stacked (docs/family-notes.md, nhprk); %s "
-             "has %d",
-             name, sys->info->m);
+             "has %d holonomic constraint%s",
+             name, sys->info->m, sys->info->m == 1 ? "" : "s");
     return VI_EUNSUPPORTED;
   }
   if (sys->lie != NULL) {
