@@ -515,7 +515,8 @@ int register_all(bool quick, int inject) {
   std::vector<Combo> combos[2]; // [0] double, [1] quad
   std::set<int> sizes(std::begin(kLuSizes), std::end(kLuSizes));
   std::set<int> sizes_q;
-  int skipped = 0;
+  int skipped = 0, refused = 0;
+  std::set<std::string> said;
   for (int f = 0; vi_method_types_d[f]; f++) {
     for (const std::string &spec : family_specs(vi_method_types_d[f]->name, quick)) {
       for (int i = 0; vi_system_types_d[i]; i++) {
@@ -530,9 +531,17 @@ int register_all(bool quick, int inject) {
           std::string why;
           int rc = is_quad ? probe<__float128>(&c, &why) : probe<double>(&c, &why);
           if (rc != VI_OK) {
-            std::fprintf(stderr, "vistudy-bench: skipped %s on %s (%s, %s): %s\n",
-                         spec.c_str(), c.sys_name.c_str(), is_quad ? "quad" : "double",
-                         backend_name(c.backend), why.c_str());
+            // A family's refusal of the system's data (its accepts hooks)
+            // is counted, not printed: `vistudy list methods` says which
+            // pairs each family takes. Any other failure to start is
+            // printed once per pair and reason, not per variant.
+            if (rc == VI_EUNSUPPORTED) {
+              refused++;
+            } else if (said.insert(spec + " on " + c.sys_name + ": " + why).second) {
+              std::fprintf(stderr, "vistudy-bench: skipped %s on %s (%s, %s): %s\n",
+                           spec.c_str(), c.sys_name.c_str(), is_quad ? "quad" : "double",
+                           backend_name(c.backend), why.c_str());
+            }
             skipped++;
             continue;
           }
@@ -546,6 +555,12 @@ int register_all(bool quick, int inject) {
         }
       }
     }
+  }
+  if (refused > 0) {
+    std::fprintf(stderr,
+                 "vistudy-bench: %d configurations not benchmarked: their family refuses the "
+                 "system's data (`vistudy list methods`)\n",
+                 refused);
   }
   // Floors first, so a filtered run that keeps a configuration keeps them.
   for (int n : sizes) {

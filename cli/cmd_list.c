@@ -38,21 +38,24 @@ static defaults_info defaults_of(const vi_system_type_d *t) {
   return d;
 }
 
-/* The momentum maps of a system after its energy: the Noether quantities
- * (momenta_noether: first integrals, conserved exactly by a family that
- * keeps the symmetry) as invariants, the others apart, since the measures
- * follow them as values (core/measures.h; pendulum-3d's Jx, Jy vary). */
+/* The momentum maps of a system after its energy: the first integrals
+ * (momenta_noether: conserved exactly by a family that keeps the symmetry;
+ * momenta_conserved: other first integrals, e.g. cvt's E_d, E_p) as
+ * invariants, the others apart, since the measures follow them as values
+ * (core/measures.h; pendulum-3d's Jx, Jy vary). */
 static void list_maps(const vi_system_info *in, int markdown) {
   const char *q = markdown ? "`" : "";
+  const unsigned kept = in->momenta_noether | in->momenta_conserved;
   for (int k = 0; k < in->n_momenta; k++) {
-    if (in->momenta_noether & (1u << k)) {
-      printf(", %s%s%s", q, in->momentum_names[k], q);
+    if (kept & (1u << k)) {
+      printf(", %s%s%s%s", q, in->momentum_names[k], q,
+             in->momenta_conserved & (1u << k) ? " (not Noether)" : "");
     }
   }
   for (int k = 0, first = 1; k < in->n_momenta; k++) {
-    if (!(in->momenta_noether & (1u << k))) {
-      printf("%s%s%s%s", first ? "; momentum maps without a Noether symmetry: " : ", ", q,
-             in->momentum_names[k], q);
+    if (!(kept & (1u << k))) {
+      printf("%s%s%s%s", first ? "; momentum maps conserved for special data at most: " : ", ",
+             q, in->momentum_names[k], q);
       first = 0;
     }
   }

@@ -163,6 +163,22 @@ static void judge(vi_fit *f, const int *idx, const double *hh, const double *ee,
                                             : VI_WHY_SCATTERED;
 }
 
+int vi_fit_tail_slopes(int n, const double *h, const double *e, double s[2]) {
+  if (n < 3) {
+    return -1;
+  }
+  for (int i = n - 3; i < n; i++) {
+    if (!(isfinite(e[i]) && e[i] > 0)) {
+      return -1;
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    const int i = n - 2 + k;
+    s[k] = log(e[i - 1] / e[i]) / log(h[i - 1] / h[i]);
+  }
+  return 0;
+}
+
 const char *vi_fit_why(int why) {
   switch (why) {
   case VI_WHY_FLOOR:

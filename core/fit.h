@@ -72,6 +72,17 @@ typedef struct vi_fit {
 vi_fit vi_fit_order(int n, const double *h, const double *e, double floor,
                     double plateau_factor);
 
+/* The two finest local slopes of errors e at step sizes h (n points, h
+ * decreasing), log(e[i-1]/e[i]) / log(h[i-1]/h[i]) over the last three
+ * points, into s[0] (the coarser) and s[1]: 0, or -1 when the last three
+ * errors are not all finite and positive. A slope below 0 means the error
+ * grows as h shrinks; both finest slopes below VI_FIT_GROWTH is the
+ * signature of round-off amplified by 1/h (demartin2018's multipliers,
+ * notes P16: the momentum balance divided by h), which finer steps only
+ * make worse and a wider precision removes. */
+#define VI_FIT_GROWTH (-0.5)
+int vi_fit_tail_slopes(int n, const double *h, const double *e, double s[2]);
+
 /* The reason of an unresolved verdict as text ("" for none). */
 const char *vi_fit_why(int why);
 

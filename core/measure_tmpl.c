@@ -85,13 +85,15 @@ int VI_X(vi_measures)(const VI_X(vi_system) *sys, const VI_X(vi_stepper) *st, vi
   if (embedded(sys)) {
     put(out, cap, &k, VI_MK_GROUP_DEFECT, 0, VI_MR_ZERO, "group_defect");
   }
-  /* A momentum map is a first integral where the system marks it a
-   * Noether quantity; any other (pendulum-3d's Jx and Jy, six-balls'
-   * antisymmetry quantities, invariants of special data only) is followed
-   * as a value, never as a change that should stay zero. */
+  /* A momentum map is a first integral where the system marks it one
+   * (a Noether quantity, or momenta_conserved: cvt's E_d, E_p); any other
+   * (pendulum-3d's Jx and Jy, six-balls' antisymmetry quantities,
+   * invariants of special data only) is followed as a value, never as a
+   * change that should stay zero. */
   for (int i = 0; VI_X(vi_type_has_momenta)(sys->type) && i < info->n_momenta; i++) {
     put(out, cap, &k, VI_MK_MOMENTUM, i,
-        info->momenta_noether & (1u << i) ? VI_MR_CONSTANT : VI_MR_FREE,
+        (info->momenta_noether | info->momenta_conserved) & (1u << i) ? VI_MR_CONSTANT
+                                                                      : VI_MR_FREE,
         info->momentum_names[i]);
   }
   return k;

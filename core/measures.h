@@ -67,7 +67,7 @@ typedef struct vi_measure {
  * constraint is named by its base with "<k>" (g<k>: the columns g1..gm).
  * The momentum maps are named by each system (vi_system_info
  * .momentum_names): a first integral (VI_MR_CONSTANT) where the system
- * marks it a Noether quantity (momenta_noether), else VI_MR_FREE (e.g.
+ * marks it one (momenta_noether or momenta_conserved), else VI_MR_FREE (e.g.
  * pendulum-3d's Jx, Jy: gravity exerts a torque about horizontal axes). */
 typedef struct vi_measure_doc {
   const char *name;

@@ -59,7 +59,7 @@ int vi_order_exact_of(const vi_order_result *r, int x, double *worst, int *at) {
  * limits, or -1: fewer than four errors above the floor, or errors at the
  * floor with no ok fit, or an ok fit that stops short of the finest error
  * above the floor (round-off bent the line there). */
-static int floor_limited(const vi_order_result *r, vi_fit *fit) {
+static int floor_limited(const vi_order_result *r, vi_fit *fit, int *grew) {
   /* The quantities that drive the study (as the automatic step sizes,
    * core/order_tmpl.c): q, p, lambda, or the energy's root mean square. */
   for (int x = 0; x <= VI_EXTRA; x++) {
@@ -77,12 +77,19 @@ static int floor_limited(const vi_order_result *r, vi_fit *fit) {
      * study that simply has too few. */
     /* An ok window within four decades of the floor, when the floor
      * stopped the refinement, may be pre-asymptotic: quad confirms it. */
+    /* Errors that grow over the two finest halvings (vi_fit_tail_slopes:
+     * round-off amplified by 1/h) are limited by double too, wherever
+     * they sit against the fixed floor. */
+    double ts[2];
+    const int grows = vi_fit_tail_slopes(r->nh, r->h, e, ts) == 0 && ts[0] < VI_FIT_GROWTH &&
+                      ts[1] < VI_FIT_GROWTH;
     const int limited =
         f.verdict != VI_VERDICT_OK
-            ? f.why == VI_WHY_FLOOR || (f.n_plateau > 0 && f.why != VI_WHY_NO_DATA)
+            ? f.why == VI_WHY_FLOOR || (f.n_plateau > 0 && f.why != VI_WHY_NO_DATA) || grows
             : f.n_plateau > 0 && (f.hi < last || e[f.hi] < 1e4 * fl);
     if (limited) {
       *fit = f;
+      *grew = f.verdict != VI_VERDICT_OK && grows;
       return x;
     }
   }
@@ -103,7 +110,8 @@ int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, ch
     return rc;
   }
   vi_fit f;
-  int x = floor_limited(r, &f);
+  int grew = 0;
+  int x = floor_limited(r, &f, &grew);
   if (x < 0) {
     snprintf(r->precision_note, sizeof r->precision_note,
              "double (auto: the floor of double limits no quantity of the study)");
@@ -112,7 +120,11 @@ int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, ch
   char why[200];
   double fl = 0;
   vi_order_errors(r, x, &fl);
-  if (f.why == VI_WHY_FLOOR) {
+  if (grew) {
+    snprintf(why, sizeof why,
+             "quad (auto: in double, the errors of %s grew as h shrank: round-off amplified "
+             "by 1/h)", names[x]);
+  } else if (f.why == VI_WHY_FLOOR) {
     snprintf(why, sizeof why, "quad (auto: in double, every error of %s was at its floor %.1e)",
              names[x], fl);
   } else if (f.n_above < VI_FIT_MIN_POINTS) {

@@ -296,19 +296,20 @@ static int order_auto(const VI_X(vi_system) *sys, const vi_order_config *oa,
         }
         continue;
       }
-      if (ft.why == VI_WHY_NOT_CONVERGING) {
-        /* Divergence is settled when the last two local slopes are both
-         * below 1/2 (the finest errors do not decrease); a 'd' from large
-         * pre-asymptotic errors at the coarse end is refined further. */
-        const int L = res->nh;
-        int flat = L >= 3;
-        for (int i = L - 2; flat && i < L; i++) {
-          const double sl = log(ex[i - 1] / ex[i]) / log(hs[i - 1] / hs[i]);
-          flat = !(sl >= 0.5);
-        }
-        if (flat) {
-          continue;
-        }
+      /* Divergence is settled when the last two local slopes are both
+       * below 1/2 (the finest errors do not decrease); a 'd' from large
+       * pre-asymptotic errors at the coarse end is refined further. Any
+       * other unresolved verdict whose finest errors grow over two
+       * halvings (both slopes below VI_FIT_GROWTH: round-off amplified by
+       * 1/h, demartin2018's multipliers at s = 5) is settled too: finer
+       * steps only add round-off (nhprk s = 5 on the turntable halved to
+       * 2^18 steps, 430 s, before this rule); the precision policy
+       * (order_policy.c) reruns such a study in quad. */
+      double ts[2];
+      if (vi_fit_tail_slopes(res->nh, hs, ex, ts) == 0 &&
+          (ft.why == VI_WHY_NOT_CONVERGING ? !(ts[0] >= 0.5) && !(ts[1] >= 0.5)
+                                           : ts[0] < VI_FIT_GROWTH && ts[1] < VI_FIT_GROWTH)) {
+        continue;
       }
       const double efine = ex[res->nh - 1];
       const int floored = isfinite(efine) && efine <= 10.0 * fl;

@@ -114,6 +114,19 @@ typedef struct vi_system_info {
                                its exact conservation (VI_MOMENTA,
                                VI_ORDER_EXACT: wenger2017 §3.4.2), which the
                                conformance suite traces */
+  unsigned momenta_conserved; /* bit i: momentum map i is a first integral
+                                 for every parameter and initial datum
+                                 without being a Noether quantity (cvt's
+                                 subsystem energies E_d, E_p: demartin2018
+                                 §7.2; the nonholonomic particle's E_y): the
+                                 measures follow its change, but no family
+                                 is asked to keep it exactly. Disjoint from
+                                 momenta_noether. A map in neither mask is a
+                                 first integral of special data at most
+                                 (the turntable's for a = b = c, six-balls'
+                                 antisymmetry (61) for symmetric data, or
+                                 never: pendulum-3d's Jx, Jy), followed as
+                                 its value */
   const vi_param *params; /* terminated by an entry with name == NULL */
   int test_only;          /* 1 for a system of the tests only (tests/systems/,
                              VI_TEST_SYSTEM in systems.def): registered in the

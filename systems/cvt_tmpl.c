@@ -16,8 +16,8 @@
  * energy E_d = J/2 v_y^2 - cos y + (eps/2) sin 2y and the passenger
  * energy E_p = m/2 (v_x^2 + v_z^2) + 1/2 (x^2 + z^2) are first integrals
  * besides E = E_d + E_p (dE_p/dt = -mu Phi = 0). They are not the Noether
- * quantities of a symmetry (momenta_noether = 0). The paper's two regimes
- * are the named data sets low (E = 9/5: E_d = 4/5, the driver oscillates)
+ * quantities of a symmetry: momenta_conserved, not momenta_noether. The
+ * paper's two regimes are the named data sets low (E = 9/5: E_d = 4/5, the driver oscillates)
  * and high (E = 4: E_d = 3, the driver rotates), both from q0 = (1, 0, 1)
  * with eps = 1/2; the defaults are the low one. The reference is
  * numerical. Compiled once per precision. */
@@ -68,6 +68,7 @@ static const vi_system_info cvt_info = {
     .m_nh = 1,
     .n_momenta = 2,
     .momentum_names = cvt_momentum_names,
+    .momenta_conserved = 3u, /* E_d, E_p (not Noether: see above) */
     .params = cvt_params,
     .data = cvt_data,
 };

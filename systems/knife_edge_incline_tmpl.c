@@ -71,6 +71,7 @@ static const vi_system_info ke_info = {
     .m_nh = 1,
     .n_momenta = 1,
     .momentum_names = ke_momentum_names,
+    .momenta_conserved = 1u, /* p_phi: no force has a phi component */
     .params = ke_params,
 };
 

@@ -44,6 +44,7 @@ static const vi_system_info np_info = {
     .m_nh = 1,
     .n_momenta = 1,
     .momentum_names = np_momentum_names,
+    .momenta_conserved = 1u, /* E_y: y is decoupled (A has no y entry) */
     .params = np_params,
 };
 

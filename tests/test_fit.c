@@ -35,6 +35,23 @@ int main(void) {
              "growing Newton counts over [%d, %d]: verdict %d why %d", g.lo, g.hi, g.verdict,
              g.why);
   }
+  /* The finest local slopes (vi_fit_tail_slopes): order 4 down to
+   * round-off 1e-15 / h (the multipliers of nhprk s = 5 in double) grows
+   * at the fine end, slopes near -1, below VI_FIT_GROWTH; the clean
+   * sequence does not; a non-finite error gives no slopes. */
+  {
+    double r[8], ts[2];
+    for (int i = 0; i < 8; i++) {
+      r[i] = 1e-3 * pow(h[i], 4) + 1e-15 / h[i];
+    }
+    VI_CHECK(&ctx, vi_fit_tail_slopes(8, h, r, ts) == 0 && ts[0] < VI_FIT_GROWTH &&
+                       ts[1] < VI_FIT_GROWTH && ts[1] > -1.01,
+             "round-off growth: tail slopes %.3f %.3f", ts[0], ts[1]);
+    VI_CHECK(&ctx, vi_fit_tail_slopes(8, h, e, ts) == 0 && fabs(ts[1] - 6) < 0.1,
+             "clean: tail slope %.3f", ts[1]);
+    r[7] = NAN;
+    VI_CHECK(&ctx, vi_fit_tail_slopes(8, h, r, ts) == -1, "NaN: tail slopes given");
+  }
   /* Pre-asymptotic start (order 2 at large h), order 4 afterwards. */
   for (int i = 0; i < 8; i++) {
     e[i] = 2.3 * pow(h[i], 4) + (i < 2 ? 5e-3 * pow(h[i], 2) * (2 - i) : 0);

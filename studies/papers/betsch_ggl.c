@@ -199,16 +199,17 @@ static void judge(bg_cell *c) {
 
 /* ---- the measurement ----------------------------------------------------- */
 
-/* The last row of a trajectory, in double. */
+/* The last row of a trajectory, in double (v holds cap columns, as many
+ * as the run has: a system or family with more columns needs no change). */
 typedef struct bg_last {
-  int ncol;
-  double v[64];
+  int ncol, cap;
+  double *v;
 } bg_last;
 
 static int bg_sink(void *ctx, long k, int ncol, const vi_wide *values) {
   (void)k;
   bg_last *l = ctx;
-  l->ncol = ncol < 64 ? ncol : 64;
+  l->ncol = ncol < l->cap ? ncol : l->cap;
   for (int i = 0; i < l->ncol; i++) {
     l->v[i] = (double)values[i];
   }
@@ -254,7 +255,12 @@ static int bg_extras(const bg_cell *c, const bg_setup *S, long N, const reproduc
   if (api->traj_open(&tc, &tr, &info, err, errlen) != VI_OK) {
     return -1;
   }
-  bg_last last = {0};
+  bg_last last = {0, info.ncol, calloc((size_t)(info.ncol > 0 ? info.ncol : 1), sizeof(double))};
+  if (!last.v) {
+    api->traj_free(tr);
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
   vi_traj_result res;
   int rc = api->traj_run(tr, bg_sink, &last, &res, err, errlen);
   const int iq = bg_col(&info, "q1"), ip = bg_col(&info, "p1"), il = bg_col(&info, "lambda1");
@@ -267,12 +273,14 @@ static int bg_extras(const bg_cell *c, const bg_setup *S, long N, const reproduc
   }
   api->traj_free(tr);
   if (rc != VI_OK) {
+    free(last.v);
     return -1;
   }
   if (iq < 0 || ip < 0 || il < 0 || nq != 12 || n != 12 || res.failed_step ||
       last.ncol != info.ncol) {
     snprintf(err, errlen, "%s on %s: unexpected run columns or a failed step %ld",
              c->spec, S->system, res.failed_step);
+    free(last.v);
     return -1;
   }
   const long K = 2 * N;
@@ -280,6 +288,7 @@ static int bg_extras(const bg_cell *c, const bg_setup *S, long N, const reproduc
   double *Q = malloc(rows * (size_t)(nq + n + ml) * sizeof *Q);
   if (!Q) {
     snprintf(err, errlen, "out of memory");
+    free(last.v);
     return -1;
   }
   double *P = Q + rows * (size_t)nq, *L = P + rows * (size_t)n;
@@ -291,6 +300,7 @@ static int bg_extras(const bg_cell *c, const bg_setup *S, long N, const reproduc
   vi_reference_result rinfo;
   if (api->reference(&rcfg, Q, P, L, &rinfo, err, errlen) != VI_OK) {
     free(Q);
+    free(last.v);
     return -1;
   }
   const double *qT = Q + (size_t)K * nq, *pT = P + (size_t)K * n;
@@ -324,6 +334,7 @@ static int bg_extras(const bg_cell *c, const bg_setup *S, long N, const reproduc
     floor[BG_XLH] = fmax(rel_floor * fmax(1, s), rinfo.accuracy);
   }
   free(Q);
+  free(last.v);
   return 0;
 }
 
