@@ -95,6 +95,12 @@ if sid == "demartin2018-cvt":
             bad.append(f"fig4: the driver does not oscillate: y in [{ylo}, {yhi}], p_y in [{pmin}, {pmax}]")
         if name == "fig5" and not (pmin > 0 and y[-1][2] > 2 * math.pi):
             bad.append(f"fig5: the driver does not rotate: p_y min {pmin}, y(T) {y[-1][2]}")
+    # Beyond the paper: eps = 0 and 1, two claims each, with their settings.
+    for e in ("0", "1"):
+        for r in ("low", "high"):
+            fj = fig(f"eps{e}-{r}")
+            if len(fj["claims"]) != 2 or fj.get("set") != [f"data={r}", f"eps={e}"]:
+                bad.append(f"eps{e}-{r}: claims or settings")
 elif sid == "demartin2018-turntable":
     tols = ["rtol 1e-6", "rtol 1e-8", "rtol 1e-10", "rtol 1e-12", "rtol 100 eps"]
     for name in ("omega_zeta", "C1", "C2"):

@@ -241,7 +241,8 @@ static const char dm_cvt_why[] =
     "y and p_y of the h = 1/10 run as their change (y(0) = 0). No drift (notes §4.3): max |dE| "
     "over [T/2, T] at most twice the max over [0, T/2]. C14 on the harness's reference (rk8pd "
     "on the index-1 form, tolerance 1e-14), never on the method. Newton: the built-in one, "
-    "rtol = 100 eps";
+    "rtol = 100 eps. Beyond the paper: E_T at eps = 0 ([51]'s) and eps = 1 in both regimes "
+    "(the data sets with eps set after them), h = 1/10 and pi/10";
 
 /* What each regime states (§7.2): E_d(0), E_p(0), E_T(0), and whether the
  * driver rotates. */
@@ -419,7 +420,59 @@ static const vi_fig_spec dm_cvt_fig4 =
 static const vi_fig_spec dm_cvt_fig5 =
     DM_CVT_FIG("fig5", "data=high", "change since t = 0 (Fig 5: E = 4, high)");
 
-static const vi_fig_spec *const dm_cvt_figs[] = {&dm_cvt_fig4, &dm_cvt_fig5, NULL};
+/* Beyond the paper (notes §4.3 leaves it open): eps other than 1/2, eps =
+ * 0 (Modin & Verdier's [51], the pendulum without its tilt) and eps = 1,
+ * in both regimes (the data sets with eps set after them; y0 = 0, so the
+ * energies at t = 0 are those of eps = 1/2). Whether C8 and C9 still
+ * hold: E_T's error at h = 1/10 bounded, no drift, within a decade of h^2;
+ * at h = pi/10 at least 10 times larger. */
+static int claims_cvt_eps(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
+                          vi_claim *cl, char *err, size_t errlen) {
+  static const char *const labs[] = {"E_T h=1/10", "E_T h=pi/10"};
+  const vi_series *s[2];
+  if (dm_need(f, ss, ns, labs, 2, s, err, errlen) != 0) {
+    return -1;
+  }
+  char what[96];
+  snprintf(what, sizeof what, "%s, %s", f->set[1], f->set[0]);
+  double a, b;
+  const int bd = dm_bounded(s[0], dm_Tc(f, s[0], quick), &a, &b);
+  const double c = s[0]->amax / (DM_H1 * DM_H1);
+  char text[2][256];
+  snprintf(text[0], sizeof text[0],
+           "C8 beyond the paper (%s): at h = 1/10 E_T's error is bounded, does not drift and "
+           "is of order h^2 (the halves criterion; between h^2/10 and 10 h^2)",
+           what);
+  snprintf(text[1], sizeof text[1],
+           "C9 beyond the paper (%s): at h = pi/10 max |dE_T| is at least 10 times that at h "
+           "= 1/10",
+           what);
+  vi_claim_set(&cl[0], bd && c >= 0.1 && c <= 10, text[0],
+               "E_T(0) = %.17g; h = 1/10: max |dE_T| over [0, T/2] %.3g, over [T/2, T] %.3g (= "
+               "%.2f h^2)",
+               s[0]->I0, a, b, c);
+  vi_claim_set(&cl[1], s[1]->amax >= 10 * s[0]->amax && !isfinite(s[1]->event_t), text[1],
+               "max |dE_T|: h = pi/10 %.3g, h = 1/10 %.3g, ratio %.1f", s[1]->amax, s[0]->amax,
+               s[1]->amax / s[0]->amax);
+  return 2;
+}
+
+#define DM_CVT_EPS(id_, data_, eps_)                                                           \
+  {.id = "demartin2018-cvt-" id_, .kind = VI_FIG_TRACE, .system = "cvt",                      \
+   .set = {data_, eps_}, .T = DM_CVT_T, .T_quick = DM_CVT_TQ,                                 \
+   .ylabel = "E_T - E_T(0) (" eps_ ", " data_ ")", .why = dm_cvt_why,                         \
+   .claims = claims_cvt_eps, .measure = "energy", .trace = {.follow = VI_TRACE_CHANGE},       \
+   .curves = {{"E_T h=1/10", DM_CVT_M, DM_H1, NULL, 0}, {"E_T h=pi/10", DM_CVT_M, DM_HPI, NULL, 1}}, \
+   .panels = {"h = 1/10", "h = pi/10"}}
+
+static const vi_fig_spec dm_cvt_eps0_low = DM_CVT_EPS("eps0-low", "data=low", "eps=0");
+static const vi_fig_spec dm_cvt_eps0_high = DM_CVT_EPS("eps0-high", "data=high", "eps=0");
+static const vi_fig_spec dm_cvt_eps1_low = DM_CVT_EPS("eps1-low", "data=low", "eps=1");
+static const vi_fig_spec dm_cvt_eps1_high = DM_CVT_EPS("eps1-high", "data=high", "eps=1");
+
+static const vi_fig_spec *const dm_cvt_figs[] = {
+    &dm_cvt_fig4,     &dm_cvt_fig5,      &dm_cvt_eps0_low, &dm_cvt_eps0_high,
+    &dm_cvt_eps1_low, &dm_cvt_eps1_high, NULL};
 
 const vi_fig_set vi_demartin2018_cvt = {.figs = dm_cvt_figs, .why = dm_cvt_why};
 
