@@ -112,7 +112,9 @@ static void list_systems(void) {
     }
     for (const vi_param *p = in->params; p->name; p++) {
       char dom[64] = "";
-      if (p->domain != VI_PARAM_ANY && p->domain != VI_PARAM_COORDS) {
+      if (p->domain == VI_PARAM_ROTATION) {
+        snprintf(dom, sizeof dom, "; %s", vi_param_domain_text(p->domain));
+      } else if (p->domain != VI_PARAM_ANY && p->domain != VI_PARAM_COORDS) {
         snprintf(dom, sizeof dom, "; %s %s", p->count > 1 ? "each" : "must be",
                  vi_param_domain_text(p->domain));
       }
@@ -260,6 +262,8 @@ static void md_systems(void) {
       md_cell(p->doc);
       if (p->domain == VI_PARAM_COORDS) {
         printf("; one per coordinate");
+      } else if (p->domain == VI_PARAM_ROTATION) {
+        printf("; %s", vi_param_domain_text(p->domain));
       } else if (p->domain != VI_PARAM_ANY) {
         printf("; %s %s", p->count > 1 ? "each" : "must be",
                vi_param_domain_text(p->domain));

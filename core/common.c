@@ -62,6 +62,8 @@ const char *vi_param_domain_text(int domain) {
     return "a whole number >= 0";
   case VI_PARAM_COORDS:
     return "any finite number, one per coordinate";
+  case VI_PARAM_ROTATION:
+    return "a rotation matrix (row-major)";
   default:
     return "any finite number";
   }

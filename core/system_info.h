@@ -24,12 +24,18 @@ typedef enum vi_param_domain {
   VI_PARAM_NATURAL = 3,  /* a whole number >= 0: a size or an index (chaotic-nh's
                             m_c, an ensemble member j of J); structural, so the
                             order validation never draws it */
-  VI_PARAM_COORDS = 4    /* any finite numbers, one per coordinate: exactly n
+  VI_PARAM_COORDS = 4,   /* any finite numbers, one per coordinate: exactly n
                             values, n the instance's dimension, for a system
                             whose dimension is set by a parameter
                             (vi_system_type.dim); count is the largest n
                             (info->n). Defaults "": unset unless --set, passed
                             to setup as NaN (the system derives the values) */
+  VI_PARAM_ROTATION = 5  /* a rotation matrix, 9 values row-major (the
+                            turntable's initial attitude R0): the values are
+                            any finite numbers, the system refuses a matrix
+                            off SO(3) (its group check); the order validation
+                            draws it as the default times a random rotation,
+                            never entry by entry */
 } vi_param_domain;
 
 /* A named data set of a system (vi_system_info.data): settings of some of
@@ -53,7 +59,7 @@ typedef struct vi_param {
 } vi_param;
 
 /* The domain as text: "any finite number", "> 0", ">= 0", "a whole number >= 0",
- * "any finite number, one per coordinate". */
+ * "any finite number, one per coordinate", "a rotation matrix (row-major)". */
 const char *vi_param_domain_text(int domain);
 
 /* What a method family needs of a system (vi_method_type.needs: every

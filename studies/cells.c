@@ -1,10 +1,14 @@
 /* cells.c: the cell store of resumable studies (cells.h). */
+/* sched_getaffinity, CPU_COUNT (glibc). */
+#define _GNU_SOURCE
 #include "cells.h"
 #include "progress.h"
 #include "machine.h"
 #include "report.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,6 +156,112 @@ int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
   }
   vi_progress_end(&pr, rc == 0 ? n : k - 1);
   return rc;
+}
+
+/* The pool of vi_cells_measure_pool: the pending units, taken in order by
+ * the next free thread; the store, the progress and the failure flag under
+ * the lock. */
+typedef struct cells_pool {
+  vi_cells *cs;
+  const vi_cells_unit *u;
+  void *units;
+  const int *pending;
+  int npending, next, done, failed;
+  const void *ctx;
+  const char *id;
+  pthread_mutex_t lock;
+  vi_progress pr;
+} cells_pool;
+
+static void *cells_worker(void *arg) {
+  cells_pool *P = arg;
+  char err[2 * VI_PATH_MAX + 256], key[256], label[160];
+  for (;;) {
+    pthread_mutex_lock(&P->lock);
+    const int j = !P->failed && P->next < P->npending ? P->next++ : -1;
+    pthread_mutex_unlock(&P->lock);
+    if (j < 0) {
+      return NULL;
+    }
+    void *x = (char *)P->units + (size_t)P->pending[j] * P->u->size;
+    P->u->label(x, label, sizeof label);
+    err[0] = '\0';
+    const int rc = P->u->measure(x, P->ctx, err, sizeof err);
+    pthread_mutex_lock(&P->lock);
+    if (rc != 0) {
+      vi_progress_break(&P->pr);
+      fprintf(stderr, "vistudy reproduce: %s %s %s: %s\n", P->id, P->u->noun, label, err);
+      P->failed = 1;
+    } else {
+      P->u->key(x, key, sizeof key);
+      if (vi_cells_put(P->cs, key, P->u->stored(x), err, sizeof err) != 0) {
+        vi_progress_break(&P->pr);
+        fprintf(stderr, "vistudy reproduce: %s: %s\n", P->id, err);
+        P->failed = 1;
+      } else {
+        P->done++;
+        char what[200];
+        snprintf(what, sizeof what, "%.150s finished", label);
+        vi_progress_at(&P->pr, P->done, what);
+      }
+    }
+    pthread_mutex_unlock(&P->lock);
+  }
+}
+
+int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
+                          const void *ctx, const char *id, int progress, double every,
+                          int threads) {
+  if (threads == 1) {
+    return vi_cells_measure(cs, u, units, n, ctx, id, progress, every);
+  }
+  char key[256], why[512];
+  int *pending = malloc((size_t)(n > 0 ? n : 1) * sizeof *pending);
+  if (!pending) {
+    fprintf(stderr, "vistudy reproduce: %s: out of memory\n", id);
+    return -1;
+  }
+  /* Restored serially first: only the units not stored go to the pool. */
+  int np = 0;
+  for (int k = 0; k < n; k++) {
+    void *x = (char *)units + (size_t)k * u->size;
+    u->key(x, key, sizeof key);
+    json_t *stored = vi_cells_get(cs, key);
+    if (stored && u->restore(x, stored, why, sizeof why) != 0) {
+      fprintf(stderr,
+              "vistudy reproduce: %s: stored %s %s in %s is invalid (%s); recomputing "
+              "it\n",
+              id, u->noun, key, cs->path, why);
+    }
+    if (!u->done(x)) {
+      pending[np++] = k;
+    }
+  }
+  cells_pool P = {.cs = cs, .u = u, .units = units, .pending = pending, .npending = np,
+                  .ctx = ctx, .id = id, .lock = PTHREAD_MUTEX_INITIALIZER};
+  vi_progress_begin(&P.pr, progress, every, id, u->noun, n);
+  P.done = n - np;
+  if (threads <= 0) {
+    cpu_set_t set;
+    const long ncpu = sched_getaffinity(0, sizeof set, &set) == 0
+                          ? CPU_COUNT(&set)
+                          : sysconf(_SC_NPROCESSORS_ONLN);
+    threads = ncpu > 1 ? (int)ncpu : 1;
+  }
+  threads = threads > np ? np : threads;
+  pthread_t th[64];
+  int started = 0;
+  for (int t = 1; t < threads && t < 64; t++) {
+    started += pthread_create(&th[started], NULL, cells_worker, &P) == 0;
+  }
+  cells_worker(&P); /* the calling thread works too */
+  for (int t = 0; t < started; t++) {
+    pthread_join(th[t], NULL);
+  }
+  vi_progress_end(&P.pr, P.done);
+  pthread_mutex_destroy(&P.lock);
+  free(pending);
+  return P.failed ? -1 : 0;
 }
 
 static json_t *num_or_null(double v) {

@@ -77,6 +77,19 @@ typedef struct vi_cells_unit {
 int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
                      const void *ctx, const char *id, int progress, double every);
 
+/* The same loop with the units not restored measured by a pool of threads
+ * (threads <= 0: one per CPU this process may run on, its affinity mask),
+ * for studies whose units are independent (demartin2018-chaotic: one
+ * trajectory of an ensemble per unit): u->measure is then called
+ * concurrently on distinct units (it must touch nothing shared but ctx,
+ * read-only); each finished unit is stored at once under a lock, so an
+ * interrupted run resumes from every unit finished, in any order. After a
+ * failed measurement or store write no new unit starts. 0, or -1 (reported
+ * on stderr). threads = 1 measures in the calling thread, in order. */
+int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
+                          const void *ctx, const char *id, int progress, double every,
+                          int threads);
+
 /* A fitted order as a stored measurement: {"order": number or null,
  * "label": "4.01" | "d" | "plateau" | "-", "residual": number or null}. */
 json_t *vi_cells_fit_json(double order, const char *label, double residual);

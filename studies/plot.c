@@ -208,7 +208,11 @@ static void gp_quoted(FILE *f, const char *s) {
 /* End the plot command of the current panel. */
 static void gp_end_panel(vi_gp *g) {
   if (g->npanels > 0) {
-    fputs(g->ncurves ? "\n" : "NaN notitle\n", g->plots);
+    /* A panel without a curve is an empty frame: gnuplot refuses to
+     * autoscale an axis (a log one above all) from no point. */
+    fputs(g->ncurves ? "\n"
+                     : "set xrange [1:10]\nset yrange [1:10]\nplot NaN title 'no data'\n",
+          g->plots);
   }
 }
 

@@ -22,7 +22,8 @@ int vi_table_cells(const vi_table_spec *t, const char *path, void **cells, int *
   if (vi_table_load(path, t->fields, &tab, err, errlen) != 0) {
     return -1;
   }
-  char *c = calloc((size_t)tab.nrows, t->cell_size);
+  const int nextra = t->extra ? t->nextra : 0;
+  char *c = calloc((size_t)(tab.nrows + nextra), t->cell_size);
   int k = 0, rc = c ? 0 : -1;
   if (!c) {
     snprintf(err, errlen, "out of memory");
@@ -37,6 +38,12 @@ int vi_table_cells(const vi_table_spec *t, const char *path, void **cells, int *
     }
   }
   vi_table_free(&tab);
+  if (rc >= 0 && k > 0 && nextra > 0) {
+    /* The study's own cells, beyond the paper, after the published ones. */
+    const int e = t->extra(t, c + (size_t)k * t->cell_size, nextra, err, errlen);
+    rc = e < 0 || e > nextra ? -1 : 0;
+    k += rc == 0 ? e : 0;
+  }
   if (rc >= 0 && k == 0) {
     snprintf(err, errlen, "%s: no data row for this study%s%s%s", path,
              t->subset ? " (its rows are marked '" : "", t->subset ? t->subset : "",
@@ -140,13 +147,18 @@ static int row_not_run(const vi_table_spec *t, const vi_rows *R, int r) {
   return t->not_run && vi_rows_get_int(R, r, t->not_run) != 0;
 }
 
+/* Whether row r is beyond the paper (vi_table_spec.beyond) and run. */
+static int row_beyond(const vi_table_spec *t, const vi_rows *R, int r) {
+  return t->beyond && !row_not_run(t, R, r) && vi_rows_get_int(R, r, t->beyond) != 0;
+}
+
 /* The verdicts broken down by the values of the text column by, in the
  * order they first appear: {value: {"matched", "total"}}; rows not run
  * are left out. */
 static json_t *breakdown(const vi_table_spec *t, const vi_rows *R, const char *by) {
   json_t *o = json_object();
   for (int r = 0; o && r < R->n; r++) {
-    if (row_not_run(t, R, r)) {
+    if (row_not_run(t, R, r) || row_beyond(t, R, r)) {
       continue;
     }
     const char *v = vi_rows_get_text(R, r, by);
@@ -164,8 +176,8 @@ static json_t *breakdown(const vi_table_spec *t, const vi_rows *R, const char *b
   return o;
 }
 
-static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int total,
-                          int not_run) {
+static json_t *table_json(const vi_study *s, const vi_rows *R, const vi_table_out *out) {
+  const int matched = out->matched, total = out->total, not_run = out->not_run;
   const vi_table_spec *t = s->spec;
   json_t *j = json_pack("{s:s}", "id", s->id);
   json_t *head = t->head ? t->head(s) : json_object();
@@ -173,7 +185,10 @@ static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int 
       json_object_set_new(j, "cells", vi_rows_json(R, NULL, NULL)) != 0 ||
       json_object_set_new(j, "matched", json_integer(matched)) != 0 ||
       json_object_set_new(j, "total", json_integer(total)) != 0 ||
-      (t->not_run && json_object_set_new(j, "not_run", json_integer(not_run)) != 0)) {
+      (t->not_run && json_object_set_new(j, "not_run", json_integer(not_run)) != 0) ||
+      (t->beyond &&
+       json_object_set_new(j, "beyond", json_pack("{s:i, s:i}", "matched", out->beyond_matched,
+                                                  "total", out->beyond_total)) != 0)) {
     json_decref(head);
     json_decref(j);
     return NULL;
@@ -191,14 +206,18 @@ static json_t *table_json(const vi_study *s, const vi_rows *R, int matched, int 
 }
 
 /* The mismatch lines of one form (md: the Markdown list; else standard
- * output), or (not_run) those of the rows not run; the count. */
-static int mismatch_lines(const vi_table_spec *t, const vi_rows *R, int md, int not_run,
+ * output) of the published rows (which = 0), of the rows not run (1) or
+ * of the rows beyond the paper (2); the count. */
+static int mismatch_lines(const vi_table_spec *t, const vi_rows *R, int md, int which,
                           FILE *f) {
+  static const char *const lead[] = {"  mismatch: ", "  not run: ",
+                                     "  beyond the paper, disagrees: "};
   int k = 0;
   for (int r = 0; r < R->n; r++) {
-    const int skipped = row_not_run(t, R, r);
-    if (not_run ? skipped : !skipped && !vi_rows_get_int(R, r, "match")) {
-      fputs(md ? "- " : not_run ? "  not run: " : "  mismatch: ", f);
+    const int skipped = row_not_run(t, R, r), beyond = row_beyond(t, R, r);
+    const int wrong = !skipped && !vi_rows_get_int(R, r, "match");
+    if (which == 1 ? skipped : which == 2 ? beyond && wrong : !beyond && wrong) {
+      fputs(md ? "- " : lead[which], f);
       t->mismatch(f, R, r, md);
       fputc('\n', f);
       k++;
@@ -225,6 +244,12 @@ static char *table_md(const vi_study *s, const void *cells, int n, const vi_rows
     if (mismatch_lines(t, R, 1, 0, f) == 0) {
       fputs("None.\n", f);
     }
+    if (t->beyond) {
+      fputs("\n## Beyond the paper: disagreements\n\n", f);
+      if (mismatch_lines(t, R, 1, 2, f) == 0) {
+        fputs("None.\n", f);
+      }
+    }
     if (t->regenerate) {
       fprintf(f, "\nRegenerate with `vistudy reproduce %s`.\n", s->id);
     }
@@ -249,6 +274,9 @@ int vi_table_render(const vi_study *s, const void *cells, int n, vi_table_out *o
   for (int r = 0; rc == 0 && r < R.n; r++) {
     if (row_not_run(t, &R, r)) {
       out->not_run++;
+    } else if (row_beyond(t, &R, r)) {
+      out->beyond_matched += vi_rows_get_int(&R, r, "match") != 0;
+      out->beyond_total++;
     } else {
       out->matched += vi_rows_get_int(&R, r, "match") != 0;
       out->total++;
@@ -259,10 +287,11 @@ int vi_table_render(const vi_study *s, const void *cells, int n, vi_table_out *o
   if (f) {
     mismatch_lines(t, &R, 0, 1, f);
     out->mismatches = mismatch_lines(t, &R, 0, 0, f);
+    out->mismatches += t->beyond ? mismatch_lines(t, &R, 0, 2, f) : 0;
   }
   out->lines = f ? vi_text_close(&lines) : NULL;
   if (rc == 0) {
-    out->json = table_json(s, &R, out->matched, out->total, out->not_run);
+    out->json = table_json(s, &R, out);
     out->md = table_md(s, cells, n, &R, out->matched, out->total);
     out->csv = vi_rows_csv(&R, NULL, NULL);
   }
@@ -330,9 +359,19 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
   int rendered = vi_table_render(s, cells, n, &out, err, sizeof err) == 0;
   /* A study that stopped early replaces no result file: its measured
    * cells wait in the store for a rerun to resume (outfile.h). */
-  int written = rendered && status == VI_EXIT_OK &&
-                vi_study_write(o->results_dir, s->id, out.json, out.md, out.csv, err,
-                               sizeof err) == 0;
+  int written = 0;
+  if (rendered && status == VI_EXIT_OK) {
+    vi_outset set;
+    vi_outset_init(&set);
+    written = vi_study_stage(&set, o->results_dir, s->id, out.json, out.md, out.csv, err,
+                             sizeof err) == 0 &&
+              (!t->stage || t->stage(s, cells, n, &set, o->results_dir, err, sizeof err) == 0);
+    if (!written) {
+      vi_outset_abort(&set);
+    } else {
+      written = vi_outset_commit(&set, err, sizeof err) == 0;
+    }
+  }
   if (status != VI_EXIT_OK) {
     vi_study_stopped(s->id, "measured cells");
   } else if (!written) {
@@ -343,12 +382,16 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
     vi_cells_finish(&store);
   }
   vi_cells_close(&store);
-  char skipped[64] = "";
+  char skipped[64] = "", beyond[256] = "";
   if (out.not_run > 0) {
     snprintf(skipped, sizeof skipped, ", %d not run", out.not_run);
   }
-  printf("%s: matched %d/%d cells%s%s\n", s->id, out.matched, out.total, skipped,
-         out.total + out.not_run < t->verdicts_per_cell * n
+  if (t->beyond && out.beyond_total + out.not_run > 0) {
+    snprintf(beyond, sizeof beyond, "; beyond the paper: %d/%d %s", out.beyond_matched,
+             out.beyond_total, t->beyond_words ? t->beyond_words : "agree");
+  }
+  printf("%s: matched %d/%d cells%s%s%s\n", s->id, out.matched, out.total, skipped, beyond,
+         out.total + out.beyond_total + out.not_run < t->verdicts_per_cell * n
              ? " (incomplete: the study stopped early)"
              : "");
   fputs(out.lines ? out.lines : "", stdout);

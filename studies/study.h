@@ -8,6 +8,7 @@
 #define VI_STUDY_H
 
 #include "emit.h"
+#include "outfile.h"
 #include "published.h"
 #include "vistudy.h"
 
@@ -117,6 +118,29 @@ struct vi_table_spec {
    * which say why. */
   const char *not_run;
   int regenerate; /* the Markdown ends with "Regenerate with `vistudy reproduce ID`." */
+  /* Rows beyond the paper (all NULL/0: none). extra appends the study's
+   * own cells after those of the published table: at most nextra of them
+   * into cells (each zeroed before); their number, or -1 with the reason
+   * in err. A cell of its own is judged by the study against what it
+   * states (e.g. the family's declared orders), never against a published
+   * value; its rows have the VI_COL_BOOL column beyond true, and are
+   * counted apart from matched/total: "beyond" {"matched", "total"} in the
+   * JSON, "; beyond the paper: N/M <beyond_words>" on the summary line,
+   * each row without a match after "  beyond the paper, disagrees: " on
+   * standard output and under "## Beyond the paper: disagreements" in the
+   * Markdown, in the words of mismatch (and, as a mismatch, failing
+   * --strict). --max-cells keeps the first cells,
+   * the published ones first. A row both beyond and not run is not run. */
+  int (*extra)(const vi_table_spec *t, void *cells, int max, char *err, size_t errlen);
+  int nextra;
+  const char *beyond;
+  const char *beyond_words; /* "agree with ..." */
+  /* Files beside ID.{json,md,csv} (figures drawn from the judged cells,
+   * each suffix listed in the study's outputs), staged into the same set,
+   * so that every result is replaced together (outfile.h): 0, or -1 with
+   * the reason in err. NULL: none. */
+  int (*stage)(const vi_study *s, const void *cells, int n, vi_outset *set,
+               const char *dir, char *err, size_t errlen);
 };
 
 int vi_run_table(const vi_study *s, const reproduce_opts *o);
@@ -167,6 +191,7 @@ typedef struct vi_table_out {
   char *lines; /* the mismatch lines of standard output */
   int matched, total, mismatches;
   int not_run; /* rows not run (vi_table_spec.not_run), outside total */
+  int beyond_matched, beyond_total; /* rows beyond the paper (vi_table_spec.beyond) */
 } vi_table_out;
 
 /* 0, or -1 with the reason in err (out of memory); out is filled either

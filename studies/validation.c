@@ -132,6 +132,39 @@ static void write_sets(val_case *c, const vi_param *const *ps, const int *cnt, i
   }
 }
 
+/* A rotation matrix R (row-major) drawn as R exp(hat w), w uniform in
+ * [-1, 1]^3 (Rodrigues' formula: orthogonal to round-off, so the system's
+ * group check, 1e-10, takes it as drawn). */
+static void draw_rotation(gsl_rng *rng, double *R) {
+  double w[3], W[9], E[9], out[9];
+  for (int i = 0; i < 3; i++) {
+    w[i] = 2 * gsl_rng_uniform(rng) - 1;
+  }
+  const double th = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  const double a = th > 0 ? sin(th) / th : 1, b = th > 0 ? (1 - cos(th)) / (th * th) : 0.5;
+  const double hat[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0};
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      W[3 * i + j] = 0;
+      for (int k = 0; k < 3; k++) {
+        W[3 * i + j] += hat[3 * i + k] * hat[3 * k + j];
+      }
+    }
+  }
+  for (int i = 0; i < 9; i++) {
+    E[i] = (i % 4 == 0) + a * hat[i] + b * W[i];
+  }
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      out[3 * i + j] = 0;
+      for (int k = 0; k < 3; k++) {
+        out[3 * i + j] += R[3 * i + k] * E[3 * k + j];
+      }
+    }
+  }
+  memcpy(R, out, sizeof out);
+}
+
 /* Draw the parameters and initial data of one case of type t into sets
  * ("name=v1,v2"); 0, or -1 when the draw cannot be made consistent (the
  * caller draws again). */
@@ -174,6 +207,11 @@ static int draw_system(const vi_system_type_d *t, gsl_rng *rng, val_case *c) {
     }
     if (p->domain == VI_PARAM_NATURAL) {
       np += p->count; /* a size or an index: structural, never drawn */
+      continue;
+    }
+    if (p->domain == VI_PARAM_ROTATION && p->count == 9) {
+      draw_rotation(rng, par + np); /* on SO(3), not entry by entry */
+      np += 9;
       continue;
     }
     const int vec = cnt[nps - 1] == n;

@@ -49,7 +49,7 @@ static const vi_param tt_params[] = {
      VI_PARAM_POSITIVE},
     {"Omega", 1, "1", "angular velocity of the turntable", VI_PARAM_ANY},
     {"R0", 9, "1,0,0,0,1,0,0,0,1", "initial attitude R (row-major), a rotation",
-     VI_PARAM_ANY},
+     VI_PARAM_ROTATION},
     {"xy0", 2, "1,0", "initial contact point (x, y)", VI_PARAM_ANY},
     {"eta0", TT_N, "0.2,0.1,0.5,0.1,0.8",
      "initial body velocity (omega1, omega2, omega3, v_x, v_y); must satisfy "

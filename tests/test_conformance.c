@@ -39,6 +39,18 @@
 
 enum { CN = 16 };
 
+/* Whether family name is among the nf names of the command line (every
+ * family when none is given: meson runs them all; a name narrows a run by
+ * hand, e.g. `build-test/tests/test_conformance dla`). */
+static int cf_selected(const char *name, int nf, char **families) {
+  for (int i = 0; i < nf; i++) {
+    if (strcmp(name, families[i]) == 0) {
+      return 1;
+    }
+  }
+  return nf == 0;
+}
+
 #define VI_TEST_TMPL
 #include "prec.h"
 #include "test_conformance.c"
@@ -51,12 +63,12 @@ enum { CN = 16 };
 #undef VI_PREC_Q
 #undef VI_TEST_TMPL
 
-int main(void) {
+int main(int argc, char **argv) {
   vi_check_ctx ctx = {0, 0};
   gsl_set_error_handler_off();
   int pairs = 0, skipped = 0;
-  conformance_d(&ctx, &pairs, &skipped);
-  conformance_q(&ctx, &pairs, &skipped);
+  conformance_d(&ctx, &pairs, &skipped, argc - 1, argv + 1);
+  conformance_q(&ctx, &pairs, &skipped, argc - 1, argv + 1);
   printf(
       "conformance: %d (family example, system, precision) cases, %d incompatible pairs "
       "skipped\n",
@@ -464,9 +476,13 @@ static void VI_X(cf_nh)(vi_check_ctx *c, const char *spec, const VI_X(vi_system)
                                   : "neither at round-off nor converging");
 }
 
-static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped) {
+static void VI_X(conformance)(vi_check_ctx *c, int *pairs, int *skipped, int nf,
+                              char **families) {
   for (int f = 0; VI_X(vi_method_types)[f]; f++) {
     const VI_X(vi_method_type) *mt = VI_X(vi_method_types)[f];
+    if (!cf_selected(mt->name, nf, families)) {
+      continue;
+    }
     VI_CHECK(c, mt->examples != NULL && mt->examples[0] != NULL,
              "family %s declares no example spec", mt->name);
     for (int i = 0; VI_X(vi_system_types)[i]; i++) {

@@ -282,6 +282,16 @@ static void test_gp(vi_check_ctx *T) {
         "two panels: a multiplot, quotes escaped");
   CHECK(strstr(b, "unset multiplot") != NULL, "multiplot closed");
   free(b);
+  /* A panel without a curve (a reduced run): an empty frame on fixed
+   * ranges, since gnuplot cannot autoscale an axis from no point. */
+  g = vi_gp_new("empty");
+  vi_gp_panel(g, NULL, "h", "e", VI_GP_LOGX | VI_GP_LOGY);
+  vi_gp_curve(g, "nothing", y + 2, y + 2, 1, 0, 0);
+  b = vi_gp_body(g, 1, 1);
+  vi_gp_free(g);
+  CHECK(b && strstr(b, "set xrange [1:10]\nset yrange [1:10]\nplot NaN title 'no data'\n"),
+        "an empty panel is a frame on fixed ranges: [%s]", b);
+  free(b);
 }
 
 /* The sweep core on the planar pendulum with its exact reference: the
@@ -463,6 +473,128 @@ static void test_table_size(vi_check_ctx *T) {
   free(cells);
 }
 
+/* Rows beyond the paper (vi_table_spec.extra, beyond): a published table
+ * of two rows (one a mismatch) and three cells of the study's own (one
+ * agreeing, one disagreeing, one not run). The own cells follow the
+ * published ones; they are counted apart from matched/total, left out of
+ * the breakdown, listed under their own heading and on standard output;
+ * a row both beyond and not run is not run. */
+typedef struct bcell {
+  int k, want, meas, beyond, skip, done;
+} bcell;
+
+static const vi_col bcols[] = {
+    {"k", .type = VI_COL_INT},         {"grp", .type = VI_COL_TEXT},
+    {"beyond", .type = VI_COL_BOOL},   {"skip", .type = VI_COL_BOOL},
+    {"match", .type = VI_COL_BOOL},
+};
+
+static const vi_field bfields[] = {
+    {"k", VI_FIELD_INT, 0, 99, NULL}, {"pub", VI_FIELD_INT, 0, 99, NULL}, {NULL, 0, 0, 0, NULL}};
+
+static int b_cell(const vi_table_spec *t, void *c_, const vi_table *tab, int row,
+                  const char *path, char *err, size_t errlen) {
+  (void)t, (void)path, (void)err, (void)errlen;
+  bcell *c = c_;
+  c->k = vi_table_int(tab, row, 0);
+  c->want = vi_table_int(tab, row, 1);
+  c->meas = c->want - (c->k == 1); /* row k = 1 does not match */
+  c->done = 1;
+  return 1;
+}
+
+static int b_extra(const vi_table_spec *t, void *cells, int max, char *err, size_t errlen) {
+  (void)t, (void)err, (void)errlen;
+  const bcell own[3] = {{10, 2, 2, 1, 0, 1}, {11, 4, 5, 1, 0, 1}, {12, 6, 0, 1, 1, 1}};
+  if (max < 3) {
+    return -1;
+  }
+  memcpy(cells, own, sizeof own);
+  return 3;
+}
+
+static int b_done(const void *c) {
+  return ((const bcell *)c)->done;
+}
+
+static int b_rows(const void *c_, vi_rows *R) {
+  const bcell *c = c_;
+  int r = vi_rows_add(R);
+  if (r < 0 || vi_rows_text(R, r, "grp", "g") != 0) {
+    return -1;
+  }
+  vi_rows_int(R, r, "k", c->k);
+  vi_rows_bool(R, r, "beyond", c->beyond);
+  vi_rows_bool(R, r, "skip", c->skip);
+  vi_rows_bool(R, r, "match", !c->skip && c->want == c->meas);
+  return 0;
+}
+
+static void test_table_beyond(vi_check_ctx *T) {
+  char path[] = "/tmp/vi_test_beyond_XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CHECK(f != NULL, "temporary table");
+  if (!f) {
+    return;
+  }
+  fprintf(f, "k,pub\n0,2\n1,4\n");
+  fclose(f);
+  const vi_table_spec spec = {.cell_size = sizeof(bcell),
+                              .verdicts_per_cell = 1,
+                              .fields = bfields,
+                              .cell = b_cell,
+                              .done = b_done,
+                              .cols = bcols,
+                              .ncols = (int)(sizeof bcols / sizeof bcols[0]),
+                              .rows = b_rows,
+                              .head = t_head,
+                              .by = "grp",
+                              .md = t_md,
+                              .mismatch = t_mismatch,
+                              .not_run = "skip",
+                              .extra = b_extra,
+                              .nextra = 3,
+                              .beyond = "beyond",
+                              .beyond_words = "agree"};
+  const vi_study st = {"test-beyond", "beyond", vi_run_table, &spec, "", NULL, 1};
+  void *cells = NULL;
+  int n = 0;
+  char err[256] = "";
+  CHECK(vi_table_cells(&spec, path, &cells, &n, err, sizeof err) == 0 && n == 5,
+        "two published and three own cells: %d (%s)", n, err);
+  unlink(path);
+  if (n != 5) {
+    free(cells);
+    return;
+  }
+  const bcell *bc = cells;
+  CHECK(bc[0].k == 0 && bc[1].k == 1 && bc[2].k == 10 && bc[4].k == 12,
+        "the own cells after the published ones");
+  vi_table_out out;
+  CHECK(vi_table_render(&st, cells, n, &out, err, sizeof err) == 0, "rendered: %s", err);
+  CHECK(out.matched == 1 && out.total == 2 && out.beyond_matched == 1 &&
+            out.beyond_total == 2 && out.not_run == 1 && out.mismatches == 2,
+        "published %d/%d, beyond %d/%d, not run %d, mismatches %d", out.matched, out.total,
+        out.beyond_matched, out.beyond_total, out.not_run, out.mismatches);
+  json_t *b = json_object_get(out.json, "beyond");
+  json_t *g = json_object_get(json_object_get(out.json, "by_grp"), "g");
+  CHECK(json_integer_value(json_object_get(b, "matched")) == 1 &&
+            json_integer_value(json_object_get(b, "total")) == 2 &&
+            json_integer_value(json_object_get(g, "total")) == 2 &&
+            json_integer_value(json_object_get(out.json, "not_run")) == 1,
+        "json: beyond counted apart, not in the breakdown");
+  CHECK(out.lines && strcmp(out.lines, "  not run: k=12!\n  mismatch: k=1!\n"
+                                       "  beyond the paper, disagrees: k=11!\n") == 0,
+        "stdout: [%s]", out.lines);
+  CHECK(out.md && strstr(out.md, "## Mismatches\n\n- k=1\n\n## Beyond the paper: "
+                                 "disagreements\n\n- k=11\n") != NULL &&
+            strstr(out.md, "## Not run\n\n- k=12\n") != NULL,
+        "md: [%s]", out.md);
+  vi_table_out_free(&out);
+  free(cells);
+}
+
 /* The published-table reader's validation (published.h) on the cases
  * the e2e tests cannot reach with the real tables: a byte-order mark with
  * CRLF ends, a real column, a repeated column. Each bad table must be
@@ -547,5 +679,6 @@ int main(void) {
   test_gp(&ctx);
   test_sweep(&ctx);
   test_table_size(&ctx);
+  test_table_beyond(&ctx);
   return vi_check_done(&ctx, "studies");
 }
