@@ -50,6 +50,7 @@ enum vi_fig_kind {
 
 #define VI_FIG_MAXCURVES 18
 #define VI_FIG_MAXCOLS 8
+#define VI_FIG_MAXSET 4
 
 typedef struct vi_curve_spec {
   const char *label;
@@ -59,6 +60,10 @@ typedef struct vi_curve_spec {
                           path: the ordinate's */
   int panel;          /* trace, path: the panel it is drawn in (fig_spec.panels) */
   const char *xmeasure; /* path: the abscissa's measure, NULL: the figure's path.x */
+  double rtol;          /* trace, residual: the Newton tolerance of every step
+                           (vi_solver_config.rtol, `vistudy run --rtol`); 0: the
+                           default, 100 eps (demartin2018 Fig 8 runs the paper's
+                           1e-12 beside it) */
 } vi_curve_spec;
 
 /* The parts of a spec that only some kinds read; zero where unused. */
@@ -108,6 +113,11 @@ struct vi_fig_spec {
   const char *id;
   int kind;
   const char *system;
+  /* The system's settings for every curve ("name=value" as `--set`, e.g.
+   * "data=high"), NULL-terminated; none: the system's defaults. They
+   * belong to the cell store's configuration (a stored curve of other
+   * data is not resumed). */
+  const char *set[VI_FIG_MAXSET];
   double T, T_quick;
   const char *ylabel;
   const char *why;       /* the choices the paper leaves open */

@@ -924,14 +924,25 @@ static char *fig_md(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_
 #define MD(...) fprintf(mf, __VA_ARGS__)
   MD("# %s%s\n\n![%s](%s.svg)\n\n", f->id, quick ? " (quick run, reduced grid)" : "", f->id,
      f->id);
+  /* The system's settings and the curves' own Newton tolerances. */
+  char sets[300] = "", newton[64] = "rtol = 100 eps";
+  for (int j = 0; j < VI_FIG_MAXSET && f->set[j]; j++) {
+    const size_t off = strlen(sets);
+    snprintf(sets + off, sizeof sets - off, "%s%s", j ? ", " : " with --set ", f->set[j]);
+  }
+  for (int i = 0; i < ns; i++) {
+    if (f->curves[i].rtol > 0) {
+      snprintf(newton, sizeof newton, "rtol = 100 eps unless a curve names its own");
+    }
+  }
   if (f->precision) {
-    MD("System `%s`, T = %g, built-in Newton (rtol = 100 eps). Precision: %s. Choices: "
+    MD("System `%s`%s, T = %g, built-in Newton (%s). Precision: %s. Choices: "
        "%s.\n\n",
-       f->system, quick ? f->T_quick : f->T, f->precision, f->why);
+       f->system, sets, quick ? f->T_quick : f->T, newton, f->precision, f->why);
   } else {
-    MD("System `%s`, T = %g, double precision, built-in Newton (rtol = 100 eps). Choices "
+    MD("System `%s`%s, T = %g, double precision, built-in Newton (%s). Choices "
        "the paper leaves open: %s.\n\n",
-       f->system, quick ? f->T_quick : f->T, f->why);
+       f->system, sets, quick ? f->T_quick : f->T, newton, f->why);
   }
   if (f->kind == VI_FIG_MSWEEP) {
     if (strcmp(f->measure, "energy") == 0 && f->relative) {
@@ -1086,6 +1097,13 @@ int vi_fig_stage_outputs(vi_outset *set, const vi_fig_spec *f, const vi_series *
   json_t *j = json_object();
   json_object_set_new(j, "id", json_string(f->id));
   json_object_set_new(j, "system", json_string(f->system));
+  if (f->set[0]) {
+    json_t *st = json_array();
+    for (int k = 0; k < VI_FIG_MAXSET && f->set[k]; k++) {
+      json_array_append_new(st, json_string(f->set[k]));
+    }
+    json_object_set_new(j, "set", st);
+  }
   json_object_set_new(j, "T", json_real(o->quick ? f->T_quick : f->T));
   json_object_set_new(j, "precision", json_string(f->precision ? f->precision : "double"));
   if (f->relative) {

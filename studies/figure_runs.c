@@ -132,6 +132,15 @@ void vi_fig_breakdown_what(const vi_fig_spec *f, const vi_curve_spec *c, char *b
   }
 }
 
+/* The number of the figure's system settings (vi_fig_spec.set). */
+static int fig_nset(const vi_fig_spec *f) {
+  int n = 0;
+  while (n < VI_FIG_MAXSET && f->set[n]) {
+    n++;
+  }
+  return n;
+}
+
 /* ---- traces ----------------------------------------------------------------- */
 
 /* The sinks of a trace: the window rows into s, the every-step rows into z. */
@@ -157,9 +166,12 @@ static int trace_curve(const vi_api *api, const vi_fig_spec *f, const vi_curve_s
   vi_series *sz[2] = {s, z};
   vi_trace_config tc = {0};
   tc.system = f->system;
+  tc.nset = fig_nset(f);
+  tc.set = f->set;
   tc.method = c->method;
   tc.h = c->h;
   tc.N = lround(T / c->h);
+  tc.solver.rtol = (vi_wide)c->rtol;
   tc.measure = measure;
   tc.relative = f->relative;
   tc.follow = f->trace.follow;
@@ -207,11 +219,13 @@ static int trace_curve(const vi_api *api, const vi_fig_spec *f, const vi_curve_s
  * (60)) shows a change at the quad round-off level, where a non-conserving
  * one would show its truncation error; an energy error that double cannot
  * resolve (man2020-fig3) is measured here. */
-int vi_fig_quad_invariant_error(const char *system, const char *method, double h, long N,
-                                const char *measure, int relative, double *out, char *err,
-                                size_t errlen) {
+static int quad_invariant_error(const char *system, int nset, const char *const *set,
+                                const char *method, double h, long N, const char *measure,
+                                int relative, double *out, char *err, size_t errlen) {
   vi_trace_config tc = {0};
   tc.system = system;
+  tc.nset = nset;
+  tc.set = set;
   tc.method = method;
   tc.h = h;
   tc.N = N;
@@ -230,13 +244,21 @@ int vi_fig_quad_invariant_error(const char *system, const char *method, double h
   return rc;
 }
 
+int vi_fig_quad_invariant_error(const char *system, const char *method, double h, long N,
+                                const char *measure, int relative, double *out, char *err,
+                                size_t errlen) {
+  return quad_invariant_error(system, 0, NULL, method, h, N, measure, relative, out, err,
+                              errlen);
+}
+
 int vi_fig_quad_check(const vi_fig_spec *f, vi_series *ss, int ns, int quick, char *err,
                       size_t errlen) {
   const double Tq = quick ? f->trace.quad_T_quick : f->trace.quad_T;
   for (int i = 0; i < ns; i++) {
     double qe[3];
-    int rc = vi_fig_quad_invariant_error(f->system, ss[i].method, ss[i].h, lround(Tq / ss[i].h),
-                                         vi_fig_series_measure(f, &ss[i]), 0, qe, err, errlen);
+    int rc = quad_invariant_error(f->system, fig_nset(f), f->set, ss[i].method, ss[i].h,
+                                  lround(Tq / ss[i].h), vi_fig_series_measure(f, &ss[i]), 0, qe,
+                                  err, errlen);
     if (rc != VI_OK) {
       return -1;
     }
@@ -283,9 +305,12 @@ static int path_curve(const vi_fig_spec *f, int i, double T, vi_series *s, char 
   path_sink ps = {s, c->h, N, N / VI_FIG_TRACE_WINDOWS + 1};
   vi_trace_config tc = {0};
   tc.system = f->system;
+  tc.nset = fig_nset(f);
+  tc.set = f->set;
   tc.method = c->method;
   tc.h = c->h;
   tc.N = N;
+  tc.solver.rtol = (vi_wide)c->rtol;
   tc.measure = y;
   tc.follow = VI_TRACE_VALUE;
   tc.nalso = 1;
@@ -345,8 +370,8 @@ static int msweep_curve(const vi_fig_spec *f, int i, double T, int quick, vi_ser
     }
     int quad = e[0] < MSWEEP_QUAD_BELOW;
     if (quad) {
-      rc = vi_fig_quad_invariant_error(f->system, spec, c->h, N, measure, f->relative, e, err,
-                                       errlen);
+      rc = quad_invariant_error(f->system, fig_nset(f), f->set, spec, c->h, N, measure,
+                                f->relative, e, err, errlen);
       if (rc != VI_OK) {
         return rc;
       }
@@ -373,6 +398,8 @@ static int conv_curve(const vi_fig_spec *f, const vi_curve_spec *c, double T, in
   const vi_fig_convergence *cv = &f->conv;
   vi_order_config a = {0};
   a.system = f->system;
+  a.nset = fig_nset(f);
+  a.set = f->set;
   a.method = c->method;
   a.T = T;
   a.nN = quick && cv->nN > 4 ? 4 : cv->nN;
@@ -468,6 +495,11 @@ int vi_fig_work_sweeps(const vi_fig_spec *f, vi_series *ss, int ns, double T,
       .discard_above = WORK_EMAX,
       .reps = work_reps,
   };
+  if (fig_nset(f) > 0) {
+    /* The sweep core integrates the system's defaults. */
+    vi_set_err(err, errlen, "%s: a work-precision figure takes no system settings", f->id);
+    return -1;
+  }
   vi_sweep S;
   int rc = vi_sweep_open(&S, &spec, f->id, o->quick, o->progress, o->progress_every,
                          o->cache_dir, err, errlen);

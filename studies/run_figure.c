@@ -105,7 +105,7 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
    * store). What determines a curve besides the code: the figure and T.
    * Timed curves (work-precision) belong to the machine they were timed
    * on: a store from another CPU is not resumed. */
-  char config[400], note[VI_PATH_MAX + 256], mline[200] = "";
+  char config[900], note[VI_PATH_MAX + 256], mline[200] = "";
   if (f->kind == VI_FIG_WORK) {
     vi_machine mm;
     vi_machine_describe(&mm);
@@ -118,8 +118,22 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
   const int fw = trace && f->trace.follow > 0 && f->trace.follow <= VI_TRACE_INCREMENT
                      ? f->trace.follow
                      : 0;
-  snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]%s%s", f->id,
-           R->T, zoom, mline, follow[fw]);
+  /* The system's settings and the curves' Newton tolerances change the
+   * curves; none adds nothing, so earlier stores resume. */
+  char extra[400] = "";
+  for (int j = 0; j < VI_FIG_MAXSET && f->set[j]; j++) {
+    const size_t off = strlen(extra);
+    snprintf(extra + off, sizeof extra - off, "%s%s", j ? ", " : "; set ", f->set[j]);
+  }
+  for (int i = 0; i < ns; i++) {
+    const size_t off = strlen(extra);
+    if (f->curves[i].rtol > 0 && off + 1 < sizeof extra) {
+      snprintf(extra + off, sizeof extra - off, "; %s: rtol %.3g", f->curves[i].label,
+               f->curves[i].rtol);
+    }
+  }
+  snprintf(config, sizeof config, "%s; T = %.17g; every-step close-up of [0, %.17g]%s%s%s",
+           f->id, R->T, zoom, mline, follow[fw], extra);
   if (vi_cells_open(&R->store, o->results_dir, f->id, config, o->fresh || o->quick, note,
                     sizeof note, err, sizeof err) != 0) {
     fig_report(R, o, err);
