@@ -273,6 +273,35 @@ json_t *vi_cells_fit_json(double order, const char *label, double residual) {
                    "residual", num_or_null(residual));
 }
 
+json_t *vi_cells_errors_json(const double *e, int n) {
+  json_t *a = json_array();
+  for (int i = 0; a && i < n; i++) {
+    json_array_append_new(a, num_or_null(e[i]));
+  }
+  return a;
+}
+
+int vi_cells_errors_read(json_t *a, const char *name, double *e, int n, char *why,
+                         size_t whylen) {
+  if (!json_is_array(a) || json_array_size(a) != (size_t)n) {
+    snprintf(why, whylen, "errors of %s: not an array of %d", name, n);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    json_t *v = json_array_get(a, (size_t)i);
+    if (json_is_null(v)) {
+      e[i] = NAN;
+    } else if (json_is_number(v) && json_number_value(v) >= 0 &&
+               isfinite(json_number_value(v))) {
+      e[i] = json_number_value(v);
+    } else {
+      snprintf(why, whylen, "errors of %s: entry %d is not an error", name, i);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* The labels of a fit without an order (vi_fit_label). */
 static int label_word(const char *label) {
   static const char *const words[] = {"d", "plateau", "unresolved", "-"};

@@ -94,6 +94,13 @@ int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int
  * "label": "4.01" | "d" | "plateau" | "-", "residual": number or null}. */
 json_t *vi_cells_fit_json(double order, const char *label, double residual);
 
+/* The errors of an order study's runs as the store keeps them: n numbers,
+ * null for a failed run (NaN); and read back, each a finite number >= 0 or
+ * null: 0, or -1 with "errors of NAME: ..." in why. */
+json_t *vi_cells_errors_json(const double *e, int n);
+int vi_cells_errors_read(json_t *a, const char *name, double *e, int n, char *why,
+                         size_t whylen);
+
 /* The largest |order| a stored measurement may hold (a slope of the
  * errors of one study is a few units; more is a corrupt store). */
 #define VI_CELLS_ORDER_MAX 100

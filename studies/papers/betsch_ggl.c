@@ -416,13 +416,6 @@ static json_t *num(double v) {
   return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *errs_json(const double *e) {
-  json_t *a = json_array();
-  for (int i = 0; a && i < BG_NH; i++) {
-    json_array_append_new(a, num(e[i]));
-  }
-  return a;
-}
 
 /* The measurement as the store keeps it: no verdicts. */
 static json_t *cell_measurement(const void *c_) {
@@ -433,36 +426,15 @@ static json_t *cell_measurement(const void *c_) {
   for (int x = 0; j && x < VI_NQUANT; x++) {
     json_object_set_new(j, bg_quantity[x],
                         vi_cells_fit_json(c->order[x], c->meas[x], c->residual[x]));
-    json_object_set_new(e, bg_quantity[x], errs_json(c->err[x]));
+    json_object_set_new(e, bg_quantity[x], vi_cells_errors_json(c->err[x], BG_NH));
   }
   for (int x = 0; j && x < BG_NX; x++) {
     json_object_set_new(j, bg_xname[x],
                         vi_cells_fit_json(c->xorder[x], c->xmeas[x], c->xresidual[x]));
-    json_object_set_new(e, bg_xname[x], errs_json(c->xerr[x]));
+    json_object_set_new(e, bg_xname[x], vi_cells_errors_json(c->xerr[x], BG_NH));
   }
   json_object_set_new(j, "errors", e);
   return j;
-}
-
-/* BG_NH errors, each a positive finite number or null (a failed run). */
-static int errs_read(json_t *a, const char *name, double *e, char *why, size_t whylen) {
-  if (!json_is_array(a) || json_array_size(a) != BG_NH) {
-    snprintf(why, whylen, "errors of %s: not an array of %d", name, BG_NH);
-    return -1;
-  }
-  for (int i = 0; i < BG_NH; i++) {
-    json_t *v = json_array_get(a, (size_t)i);
-    if (json_is_null(v)) {
-      e[i] = NAN;
-    } else if (json_is_number(v) && json_number_value(v) >= 0 &&
-               isfinite(json_number_value(v))) {
-      e[i] = json_number_value(v);
-    } else {
-      snprintf(why, whylen, "errors of %s: entry %d is not an error", name, i);
-      return -1;
-    }
-  }
-  return 0;
 }
 
 /* Restore a cell from the store, every field checked against the cell it
@@ -504,16 +476,16 @@ static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
   for (int q = 0; q < VI_NQUANT; q++) {
     if (vi_cells_fit_read(f[q], &x.order[q], x.meas[q], sizeof x.meas[q], &x.residual[q],
                           why, whylen) != 0 ||
-        errs_read(json_object_get(e, bg_quantity[q]), bg_quantity[q], x.err[q], why,
-                  whylen) != 0) {
+        vi_cells_errors_read(json_object_get(e, bg_quantity[q]), bg_quantity[q], x.err[q],
+                             BG_NH, why, whylen) != 0) {
       return -1;
     }
   }
   for (int q = 0; q < BG_NX; q++) {
     if (vi_cells_fit_read(xf[q], &x.xorder[q], x.xmeas[q], sizeof x.xmeas[q],
                           &x.xresidual[q], why, whylen) != 0 ||
-        errs_read(json_object_get(e, bg_xname[q]), bg_xname[q], x.xerr[q], why, whylen) !=
-            0) {
+        vi_cells_errors_read(json_object_get(e, bg_xname[q]), bg_xname[q], x.xerr[q],
+                             BG_NH, why, whylen) != 0) {
       return -1;
     }
   }
@@ -599,10 +571,10 @@ static int bg_rows(const void *c_, vi_rows *R) {
     bg_slopes(S->h, c->err[x], one, sizeof one);
     snprintf(slopes + strlen(slopes), sizeof slopes - strlen(slopes), "%s%s: %s",
              x ? "; " : "", bg_quantity[x], one);
-    json_object_set_new(errs, bg_quantity[x], errs_json(c->err[x]));
+    json_object_set_new(errs, bg_quantity[x], vi_cells_errors_json(c->err[x], BG_NH));
   }
   for (int x = 0; x < BG_NX; x++) {
-    json_object_set_new(errs, bg_xname[x], errs_json(c->xerr[x]));
+    json_object_set_new(errs, bg_xname[x], vi_cells_errors_json(c->xerr[x], BG_NH));
   }
   if (vi_rows_text(R, r, "system", S->system) || vi_rows_text(R, r, "scheme", c->scheme) ||
       vi_rows_text(R, r, "method", c->method) || vi_rows_text(R, r, "h", S->h_text) ||

@@ -373,39 +373,6 @@ static int run_cell(void *c_, const reproduce_opts *o, char *err, size_t errlen)
 
 /* ---- the cell store ------------------------------------------------------ */
 
-static json_t *num(double v) {
-  return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *errs_json(const double *e) {
-  json_t *a = json_array();
-  for (int i = 0; a && i < DM_NH; i++) {
-    json_array_append_new(a, num(e[i]));
-  }
-  return a;
-}
-
-/* DM_NH errors, each a finite number >= 0 or null (a failed run). */
-static int errs_read(json_t *a, const char *name, double *e, char *why, size_t whylen) {
-  if (!json_is_array(a) || json_array_size(a) != DM_NH) {
-    snprintf(why, whylen, "errors of %s: not an array of %d", name, DM_NH);
-    return -1;
-  }
-  for (int i = 0; i < DM_NH; i++) {
-    json_t *v = json_array_get(a, (size_t)i);
-    if (json_is_null(v)) {
-      e[i] = NAN;
-    } else if (json_is_number(v) && json_number_value(v) >= 0 &&
-               isfinite(json_number_value(v))) {
-      e[i] = json_number_value(v);
-    } else {
-      snprintf(why, whylen, "errors of %s: entry %d is not an error", name, i);
-      return -1;
-    }
-  }
-  return 0;
-}
-
 /* The measurement as the store keeps it, no verdicts: a refusal, or per
  * quantity the fit with its range and the errors, and the same for the
  * relative errors at T. */
@@ -418,10 +385,12 @@ static json_t *cell_measurement(const void *c_) {
       json_pack("{s:s, s:s, s:s, s:s}", "method", c->method, "precision", c->precision,
                 "reference", c->reference, "precision_note", c->precision_note);
   for (int x = 0; j && x < VI_NQUANT; x++) {
-    json_t *q = vi_cell_fit_stored(json_pack("{s:o}", "errors", errs_json(c->err[x])),
-                                   "fit", &c->fit[x]);
-    json_t *rq = vi_cell_fit_stored(json_pack("{s:o}", "errors", errs_json(c->rel[x])),
-                                    "fit", &c->rfit[x]);
+    json_t *q = vi_cell_fit_stored(
+        json_pack("{s:o}", "errors", vi_cells_errors_json(c->err[x], DM_NH)), "fit",
+        &c->fit[x]);
+    json_t *rq = vi_cell_fit_stored(
+        json_pack("{s:o}", "errors", vi_cells_errors_json(c->rel[x], DM_NH)), "fit",
+        &c->rfit[x]);
     char key[32];
     snprintf(key, sizeof key, "%s_relative_at_T", dm_quantity[x]);
     if (!q || !rq || json_object_set_new(j, dm_quantity[x], q) != 0 ||
@@ -489,11 +458,11 @@ static int cell_restore(void *c_, json_t *v, char *why, size_t whylen) {
   }
   for (int q = 0; q < VI_NQUANT; q++) {
     if (vi_cell_fit_restore(f[q], "fit", 1, &x.fit[q], why, whylen) != 0 ||
-        errs_read(json_object_get(f[q], "errors"), dm_quantity[q], x.err[q], why,
-                  whylen) != 0 ||
+        vi_cells_errors_read(json_object_get(f[q], "errors"), dm_quantity[q], x.err[q],
+                             DM_NH, why, whylen) != 0 ||
         vi_cell_fit_restore(rf[q], "fit", 1, &x.rfit[q], why, whylen) != 0 ||
-        errs_read(json_object_get(rf[q], "errors"), dm_quantity[q], x.rel[q], why,
-                  whylen) != 0) {
+        vi_cells_errors_read(json_object_get(rf[q], "errors"), dm_quantity[q], x.rel[q],
+                             DM_NH, why, whylen) != 0) {
       return -1;
     }
   }
@@ -632,8 +601,9 @@ static int dm_rows(const void *c_, vi_rows *R) {
     dm_slopes(c->err[x], one, sizeof one);
     snprintf(slopes + strlen(slopes), sizeof slopes - strlen(slopes), "%s%s: %s",
              x ? "; " : "", dm_quantity[x], one);
-    json_t *e = json_pack("{s:o, s:o}", "max_over_nodes", errs_json(c->err[x]),
-                          "relative_at_T", errs_json(c->rel[x]));
+    json_t *e =
+        json_pack("{s:o, s:o}", "max_over_nodes", vi_cells_errors_json(c->err[x], DM_NH),
+                  "relative_at_T", vi_cells_errors_json(c->rel[x], DM_NH));
     json_object_set_new(errs, dm_quantity[x], e);
   }
   dm_ranges(c, range, sizeof range);
