@@ -13,6 +13,17 @@ void vi_claim_set(vi_claim *c, int holds, const char *text, const char *fmt, ...
   c->holds = holds != 0;
 }
 
+void vi_claim_cat(char *buf, size_t len, const char *fmt, ...) {
+  const size_t off = strlen(buf);
+  if (off + 1 >= len) {
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf + off, len - off, fmt, ap);
+  va_end(ap);
+}
+
 int vi_claims_held(const vi_claim *cl, int n) {
   int held = 0;
   for (int i = 0; i < n; i++) {

@@ -22,6 +22,10 @@ void vi_claim_set(vi_claim *c, int holds, const char *text, const char *fmt, ...
 
 /* Number of claims that hold. */
 int vi_claims_held(const vi_claim *cl, int n);
+/* Append printf-formatted text to buf (a claim's measured text being
+ * built), truncating at len. */
+void vi_claim_cat(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Into j: "claims": [{claim, measured, holds}], "claims_held",
  * "claims_total". */
 void vi_claims_json(json_t *j, const vi_claim *cl, int n);

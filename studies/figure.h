@@ -216,6 +216,23 @@ static inline double vi_fig_at(const vi_series *s, int row, int col) {
 
 
 /* Services of the runner for the claim predicates. */
+/* The series labelled label, or NULL. */
+const vi_series *vi_fig_find(const vi_series *ss, int ns, const char *label);
+/* The series of the n given labels into out: 0, or -1 with "ID: no series
+ * 'LABEL'" in err when one is missing. */
+int vi_fig_need(const vi_fig_spec *f, const vi_series *ss, int ns, const char *const *labels,
+                int n, const vi_series **out, char *err, size_t errlen);
+/* The smallest window minimum and the largest window maximum of a trace
+ * over the windows ending in [a, b]; a NaN anywhere makes both NaN (a claim
+ * must not hold over a node that could not be evaluated). */
+void vi_fig_range(const vi_series *s, double a, double b, double *lo, double *hi);
+/* max |value| over the windows ending in [a, b] (vi_fig_range). */
+double vi_fig_amax(const vi_series *s, double a, double b);
+/* "Bounded, no drift": the largest |value| over the windows ending in
+ * (T/2, T] at most twice that over [0, T/2], and no event (a window
+ * straddling T/2 counts in the first half); both maxima into first and
+ * second. */
+int vi_fig_bounded(const vi_series *s, double T, double *first, double *second);
 /* The measure a trace series follows: its curve's own, else the figure's
  * (a path's ordinate). */
 const char *vi_fig_series_measure(const vi_fig_spec *f, const vi_series *s);

@@ -80,6 +80,55 @@ int vi_fig_cols(const vi_fig_spec *f, const char **cols) {
   return k;
 }
 
+const vi_series *vi_fig_find(const vi_series *ss, int ns, const char *label) {
+  for (int i = 0; i < ns; i++) {
+    if (strcmp(ss[i].label, label) == 0) {
+      return &ss[i];
+    }
+  }
+  return NULL;
+}
+
+int vi_fig_need(const vi_fig_spec *f, const vi_series *ss, int ns, const char *const *labels,
+                int n, const vi_series **out, char *err, size_t errlen) {
+  for (int i = 0; i < n; i++) {
+    if (!(out[i] = vi_fig_find(ss, ns, labels[i]))) {
+      snprintf(err, errlen, "%s: no series '%s'", f->id, labels[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+void vi_fig_range(const vi_series *s, double a, double b, double *lo, double *hi) {
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (int r = 0; r < s->rows; r++) {
+    const double t = vi_fig_at(s, r, 0), x = vi_fig_at(s, r, 1), y = vi_fig_at(s, r, 2);
+    if (t < a * (1 - 1e-12) || t > b * (1 + 1e-12)) {
+      continue;
+    }
+    if (x != x || y != y) {
+      *lo = *hi = NAN;
+      return;
+    }
+    *lo = x < *lo ? x : *lo;
+    *hi = y > *hi ? y : *hi;
+  }
+}
+
+double vi_fig_amax(const vi_series *s, double a, double b) {
+  double lo, hi;
+  vi_fig_range(s, a, b, &lo, &hi);
+  return fmax(fabs(lo), fabs(hi));
+}
+
+int vi_fig_bounded(const vi_series *s, double T, double *first, double *second) {
+  *first = vi_fig_amax(s, 0, T / 2);
+  *second = vi_fig_amax(s, T / 2 * (1 + 1e-9), T);
+  return !isfinite(s->event_t) && *second <= 2 * *first;
+}
+
 const char *vi_fig_series_measure(const vi_fig_spec *f, const vi_series *s) {
   return s->measure[0] ? s->measure : f->measure;
 }

@@ -36,7 +36,6 @@
 #include "vistudy.h"
 
 #include <float.h>
-#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,27 +52,6 @@
 
 /* ---- services of the predicates ------------------------------------------- */
 
-static const vi_series *bg_find(const vi_series *ss, int ns, const char *label) {
-  for (int i = 0; i < ns; i++) {
-    if (strcmp(ss[i].label, label) == 0) {
-      return &ss[i];
-    }
-  }
-  return NULL;
-}
-
-/* The series of the given labels into out; -1 with err when one is missing. */
-static int bg_need(const vi_fig_spec *f, const vi_series *ss, int ns, const char *const *labels,
-                   int n, const vi_series **out, char *err, size_t errlen) {
-  for (int i = 0; i < n; i++) {
-    if (!(out[i] = bg_find(ss, ns, labels[i]))) {
-      snprintf(err, errlen, "%s: no series '%s'", f->id, labels[i]);
-      return -1;
-    }
-  }
-  return 0;
-}
-
 static double bg_T(const vi_fig_spec *f, int quick) {
   return quick ? f->T_quick : f->T;
 }
@@ -81,33 +59,6 @@ static double bg_T(const vi_fig_spec *f, int quick) {
 /* The steps of curve s over the figure's span. */
 static long bg_N(const vi_fig_spec *f, const vi_series *s, int quick) {
   return lround(bg_T(f, quick) / s->h);
-}
-
-/* The smallest window minimum and the largest window maximum over the
- * windows ending in [a, b]; a NaN anywhere makes both NaN (a claim must
- * not hold over a node that could not be evaluated). */
-static void bg_range(const vi_series *s, double a, double b, double *lo, double *hi) {
-  *lo = INFINITY;
-  *hi = -INFINITY;
-  for (int r = 0; r < s->rows; r++) {
-    const double t = vi_fig_at(s, r, 0), x = vi_fig_at(s, r, 1), y = vi_fig_at(s, r, 2);
-    if (t < a * (1 - 1e-12) || t > b * (1 + 1e-12)) {
-      continue;
-    }
-    if (x != x || y != y) {
-      *lo = *hi = NAN;
-      return;
-    }
-    *lo = x < *lo ? x : *lo;
-    *hi = y > *hi ? y : *hi;
-  }
-}
-
-/* max |value| over the windows ending in [a, b]. */
-static double bg_amax(const vi_series *s, double a, double b) {
-  double lo, hi;
-  bg_range(s, a, b, &lo, &hi);
-  return fmax(fabs(lo), fabs(hi));
 }
 
 /* A trace that keeps every node (N <= VI_FIG_TRACE_WINDOWS: one window per
@@ -128,7 +79,7 @@ static int bg_every_node(const vi_fig_spec *f, const vi_series *s, int quick, ch
 /* max - min of a trace's values over the whole run. */
 static double bg_spread(const vi_series *s, double T) {
   double lo, hi;
-  bg_range(s, 0, T, &lo, &hi);
+  vi_fig_range(s, 0, T, &lo, &hi);
   return hi - lo;
 }
 
@@ -151,27 +102,6 @@ static double bg_zigzag(const vi_series *s) {
     }
   }
   return n1 > 0 && n2 > 0 && d1 > 0 ? (d2 / n2) / (d1 / n1) : NAN;
-}
-
-/* "Bounded fluctuations": the largest |change| over the second half of the
- * run at most twice that over the first half, no event. */
-static int bg_bounded(const vi_series *s, double T, double *first, double *second) {
-  *first = bg_amax(s, 0, T / 2);
-  *second = bg_amax(s, T / 2 * (1 + 1e-9), T);
-  return !isfinite(s->event_t) && *second <= 2 * *first;
-}
-
-/* Append to a claim's measured text. */
-static void bg_cat(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void bg_cat(char *buf, size_t len, const char *fmt, ...) {
-  const size_t off = strlen(buf);
-  if (off + 1 >= len) {
-    return;
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + off, len - off, fmt, ap);
-  va_end(ap);
 }
 
 /* ==== betsch-ggl-pendulum: §6.1, Figs 2-5, 8, 11-15 ========================== */
@@ -232,7 +162,7 @@ static int bg_pen4(const vi_fig_spec *f, const vi_series *ss, int ns, const char
     snprintf(lab[i], sizeof lab[i], "%s%s", bg_pen_schemes[i], suffix);
     labs[i] = lab[i];
   }
-  return bg_need(f, ss, ns, labs, 4, out, err, errlen);
+  return vi_fig_need(f, ss, ns, labs, 4, out, err, errlen);
 }
 
 /* P1 (Figs 2, 3): "slight deviations between the schemes are visible" in
@@ -254,7 +184,7 @@ static int claims_pen_fig23(const vi_fig_spec *f, vi_series *ss, int ns, int qui
       if (bg_every_node(f, s[i], quick, err, errlen) != 0) {
         return -1;
       }
-      amp = fmax(amp, bg_amax(s[i], 0, bg_T(f, quick)));
+      amp = fmax(amp, vi_fig_amax(s[i], 0, bg_T(f, quick)));
       for (int j = i + 1; j < 4; j++) {
         for (int r = 0; r < s[i]->rows && r < s[j]->rows; r++) {
           const double d = fabs(vi_fig_at(s[i], r, 1) - vi_fig_at(s[j], r, 1));
@@ -263,7 +193,7 @@ static int claims_pen_fig23(const vi_fig_spec *f, vi_series *ss, int ns, int qui
       }
     }
     ok &= spread > 0.01 * amp && spread < amp;
-    bg_cat(m, sizeof m, "%s%s: largest spread between two schemes %.3g, amplitude %.3g",
+    vi_claim_cat(m, sizeof m, "%s%s: largest spread between two schemes %.3g, amplitude %.3g",
            c ? "; " : "", sfx[c] + 1, spread, amp);
   }
   vi_claim_set(&cl[0], ok,
@@ -293,8 +223,8 @@ static int claims_pen_fig45(const vi_fig_spec *f, vi_series *ss, int ns, int qui
     }
     rl[i] = bg_zigzag(l[i]);
     rg[i] = bg_zigzag(g[i]);
-    gmax[i] = bg_amax(g[i], f->curves[0].h / 2, bg_T(f, quick));
-    bg_cat(m, sizeof m, "%s%s %.2f, %.2f", i ? "; " : "", bg_pen_schemes[i], rl[i], rg[i]);
+    gmax[i] = vi_fig_amax(g[i], f->curves[0].h / 2, bg_T(f, quick));
+    vi_claim_cat(m, sizeof m, "%s%s %.2f, %.2f", i ? "; " : "", bg_pen_schemes[i], rl[i], rg[i]);
   }
   /* The multiplier each of VI-A (1) and VI-B (2) oscillates in. */
   char map[2][64];
@@ -305,7 +235,7 @@ static int claims_pen_fig45(const vi_fig_spec *f, vi_series *ss, int ns, int qui
                                                            : "neither";
     snprintf(map[i - 1], sizeof map[i - 1], "%s zig-zags in %s", bg_pen_schemes[i], w);
   }
-  bg_cat(m, sizeof m, " (pure period 2: 2, smooth: about 0.3; oscillating: R > %g). Measured: %s, %s. "
+  vi_claim_cat(m, sizeof m, " (pure period 2: 2, smooth: about 0.3; oscillating: R > %g). Measured: %s, %s. "
          "max |gamma| over t > 0: VI-S %.3g, VI-A %.3g, VI-B %.3g, EM %.3g",
          BG_ZIGZAG, map[0], map[1], gmax[0], gmax[1], gmax[2], gmax[3]);
   vi_claim_set(&cl[0], rl[1] > BG_ZIGZAG && rg[2] > BG_ZIGZAG && rl[2] <= BG_ZIGZAG &&
@@ -340,11 +270,11 @@ static int claims_pen_fig8(const vi_fig_spec *f, vi_series *ss, int ns, int quic
   int ok = 1;
   for (int i = 0; i < 3; i++) {
     double lo, hi, a, b;
-    bg_range(s[i], 0, T, &lo, &hi);
-    const int bd = bg_bounded(s[i], T, &a, &b);
+    vi_fig_range(s[i], 0, T, &lo, &hi);
+    const int bd = vi_fig_bounded(s[i], T, &a, &b);
     const int fl = hi - lo > 1e3 * BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
     ok &= bd && fl;
-    bg_cat(m, sizeof m, "%s%s: E0 = %.4g, max - min of E = %.3g, max |E - E0| first half %.3g, "
+    vi_claim_cat(m, sizeof m, "%s%s: E0 = %.4g, max - min of E = %.3g, max |E - E0| first half %.3g, "
            "second half %.3g", i ? "; " : "", s[i]->label, s[i]->I0, hi - lo, a, b);
   }
   vi_claim_set(&cl[0], ok,
@@ -376,9 +306,9 @@ static int bg_increments(const vi_fig_spec *f, const vi_series *const *s, int n,
     }
     tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
     ok &= s[i]->amax <= tol && !isfinite(s[i]->event_t);
-    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
+    vi_claim_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
   }
-  bg_cat(m, sizeof m, " over %ld steps (round-off bound %.2g, as for the change I - I(0); "
+  vi_claim_cat(m, sizeof m, " over %ld steps (round-off bound %.2g, as for the change I - I(0); "
          "10 eps max(1, |I(0)|) = %.2g)", bg_N(f, s[0], quick), tol,
          BG_ROUNDOFF(1) * fmax(1, fabs(s[n - 1]->I0)));
   vi_claim_set(&cl[0], ok, text, "%s", m);
@@ -390,7 +320,7 @@ static int claims_pen_fig9(const vi_fig_spec *f, vi_series *ss, int ns, int quic
                            char *err, size_t errlen) {
   static const char *const lab[] = {"EM"};
   const vi_series *s[1];
-  if (bg_need(f, ss, ns, lab, 1, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, lab, 1, s, err, errlen) != 0) {
     return -1;
   }
   return bg_increments(f, s, 1, quick, cl,
@@ -407,7 +337,7 @@ static int claims_pen_fig6(const vi_fig_spec *f, vi_series *ss, int ns, int quic
                            char *err, size_t errlen) {
   static const char *const lab[] = {"VI-S top view", "VI-S side view"};
   const vi_series *s[2];
-  if (bg_need(f, ss, ns, lab, 2, s, err, errlen) != 0 ||
+  if (vi_fig_need(f, ss, ns, lab, 2, s, err, errlen) != 0 ||
       bg_every_node(f, s[0], quick, err, errlen) != 0 ||
       bg_every_node(f, s[1], quick, err, errlen) != 0) {
     return -1;
@@ -442,7 +372,7 @@ static int claims_pen_fig7(const vi_fig_spec *f, vi_series *ss, int ns, int quic
                            char *err, size_t errlen) {
   static const char *const lab[] = {"T", "V", "H", "T_v"};
   const vi_series *s[4];
-  if (bg_need(f, ss, ns, lab, 4, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, lab, 4, s, err, errlen) != 0) {
     return -1;
   }
   double sum = 0, scale = 1, dv = 0;
@@ -510,7 +440,7 @@ static int claims_pen_fig10(const vi_fig_spec *f, vi_series *ss, int ns, int qui
   char m[1024] = "largest deviation from VI-S in J1, J2 / VI-S's amplitude: ";
   int ok = 1;
   for (int c = 0; c < 2; c++) {
-    const double amp = bg_amax(s[0][c], 0, Tq);
+    const double amp = vi_fig_amax(s[0][c], 0, Tq);
     for (int i = 1; i < 4; i++) {
       double dev = 0;
       for (int r = 0; r < s[0][c]->rows && r < s[i][c]->rows; r++) {
@@ -518,7 +448,7 @@ static int claims_pen_fig10(const vi_fig_spec *f, vi_series *ss, int ns, int qui
         dev = d > dev || d != d ? d : dev;
       }
       ok &= dev <= 0.1 * amp;
-      bg_cat(m, sizeof m, "%s%s%s %.3g", c || i > 1 ? ", " : "", bg_pen_schemes[i], comp[c],
+      vi_claim_cat(m, sizeof m, "%s%s%s %.3g", c || i > 1 ? ", " : "", bg_pen_schemes[i], comp[c],
              dev / amp);
     }
   }
@@ -543,9 +473,9 @@ static int bg_conserve(const vi_fig_spec *f, const vi_series *const *s, int n, i
   for (int i = 0; i < n; i++) {
     tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
     ok &= s[i]->amax <= tol && !(events && isfinite(s[i]->event_t));
-    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
+    vi_claim_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
   }
-  bg_cat(m, sizeof m, " (round-off bound %.2g%s)", tol, suffix);
+  vi_claim_cat(m, sizeof m, " (round-off bound %.2g%s)", tol, suffix);
   vi_claim_set(&cl[0], ok, text, "%s", m);
   return 1;
 }
@@ -579,7 +509,7 @@ static int claims_pen_fig1213(const vi_fig_spec *f, vi_series *ss, int ns, int q
                "max |g(q^n)|: VI-S %.2g, VI-B %.2g, EM %.2g (round-off bound %.2g)", s[0]->amax,
                s[2]->amax, s[3]->amax, tol);
   double a, b;
-  const int bd = bg_bounded(s[1], bg_T(f, quick), &a, &b);
+  const int bd = vi_fig_bounded(s[1], bg_T(f, quick), &a, &b);
   vi_claim_set(&cl[1], s[1]->amax > 1e3 * tol,
                "P6 (Fig 13): VI-A violates g(q^n) = 0 at the nodes by design",
                "VI-A: max |g(q^n)| = %.3g (first half %.3g, second half %.3g: %s)", s[1]->amax, a,
@@ -600,10 +530,10 @@ static int claims_pen_fig1415(const vi_fig_spec *f, vi_series *ss, int ns, int q
   const double tol = BG_ROUNDOFF(bg_N(f, gv[0], quick));
   char m[1024] = "max |G M^-1 p|, max |G v|: ";
   for (int i = 0; i < 4; i++) {
-    bg_cat(m, sizeof m, "%s%s %.2g, %.2g", i ? "; " : "", bg_pen_schemes[i], gv[i]->amax,
+    vi_claim_cat(m, sizeof m, "%s%s %.2g, %.2g", i ? "; " : "", bg_pen_schemes[i], gv[i]->amax,
            gvv[i]->amax);
   }
-  bg_cat(m, sizeof m, " (round-off bound %.2g)", tol);
+  vi_claim_cat(m, sizeof m, " (round-off bound %.2g)", tol);
   vi_claim_set(&cl[0], gv[0]->amax <= tol && gv[3]->amax <= tol && gvv[2]->amax <= tol,
                "P7 (Fig 14): VI-S, VI-B and EM satisfy the velocity constraint to round-off (as "
                "the paper plots it: G M^-1 p for VI-S and EM, G v for VI-B)",
@@ -700,7 +630,7 @@ static int claims_fp_fig2324(const vi_fig_spec *f, vi_series *ss, int ns, int qu
                              vi_claim *cl, char *err, size_t errlen) {
   static const char *const lab[] = {"EM-G", "EM"};
   const vi_series *s[2];
-  if (bg_need(f, ss, ns, lab, 2, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, lab, 2, s, err, errlen) != 0) {
     return -1;
   }
   const double tol = BG_ROUNDOFF(bg_N(f, s[0], quick));
@@ -770,7 +700,7 @@ static void bg_events(const vi_series *ss, int ns, char *m, size_t len) {
   for (int i = 0; i < ns; i++) {
     char ev[240];
     bg_event_text(&ss[i], ev, sizeof ev);
-    bg_cat(m, len, "%s%s: %s", i ? "; " : "", ss[i].label, ev);
+    vi_claim_cat(m, len, "%s%s: %s", i ? "; " : "", ss[i].label, ev);
   }
 }
 
@@ -814,7 +744,7 @@ static int claims_fp_fig32(const vi_fig_spec *f, vi_series *ss, int ns, int quic
                            char *err, size_t errlen) {
   static const char *const lab[] = {"VI-S", "VI-A", "VI-B", "EM", "EM-G"};
   const vi_series *s[5];
-  if (bg_need(f, ss, ns, lab, 5, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, lab, 5, s, err, errlen) != 0) {
     return -1;
   }
   char m[1024] = "";
@@ -835,7 +765,7 @@ static int claims_fp_fig33(const vi_fig_spec *f, vi_series *ss, int ns, int quic
   static const char *const lab[] = {"VI-A h=0.25", "EM h=0.25", "EM h=0.675", "EM-G h=0.25",
                                     "EM-G h=0.675"};
   const vi_series *s[5];
-  if (bg_need(f, ss, ns, lab, 5, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, lab, 5, s, err, errlen) != 0) {
     return -1;
   }
   char m[1024] = "";
@@ -967,10 +897,10 @@ static int claims_fp_table2(const vi_fig_spec *f, vi_series *ss, int ns, int qui
     if (k != 3) {
       f3 &= R[6].tm.seconds > R[2 * k].tm.seconds && R[7].tm.seconds > R[2 * k + 1].tm.seconds;
     }
-    bg_cat(m, sizeof m, "%s%s: n_iter %.2f / %.2f, t_comp %.2f / %.2f", k ? "; " : "", sch[k],
+    vi_claim_cat(m, sizeof m, "%s%s: n_iter %.2f / %.2f, t_comp %.2f / %.2f", k ? "; " : "", sch[k],
            it[2 * k], it[2 * k + 1], rs, ra);
   }
-  bg_cat(m, sizeof m, " (simple / advanced guess; t_comp relative to VI-S with the same guess; "
+  vi_claim_cat(m, sizeof m, " (simple / advanced guess; t_comp relative to VI-S with the same guess; "
          "VI-S simple %.3g s, advanced %.3g s CPU, minimum of %d repetitions%s; %s)",
          R[0].tm.seconds, R[1].tm.seconds, R[0].tm.reps,
          tg.core >= 0 ? ", pinned" : ", not pinned", tg.line);
@@ -1076,8 +1006,8 @@ static int claims_fp_across(const vi_fig_set *set, const vi_fig_done *figs, int 
   static const char *const l32[] = {"VI-S", "VI-B", "VI-A", "EM"},
                            *const l33[] = {"VI-A h=0.25", "EM h=0.25", "EM h=0.675"};
   const vi_series *s32[4], *s33[3];
-  if (bg_need(f32->f, f32->ss, f32->ns, l32, 4, s32, err, errlen) != 0 ||
-      bg_need(f33->f, f33->ss, f33->ns, l33, 3, s33, err, errlen) != 0) {
+  if (vi_fig_need(f32->f, f32->ss, f32->ns, l32, 4, s32, err, errlen) != 0 ||
+      vi_fig_need(f33->f, f33->ss, f33->ns, l33, 3, s33, err, errlen) != 0) {
     return -1;
   }
   const int stable = !bg_stable(s32[0]) && !bg_stable(s32[1]) && bg_stable(s32[3]) &&
@@ -1098,16 +1028,16 @@ static int claims_fp_across(const vi_fig_set *set, const vi_fig_done *figs, int 
   for (int g = 0; g < 2; g++) {
     const vi_series *em = &ss[6 + g];
     const double Ne = (double)(em->rows - 1), te = em->seconds / Ne, ie = bg_mean_newton(em);
-    bg_cat(mt, sizeof mt, "%s%s guess: EM %.3g us", g ? "; " : "", g ? "advanced" : "simple",
+    vi_claim_cat(mt, sizeof mt, "%s%s guess: EM %.3g us", g ? "; " : "", g ? "advanced" : "simple",
            1e6 * te);
-    bg_cat(mi, sizeof mi, "%s%s guess: EM %.2f", g ? "; " : "", g ? "advanced" : "simple", ie);
+    vi_claim_cat(mi, sizeof mi, "%s%s guess: EM %.2f", g ? "; " : "", g ? "advanced" : "simple", ie);
     for (int k = 0; k < 3; k++) {
       const vi_series *v = &ss[2 * k + g];
       const double tv = v->seconds / (double)(v->rows - 1), iv = bg_mean_newton(v);
       ct &= isfinite(te) && isfinite(tv) && te > tv;
       ci &= ie > iv;
-      bg_cat(mt, sizeof mt, ", %s %.3g us", sch[k], 1e6 * tv);
-      bg_cat(mi, sizeof mi, ", %s %.2f", sch[k], iv);
+      vi_claim_cat(mt, sizeof mt, ", %s %.3g us", sch[k], 1e6 * tv);
+      vi_claim_cat(mi, sizeof mi, ", %s %.2f", sch[k], iv);
     }
   }
   vi_claim_set(&cl[0], stable && ct,
@@ -1162,7 +1092,7 @@ static int bg_top5(const vi_fig_spec *f, const vi_series *ss, int ns, const vi_s
                    char *err, size_t errlen) {
   static const char *const bs[] = {"BS99"};
   return bg_pen4(f, ss, ns, "", out, err, errlen) != 0 ||
-                 bg_need(f, ss, ns, bs, 1, out + 4, err, errlen) != 0
+                 vi_fig_need(f, ss, ns, bs, 1, out + 4, err, errlen) != 0
              ? -1
              : 0;
 }
@@ -1179,13 +1109,13 @@ static int claims_top_fig17(const vi_fig_spec *f, vi_series *ss, int ns, int qui
   int ok = 1;
   for (int i = 0; i < 5; i++) {
     double lo, hi;
-    bg_range(s[i], 0, bg_T(f, quick), &lo, &hi);
+    vi_fig_range(s[i], 0, bg_T(f, quick), &lo, &hi);
     const double dev = fmax(fabs(lo - s[i]->I0), fabs(hi - s[i]->I0));
     ok &= dev > 1e3 * BG_ROUNDOFF(bg_N(f, s[i], quick)) * fabs(s[i]->I0);
-    bg_cat(m, sizeof m, "%s%s: phi3 in [%.5f, %.5f], max |phi3 - phi3(0)| = %.2g", i ? "; " : "",
+    vi_claim_cat(m, sizeof m, "%s%s: phi3 in [%.5f, %.5f], max |phi3 - phi3(0)| = %.2g", i ? "; " : "",
            s[i]->label, lo, hi, dev);
   }
-  bg_cat(m, sizeof m, " (phi3(0) = l cos(alpha0) = %.5g)", s[0]->I0);
+  vi_claim_cat(m, sizeof m, " (phi3(0) = l cos(alpha0) = %.5g)", s[0]->I0);
   vi_claim_set(&cl[0], ok,
                "T1 (Fig 17): at h = 0.002 no scheme keeps phi3 at its analytic value 0.0375 "
                "(each deviates 1e3 times above round-off)",
@@ -1206,9 +1136,9 @@ static int claims_top_energy(const vi_fig_spec *f, vi_series *ss, int ns, int qu
   for (int i = 0; i < 5; i++) {
     tol = BG_ROUNDOFF(bg_N(f, s[i], quick)) * fmax(1, fabs(s[i]->I0));
     ok &= i == 3 ? s[i]->amax <= tol : s[i]->amax > 1e3 * tol;
-    bg_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
+    vi_claim_cat(m, sizeof m, "%s%s %.2g", i ? ", " : "", s[i]->label, s[i]->amax);
   }
-  bg_cat(m, sizeof m, " (E0 = %.6g; round-off bound %.2g)", s[3]->I0, tol);
+  vi_claim_cat(m, sizeof m, " (E0 = %.6g; round-off bound %.2g)", s[3]->I0, tol);
   vi_claim_set(&cl[0], ok,
                "T4: only EM conserves the total energy (EM at round-off, VI-S, VI-A, VI-B, BS99 "
                "1e3 times above)",
@@ -1237,7 +1167,7 @@ static double bg_kmax(const vi_fig_spec *f, const vi_series *ss, int ns, const c
   for (int k = lo; k <= hi; k++) {
     char lab[96];
     snprintf(lab, sizeof lab, "%s%d", prefix, k);
-    const vi_series *x = bg_find(ss, ns, lab);
+    const vi_series *x = vi_fig_find(ss, ns, lab);
     if (!x) {
       snprintf(err, errlen, "%s: no series '%s'", f->id, lab);
       return NAN;
@@ -1285,7 +1215,7 @@ static int claims_top_fig20(const vi_fig_spec *f, vi_series *ss, int ns, int qui
   const double tol = BG_ROUNDOFF(N);
   char m[1024] = "VI-S max |(G M^-1 p)_k|:";
   for (int i = 0; i < ns; i++) {
-    bg_cat(m, sizeof m, "%s k = %d %.2g", i ? "," : "", i + 1, ss[i].amax);
+    vi_claim_cat(m, sizeof m, "%s k = %d %.2g", i ? "," : "", i + 1, ss[i].amax);
   }
   vi_claim_set(&cl[0], in > 1e3 * tol && ex <= tol,
                "T6 (Fig 20): VI-S does not satisfy the velocity constraints G M^-1 p of the "

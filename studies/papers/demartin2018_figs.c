@@ -30,7 +30,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,27 +37,6 @@
 #define DM_ROUNDOFF(N) (10.0 * DBL_EPSILON * (double)(N))
 
 /* ---- services of the predicates ------------------------------------------- */
-
-static const vi_series *dm_find(const vi_series *ss, int ns, const char *label) {
-  for (int i = 0; i < ns; i++) {
-    if (strcmp(ss[i].label, label) == 0) {
-      return &ss[i];
-    }
-  }
-  return NULL;
-}
-
-/* The series of the given labels into out; -1 with err when one is missing. */
-static int dm_need(const vi_fig_spec *f, const vi_series *ss, int ns, const char *const *labels,
-                   int n, const vi_series **out, char *err, size_t errlen) {
-  for (int i = 0; i < n; i++) {
-    if (!(out[i] = dm_find(ss, ns, labels[i]))) {
-      snprintf(err, errlen, "%s: no series '%s'", f->id, labels[i]);
-      return -1;
-    }
-  }
-  return 0;
-}
 
 /* The steps of curve s: N = round(T / h), so that a curve whose h does not
  * divide T (h = pi/10) ends at N h <= T (notes P21: T = 3183 pi/10). */
@@ -71,33 +49,6 @@ static double dm_Tc(const vi_fig_spec *f, const vi_series *s, int quick) {
   return (double)dm_N(f, s, quick) * s->h;
 }
 
-/* The smallest window minimum and the largest window maximum over the
- * windows ending in [a, b]; a NaN anywhere makes both NaN (a claim must
- * not hold over a node that could not be evaluated). */
-static void dm_range(const vi_series *s, double a, double b, double *lo, double *hi) {
-  *lo = INFINITY;
-  *hi = -INFINITY;
-  for (int r = 0; r < s->rows; r++) {
-    const double t = vi_fig_at(s, r, 0), x = vi_fig_at(s, r, 1), y = vi_fig_at(s, r, 2);
-    if (t < a * (1 - 1e-12) || t > b * (1 + 1e-12)) {
-      continue;
-    }
-    if (x != x || y != y) {
-      *lo = *hi = NAN;
-      return;
-    }
-    *lo = x < *lo ? x : *lo;
-    *hi = y > *hi ? y : *hi;
-  }
-}
-
-/* max |change| over the windows ending in [a, b]. */
-static double dm_amax(const vi_series *s, double a, double b) {
-  double lo, hi;
-  dm_range(s, a, b, &lo, &hi);
-  return fmax(fabs(lo), fabs(hi));
-}
-
 /* The largest value of column c over every row (a measure followed beside
  * the trace as its window maxima, e.g. newton_iters); NaN stays. */
 static double dm_amax_col(const vi_series *s, int c) {
@@ -107,30 +58,6 @@ static double dm_amax_col(const vi_series *s, int c) {
     a = x > a || x != x ? x : a;
   }
   return a;
-}
-
-/* The no-drift criterion (notes §4.3): max |dI| over the windows ending in
- * (Tc/2, Tc] at most twice that over [0, Tc/2], no event; Tc the curve's
- * own end time. A window straddling Tc/2 counts in the first half: with
- * 2000 windows it holds at most 0.05% of the run. */
-static int dm_bounded(const vi_series *s, double Tc, double *first, double *second) {
-  *first = dm_amax(s, 0, Tc / 2);
-  *second = dm_amax(s, Tc / 2 * (1 + 1e-9), Tc);
-  return !isfinite(s->event_t) && *second <= 2 * *first;
-}
-
-/* Append to a claim's measured text. */
-static void dm_cat(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void dm_cat(char *buf, size_t len, const char *fmt, ...) {
-  const size_t off = strlen(buf);
-  if (off + 1 >= len) {
-    return;
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf + off, len - off, fmt, ap);
-  va_end(ap);
 }
 
 /* ---- first integrals along the reference ---------------------------------- */
@@ -281,7 +208,7 @@ static int claims_cvt(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi
       "E_p h=0.05", "E_T h=1/10",  "E_T h=pi/10", "E_T h=0.05", "y h=1/10",
       "p_y h=1/10"};
   const vi_series *s[11];
-  if (dm_need(f, ss, ns, labs, 11, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, labs, 11, s, err, errlen) != 0) {
     return -1;
   }
   static const char *const en[3] = {"E_d", "E_p", "E_T"};
@@ -293,11 +220,11 @@ static int claims_cvt(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi
   for (int e = 0; e < 3; e++) {
     const vi_series *x = s[3 * e];
     double a, b;
-    ok &= dm_bounded(x, dm_Tc(f, x, quick), &a, &b);
-    dm_cat(m, sizeof m, "%s%s: max |dE| over [0, T/2] %.3g, over [T/2, T] %.3g", e ? "; " : "",
+    ok &= vi_fig_bounded(x, dm_Tc(f, x, quick), &a, &b);
+    vi_claim_cat(m, sizeof m, "%s%s: max |dE| over [0, T/2] %.3g, over [T/2, T] %.3g", e ? "; " : "",
            en[e], a, b);
   }
-  dm_cat(m, sizeof m, " (T = %g, %ld steps)", dm_Tc(f, s[0], quick), dm_N(f, s[0], quick));
+  vi_claim_cat(m, sizeof m, " (T = %g, %ld steps)", dm_Tc(f, s[0], quick), dm_N(f, s[0], quick));
   vi_claim_set(&cl[nc++], ok,
                "C8 (§7.2): at h = 1/10 the driver, passenger and total energies E_d, E_p, E_T "
                "show bounded, non-drifting errors (notes §4.3: max |dE| over [T/2, T] at most "
@@ -322,7 +249,7 @@ static int claims_cvt(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi
    * (pi)^2 = 9.87 from h = 1/10 to pi/10: the ratio of each energy says
    * where the extra error is. */
   double a9, b9;
-  const int bd9 = dm_bounded(s[7], dm_Tc(f, s[7], quick), &a9, &b9);
+  const int bd9 = vi_fig_bounded(s[7], dm_Tc(f, s[7], quick), &a9, &b9);
   vi_claim_set(&cl[nc++], s[7]->amax >= 10 * s[6]->amax && !isfinite(s[7]->event_t),
                "C9 (§7.2): at h = pi/10 the integrator behaves rather erratically (notes §4.3: "
                "its max |dE_T| at least 10 times that at h = 1/10)",
@@ -340,7 +267,7 @@ static int claims_cvt(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi
   for (int e = 0; e < 3; e++) {
     const double d = fabs(s[3 * e]->I0 - want[e]) / fmax(1, fabs(want[e]));
     dev = d > dev || d != d ? d : dev;
-    dm_cat(m10, sizeof m10, "%s%s(0) = %.17g", e ? ", " : "", en[e], s[3 * e]->I0);
+    vi_claim_cat(m10, sizeof m10, "%s%s(0) = %.17g", e ? ", " : "", en[e], s[3 * e]->I0);
   }
   const double sum = fabs(s[0]->I0 + s[3]->I0 - s[6]->I0);
   vi_claim_set(&cl[nc++], dev <= 4 * DBL_EPSILON && sum <= 4 * DBL_EPSILON * fabs(rg->ET),
@@ -358,8 +285,8 @@ static int claims_cvt(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi
    * rotating: p_y > 0 at every node and y passes 2 pi. */
   const double Tc = dm_Tc(f, s[9], quick);
   double ylo, yhi, plo, phi;
-  dm_range(s[9], 0, Tc, &ylo, &yhi);
-  dm_range(s[10], 0, Tc, &plo, &phi);
+  vi_fig_range(s[9], 0, Tc, &ylo, &yhi);
+  vi_fig_range(s[10], 0, Tc, &plo, &phi);
   ylo += s[9]->I0;
   yhi += s[9]->I0;
   plo += s[10]->I0;
@@ -430,13 +357,13 @@ static int claims_cvt_eps(const vi_fig_spec *f, vi_series *ss, int ns, int quick
                           vi_claim *cl, char *err, size_t errlen) {
   static const char *const labs[] = {"E_T h=1/10", "E_T h=pi/10"};
   const vi_series *s[2];
-  if (dm_need(f, ss, ns, labs, 2, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, labs, 2, s, err, errlen) != 0) {
     return -1;
   }
   char what[96];
   snprintf(what, sizeof what, "%s, %s", f->set[1], f->set[0]);
   double a, b;
-  const int bd = dm_bounded(s[0], dm_Tc(f, s[0], quick), &a, &b);
+  const int bd = vi_fig_bounded(s[0], dm_Tc(f, s[0], quick), &a, &b);
   const double c = s[0]->amax / (DM_H1 * DM_H1);
   char text[2][256];
   snprintf(text[0], sizeof text[0],
@@ -530,7 +457,7 @@ static int claims_tt_invariant(const vi_fig_spec *f, vi_series *ss, int ns, int 
   }
   snprintf(lab[DM_NTOL], sizeof lab[DM_NTOL], "s=2 rtol 1e-12");
   labs[DM_NTOL] = lab[DM_NTOL];
-  if (dm_need(f, ss, ns, labs, DM_NTOL + 1, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, labs, DM_NTOL + 1, s, err, errlen) != 0) {
     return -1;
   }
   const char *q = f->measure;
@@ -553,7 +480,7 @@ static int claims_tt_invariant(const vi_fig_spec *f, vi_series *ss, int ns, int 
     if (i + 1 < DM_NTOL) {
       mono &= s[i + 1]->amax <= s[i]->amax + B;
     }
-    dm_cat(m, sizeof m, "%s%s %.2g (Newton iterations per step at most %.0f)", i ? ", " : "",
+    vi_claim_cat(m, sizeof m, "%s%s %.2g (Newton iterations per step at most %.0f)", i ? ", " : "",
            dm_tol_lab[i], s[i]->amax, dm_amax_col(s[i], 3));
   }
   const int vis = s[0]->amax >= 100 * fmax(s[DM_NTOL - 1]->amax, DBL_EPSILON);
@@ -574,7 +501,7 @@ static int claims_tt_emov(const vi_fig_spec *f, vi_series *ss, int ns, int quick
                           char *err, size_t errlen) {
   static const char *const labs[] = {"s=3 rtol 1e-12", "s=2 rtol 1e-12"};
   const vi_series *s[2];
-  if (dm_need(f, ss, ns, labs, 2, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, labs, 2, s, err, errlen) != 0) {
     return -1;
   }
   char m[1024] = "";
@@ -582,13 +509,13 @@ static int claims_tt_emov(const vi_fig_spec *f, vi_series *ss, int ns, int quick
   for (int i = 0; i < 2; i++) {
     double a, b;
     const long N = dm_N(f, s[i], quick);
-    const int bd = dm_bounded(s[i], dm_Tc(f, s[i], quick), &a, &b);
+    const int bd = vi_fig_bounded(s[i], dm_Tc(f, s[i], quick), &a, &b);
     const int var = s[i]->amax > 1e3 * DM_ROUNDOFF(N) * fmax(1, fabs(s[i]->I0));
     ok &= bd && var;
-    dm_cat(m, sizeof m, "%s%s: max |dE_mov| over [0, T/2] %.3g, over [T/2, T] %.3g", i ? "; " : "",
+    vi_claim_cat(m, sizeof m, "%s%s: max |dE_mov| over [0, T/2] %.3g, over [T/2, T] %.3g", i ? "; " : "",
            i ? "s = 2" : "s = 3", a, b);
   }
-  dm_cat(m, sizeof m, " (E_mov(0) = %.17g, %ld steps of h = %g)", s[0]->I0, dm_N(f, s[0], quick),
+  vi_claim_cat(m, sizeof m, " (E_mov(0) = %.17g, %ld steps of h = %g)", s[0]->I0, dm_N(f, s[0], quick),
          s[0]->h);
   vi_claim_set(&cl[0], ok,
                "C17 (§7.5): the moving energy behaves like the energy of a holonomic system: "
@@ -611,7 +538,7 @@ static int claims_tt_emov_long(const vi_fig_spec *f, vi_series *ss, int ns, int 
       "s = 3 at h = 0.1 (the paper's method and step)", "s = 3 at h = 0.05",
       "s = 2 at h = 0.1"};
   const vi_series *s[3];
-  if (dm_need(f, ss, ns, labs, 3, s, err, errlen) != 0) {
+  if (vi_fig_need(f, ss, ns, labs, 3, s, err, errlen) != 0) {
     return -1;
   }
   /* The drift rate: the change of the band's middle, (min + max)/2 of the
@@ -630,7 +557,7 @@ static int claims_tt_emov_long(const vi_fig_spec *f, vi_series *ss, int ns, int 
   const double expo = log(fabs(rate[0] / rate[1])) / log(DM_TT_H / 0.05);
   for (int i = 0; i < 3; i++) {
     double a, b;
-    dm_bounded(s[i], dm_Tc(f, s[i], quick), &a, &b);
+    vi_fig_bounded(s[i], dm_Tc(f, s[i], quick), &a, &b);
     vi_claim_set(&cl[i], !isfinite(s[i]->event_t) && s[i]->last <= 2 * s[i]->first,
                  i == 0 ? "C17 (§7.5) beyond the paper's span, T = 1e4: the moving energy of "
                           "s = 3 at h = 0.1 does not drift (read: max |dE_mov| over the last "
@@ -678,7 +605,7 @@ static int claims_tt_across(const vi_fig_set *set, const vi_fig_done *figs, int 
     const double b = 10 * acc * fmax(1, fabs(I0[j]));
     bmax = fmax(bmax, b);
     ok &= d[j] <= b;
-    dm_cat(m, sizeof m, "%s%s %.2g", j ? ", " : "", names[j], d[j]);
+    vi_claim_cat(m, sizeof m, "%s%s %.2g", j ? ", " : "", names[j], d[j]);
   }
   const double be = 10 * acc * fmax(1, fabs(I0[4]));
   vi_claim_set(&cl[0], ok && d[4] > 1e3 * be,
