@@ -3,7 +3,7 @@
  * satisfies (Hairer-Wanner II §IV.5) for every s <= VI_TAB_MAX, the
  * failure of the next order where that is a known fact (the assumptions are
  * tight), closed-form tableaux for s <= 3, the structural zeros and equal
- * rows, and symplecticity: Gauss is its own symplectic conjugate and
+ * rows, Lobatto IIIA's R(inf) = (-1)^(s-1), and symplecticity: Gauss is its own symplectic conjugate and
  * (Lobatto IIIA, IIIB) is a symplectic pair (Hairer-Lubich-Wanner,
  * Geometric Numerical Integration, §VI.4). The test bodies are written once
  * in the working precision of core/prec.h: this file includes itself twice,
@@ -213,6 +213,34 @@ static void VI_X(test_family)(vi_check_ctx *ctx, VI_X(tstats) * st, int kind, in
     break;
   }
   VI_CHECK(ctx, ok, "%s %s s=%d: structure", VI_PREC_NAME, name, s);
+
+  /* Lobatto IIIA's stability function at infinity, R(inf) = (-1)^(s-1)
+   * (demartin2018 App. A; notes C22): |R(inf)| = 1, which is why nhprk's
+   * multiplier errors are never damped and lambda_0 must be exact (notes
+   * P3). R(z) = 1 + z b'(I - zA)^-1 1 at z = -1e6 is within O(1/|z|) of
+   * it. */
+  if (kind == VI_TAB_LOBATTO_IIIA) {
+    const VI_REAL z = VI_C(-1e6);
+    VI_REAL M[VI_TAB_MAX * VI_TAB_MAX], x[VI_TAB_MAX];
+    int piv[VI_TAB_MAX];
+    for (int i = 0; i < s; i++) {
+      for (int j = 0; j < s; j++) {
+        M[i * s + j] = (i == j) - z * A[i * s + j];
+      }
+      x[i] = 1;
+    }
+    VI_REAL R = NAN;
+    if (VI_X(vi_lu_factor)(s, M, piv) == 0) {
+      VI_X(vi_lu_solve)(s, M, piv, x);
+      R = 1;
+      for (int i = 0; i < s; i++) {
+        R += z * b[i] * x[i];
+      }
+    }
+    const VI_REAL want = s % 2 == 1 ? 1 : -1;
+    VI_CHECK(ctx, vi_fabs(R - want) <= VI_C(1e-3), "%s %s s=%d: R(-1e6) = %.6g, R(inf) = %g",
+             VI_PREC_NAME, name, s, (double)R, (double)want);
+  }
 
   /* Symplecticity: Gauss is its own conjugate; the conjugate of IIIA is
    * IIIB and conversely; Radau IIA is not symplectic. */
