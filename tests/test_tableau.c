@@ -3,11 +3,12 @@
  * satisfies (Hairer-Wanner II §IV.5) for every s <= VI_TAB_MAX, the
  * failure of the next order where that is a known fact (the assumptions are
  * tight), closed-form tableaux for s <= 3, the structural zeros and equal
- * rows, Lobatto IIIA's R(inf) = (-1)^(s-1), and symplecticity: Gauss is its own symplectic conjugate and
- * (Lobatto IIIA, IIIB) is a symplectic pair (Hairer-Lubich-Wanner,
- * Geometric Numerical Integration, §VI.4). The test bodies are written once
- * in the working precision of core/prec.h: this file includes itself twice,
- * once per precision, like the templated library sources. */
+ * rows, Lobatto IIIA's R(inf) = (-1)^(s-1), and symplecticity: Gauss is
+ * its own symplectic conjugate and (Lobatto IIIA, IIIB) is a symplectic
+ * pair (Hairer-Lubich-Wanner, Geometric Numerical Integration, §VI.4). The
+ * test bodies are written once in the working precision of core/prec.h:
+ * this file includes itself twice, once per precision, like the templated
+ * library sources. */
 #ifndef VI_TEST_BODY
 #define VI_TEST_BODY
 
