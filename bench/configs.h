@@ -56,6 +56,10 @@ inline constexpr Config kConfigs[] = {
     {"nhprk", "nhprk:s=2", false},
     {"nhprk", "nhprk:s=3", true},
     {"nhprk", "nhprk:s=4", false},
+    // dla (McLachlan-Perlmutter (4.18), demartin2018's comparator): both
+    // points; N = n + m_nh (4 on the nonholonomic particle).
+    {"dla", "dla:point=leapfrog", true},
+    {"dla", "dla:point=midpoint", false},
 };
 
 } // namespace vibench
