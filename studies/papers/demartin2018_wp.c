@@ -18,10 +18,11 @@
  *
  * Choices the issue leaves open: the energy statistic is the maximum over
  * one run, not the ensemble mu(E, k) of (33) (that needs many members per
- * point; demartin2018-chaotic draws it for nhprk); T = 10 for the q error
- * keeps the chaotic system's error growth moderate (errors of 1e-12 are
- * still reached), T = 100 for the energy lets the random walk of C11 show;
- * each curve over a ladder h = T/N, N doubling, ended by a run of 0.25 s.
+ * point; demartin2018-chaotic draws it for nhprk and dla); T = 10 for the
+ * q error keeps the chaotic system's error growth moderate (errors of
+ * 1e-12 are still reached), T = 100 for the energy lets the random walk of
+ * C11 show; each curve over a ladder h = T/N, N doubling, ended by a run
+ * of 0.25 s.
  *
  * Claims, computed from the sweep:
  *   S  the fitted slope of the q error at T in h: 2 (dla), 2 (nhprk s=2),
