@@ -28,6 +28,14 @@ typedef struct vi_solver_config {
 
 /* Result of an order study, in double whatever the working precision. */
 #define VI_ORDER_MAXH 24
+/* Step budget of one run of an automatic study, per precision (docs/orders.md
+ * "Automatic step sizes"): at most NMAX steps and WORK steps x unknowns per
+ * step. The precision policy (vi_order_run) needs quad's to know which
+ * steps a quad rerun can reach. */
+#define VI_ORDER_AUTO_NMAX_DOUBLE (1L << 18)
+#define VI_ORDER_AUTO_WORK_DOUBLE (1L << 24)
+#define VI_ORDER_AUTO_NMAX_QUAD (1L << 15)
+#define VI_ORDER_AUTO_WORK_QUAD (1L << 18)
 /* The quantities of an order study, and of a method's declared orders
  * (vi_method_type.expected_order): the global errors of q, p and every
  * multiplier lambda (the state, VI_NQUANT of them), the relative energy

@@ -496,7 +496,15 @@ static void em_fini(void *state) {
 }
 
 /* betsch-ggl §5-6: second order in q and p (Figs 18-19, 28-29), lambda
- * first order at the step end (Fig. 30; notes item 12), gamma O(h^2)
+ * first order at the step end (Fig. 30; notes item 12): lambda^{n+1} is
+ * lambda(t^{n+1/2}) + O(h^2) (notes §1.4), so its error against
+ * lambda(t^{n+1}) is h/2 lambda' + C h^2, first order only below h* ~
+ * |lambda'| / (2 C), which stiff data push far down: on random
+ * four-particle draws (k24 ~ 500) h* ~ 7e-3 (the validation's case 29,
+ * seed 20261123: local slopes 1.31, 1.39, 1.26 from h = 1/68, then 1.15,
+ * 1.08, 1.04, 1.02, 1.00) and h* ~ 6e-5 (case 152, T = 0.7: slopes 1.78,
+ * 2.14, 1.89 from h = 8.75e-4, then 1.72, 1.32, 1.09, 1.04, 1.01; against
+ * lambda(t^{n+1/2}), `--lambda-at mid`, 2.00 throughout), gamma O(h^2)
  * (notes §1.4), the energy exact (89) with a discrete gradient (every
  * potential here has one: the system's, the midpoint one of a quadratic
  * V, or Gonzalez's), the momentum maps exact (91) when the discrete
