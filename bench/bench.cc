@@ -47,6 +47,10 @@
 #include <string>
 #include <vector>
 
+#ifdef VI_BENCH_QD
+#include <qd/dd_real.h>
+#endif
+
 // Allocation counting: the build links with -Wl,--wrap=malloc (and calloc,
 // realloc), which redirects the calls made by statically linked objects
 // (the vistudy library, not libstdc++ or SUNDIALS) here. The counter is the
@@ -457,6 +461,84 @@ void bm_calib(benchmark::State &state) {
   state.counters["N"] = kCalibN;
 }
 
+// ---- extended-precision arithmetic (issue "Speed", item 1) -----------------
+//
+// The options for a fast 32-digit precision, measured on one kernel: the
+// calibration's LU + solves (the algorithm above, written once per scalar
+// type here, so that only the arithmetic differs) in double, in QD's
+// double-double dd_real (libqd, about 32 digits; built when meson finds it)
+// and in GCC's __float128 (34 digits, software). arith/lu/N/TYPE; the
+// report divides each by the double kernel of the same N.
+
+double arith_mag(double x) { return std::fabs(x); }
+double arith_mag(__float128 x) { return static_cast<double>(x < 0 ? -x : x); }
+#ifdef VI_BENCH_QD
+double arith_mag(const dd_real &x) { return std::fabs(x.x[0]); }
+#endif
+
+template <typename T> void arith_lu(int n, T *A, int *piv, T *x) {
+  for (int k = 0; k < n; k++) {
+    int p = k;
+    double amax = arith_mag(A[k * n + k]);
+    for (int i = k + 1; i < n; i++) {
+      if (arith_mag(A[i * n + k]) > amax) {
+        amax = arith_mag(A[i * n + k]);
+        p = i;
+      }
+    }
+    piv[k] = p;
+    if (p != k) {
+      for (int j = 0; j < n; j++) {
+        std::swap(A[k * n + j], A[p * n + j]);
+      }
+    }
+    const T inv = T(1.0) / A[k * n + k];
+    for (int i = k + 1; i < n; i++) {
+      const T l = A[i * n + k] * inv;
+      A[i * n + k] = l;
+      for (int j = k + 1; j < n; j++) {
+        A[i * n + j] -= l * A[k * n + j];
+      }
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    std::swap(x[k], x[piv[k]]);
+  }
+  for (int i = 1; i < n; i++) {
+    for (int j = 0; j < i; j++) {
+      x[i] -= A[i * n + j] * x[j];
+    }
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    for (int j = i + 1; j < n; j++) {
+      x[i] -= A[i * n + j] * x[j];
+    }
+    x[i] /= A[i * n + i];
+  }
+}
+
+template <typename T> void bm_arith(benchmark::State &state, int n) {
+  std::vector<double> A0d, bd;
+  random_system(n, &A0d, &bd);
+  std::vector<T> A0(A0d.size()), b(bd.size()), A(A0d.size()), x(bd.size());
+  for (size_t i = 0; i < A0d.size(); i++) {
+    A0[i] = T(A0d[i]);
+  }
+  for (size_t i = 0; i < bd.size(); i++) {
+    b[i] = T(bd[i]);
+  }
+  std::vector<int> piv(static_cast<size_t>(n));
+  for (auto _ : state) {
+    std::copy(A0.begin(), A0.end(), A.begin());
+    std::copy(b.begin(), b.end(), x.begin());
+    arith_lu(n, A.data(), piv.data(), x.data());
+    benchmark::DoNotOptimize(x.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["N"] = n;
+}
+
+
 // ---- registration -------------------------------------------------------
 
 double stat_min(const std::vector<double> &v) {
@@ -509,9 +591,27 @@ std::vector<std::string> family_specs(const char *family, bool quick) {
   return specs;
 }
 
+// The arithmetic kernels (not in --quick: CI gates the library's kernels).
+void register_arith() {
+  for (int n : {8, 16, 32, 48}) {
+    const std::string N = std::to_string(n);
+    with_min(benchmark::RegisterBenchmark(("arith/lu/" + N + "/double").c_str(),
+                                          bm_arith<double>, n));
+#ifdef VI_BENCH_QD
+    with_min(benchmark::RegisterBenchmark(("arith/lu/" + N + "/dd").c_str(),
+                                          bm_arith<dd_real>, n));
+#endif
+    with_min(benchmark::RegisterBenchmark(("arith/lu/" + N + "/quad").c_str(),
+                                          bm_arith<__float128>, n));
+  }
+}
+
 // Register everything; returns the number of combinations skipped.
 int register_all(bool quick, int inject) {
   with_min(benchmark::RegisterBenchmark("calib/lu/48", bm_calib));
+  if (!quick) {
+    register_arith();
+  }
   std::vector<Combo> combos[2]; // [0] double, [1] quad
   std::set<int> sizes(std::begin(kLuSizes), std::end(kLuSizes));
   std::set<int> sizes_q;

@@ -83,6 +83,26 @@ def main():
     if "calib/lu/48" in best:
         p(f"\nCalibration kernel calib/lu/48 (frozen LU in the shim): {us(best['calib/lu/48'])} us.")
 
+    # 1b. Extended-precision arithmetic: the same LU kernel per scalar type.
+    ns = sorted({int(m.group(1)) for name in best
+                 for m in [re.fullmatch(r"arith/lu/(\d+)/double", name)] if m})
+    if ns:
+        p("\n### Extended-precision arithmetic: one LU kernel per scalar type\n")
+        p("arith/lu/N/TYPE: the calibration's LU + solves, written once for every scalar "
+          "type, in double, QD's double-double (dd, about 32 digits) and GCC's __float128 "
+          "(quad, 34 digits); each against double at the same N (the issue's target: "
+          "extended precision at most 30x double).\n")
+        p("| N | double (us) | dd (us) | quad (us) | dd / double | quad / double | quad / dd |")
+        p("|---:|---:|---:|---:|---:|---:|---:|")
+        for n in ns:
+            d = best.get(f"arith/lu/{n}/double")
+            dd = best.get(f"arith/lu/{n}/dd")
+            q = best.get(f"arith/lu/{n}/quad")
+            cols = [str(n), us(d), us(dd) if dd else "-", us(q) if q else "-",
+                    f"{dd / d:.1f}" if dd else "-", f"{q / d:.1f}" if q else "-",
+                    f"{q / dd:.1f}" if q and dd else "-"]
+            p("| " + " | ".join(cols) + " |")
+
     # 2. Newton-iteration linear algebra against the floor of the same N.
     p("\n### Linear algebra of one Newton iteration against the LU floor of the same N\n")
     p("newton_la: LU + solve of the configuration's own Jacobian (from the assemble "
