@@ -45,6 +45,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #ifdef VI_BENCH_QD
@@ -144,7 +145,29 @@ template <> struct Api<__float128> {
 };
 
 const char *backend_name(int kind) {
-  return kind == VI_SOLVER_KINSOL ? "kinsol" : "newton";
+  return vi_solver_kind_name(kind);
+}
+
+// The solver variants benchmarked: the first three are the historical
+// kernels (exact Newton, KINSOL, quad with its LU in quad); the others time
+// the solver options (issue 25): the chord method and simplified Newton in
+// both precisions, quad with the LU in double ("-lud").
+struct Variant {
+  bool quad;
+  int kind; // vi_solver_kind
+  int lu;   // vi_lu_precision
+};
+constexpr Variant kVariants[] = {
+    {false, VI_SOLVER_NEWTON, VI_LU_WORKING},    {false, VI_SOLVER_KINSOL, VI_LU_WORKING},
+    {true, VI_SOLVER_NEWTON, VI_LU_WORKING},     {false, VI_SOLVER_CHORD, VI_LU_WORKING},
+    {false, VI_SOLVER_SIMPLIFIED, VI_LU_WORKING}, {true, VI_SOLVER_NEWTON, VI_LU_DOUBLE},
+    {true, VI_SOLVER_CHORD, VI_LU_DOUBLE},       {true, VI_SOLVER_SIMPLIFIED, VI_LU_DOUBLE},
+};
+
+// The solver part of a kernel's name: "newton", "chord", ..., with "-lud"
+// for an LU in double below quad.
+std::string solver_tag(int kind, int lu, bool quad) {
+  return std::string(backend_name(kind)) + (quad && lu == VI_LU_DOUBLE ? "-lud" : "");
 }
 
 // One benchmark subject: a method configuration on a system with a backend.
@@ -154,6 +177,7 @@ struct Combo {
   std::string sys_name;
   int backend; // vi_solver_kind
   int unknowns;
+  int lu = VI_LU_WORKING; // vi_lu_precision
 };
 
 // A system + initialised stepper + the node it writes, owned together.
@@ -187,6 +211,7 @@ public:
     A::node_bind(&node_, buf_.data(), d);
     A::solver_opts_default(&opts_);
     opts_.kind = c.backend;
+    opts_.lu = c.lu;
     rc = restart();
     if (rc != VI_OK) {
       *why = std::string("init: ") + vi_strerror(rc);
@@ -564,10 +589,15 @@ template <typename R> int probe(Combo *c, std::string *why) {
 
 template <typename R> void register_combo(const Combo &c, int inject) {
   const std::string tail = c.sys_name + "/" + c.spec + "/" + Api<R>::kName;
-  const std::string be = std::string("/") + backend_name(c.backend);
+  const bool quad = std::is_same<R, __float128>::value;
+  const std::string be = "/" + solver_tag(c.backend, c.lu, quad);
   with_min(benchmark::RegisterBenchmark(("step/" + tail + be).c_str(), bm_step<R>, c, inject));
   if (c.unknowns == 0) {
     return; // an explicit scheme (bs99): a step, no solve to time
+  }
+  if (c.lu != VI_LU_WORKING ||
+      (c.backend != VI_SOLVER_NEWTON && c.backend != VI_SOLVER_KINSOL)) {
+    return; // the solver options: the step is what they change
   }
   with_min(benchmark::RegisterBenchmark(("solve/" + tail + be).c_str(), bm_solve<R>, c));
   // Assembly and the linear algebra do not depend on the backend.
@@ -624,10 +654,9 @@ int register_all(bool quick, int inject) {
         if (!vi_method_compatible_d(vi_method_types_d[f], vi_system_types_d[i], nullptr, 0)) {
           continue;
         }
-        for (int variant = 0; variant < 3; variant++) {
-          const bool is_quad = variant == 2;
-          Combo c{spec, i, vi_system_types_d[i]->info->name,
-                  variant == 1 ? VI_SOLVER_KINSOL : VI_SOLVER_NEWTON, 0};
+        for (const Variant &v : kVariants) {
+          const bool is_quad = v.quad;
+          Combo c{spec, i, vi_system_types_d[i]->info->name, v.kind, 0, v.lu};
           std::string why;
           int rc = is_quad ? probe<__float128>(&c, &why) : probe<double>(&c, &why);
           if (rc != VI_OK) {
@@ -640,12 +669,12 @@ int register_all(bool quick, int inject) {
             } else if (said.insert(spec + " on " + c.sys_name + ": " + why).second) {
               std::fprintf(stderr, "vistudy-bench: skipped %s on %s (%s, %s): %s\n",
                            spec.c_str(), c.sys_name.c_str(), is_quad ? "quad" : "double",
-                           backend_name(c.backend), why.c_str());
+                           solver_tag(c.backend, c.lu, is_quad).c_str(), why.c_str());
             }
             skipped++;
             continue;
           }
-          if (c.unknowns == 0 && c.backend == VI_SOLVER_KINSOL) {
+          if (c.unknowns == 0 && (c.backend != VI_SOLVER_NEWTON || c.lu != VI_LU_WORKING)) {
             continue; // explicit: no nonlinear solver, one variant suffices
           }
           if (c.unknowns > 0) {

@@ -11,6 +11,9 @@ atomically).
    Newton iterations x that floor.
 3. KINSOL (our LU plugged in) against the built-in Newton, step and solve,
    side by side, judged for N >= 24.
+4. The solver options (exact Newton, chord, simplified; quad with its LU
+   in quad or in double): one step of each, and the quad step against the
+   double step per family (issue 25's 30x target for N >= 16).
 
 Times are the minimum over repetitions of cpu_time (as in
 tools/bench-compare). Python standard library only.
@@ -54,6 +57,75 @@ def load(path):
 
 def us(t):
     return f"{t:.3f}" if t < 10 else f"{t:.1f}" if t < 1000 else f"{t:.0f}"
+
+
+QUAD_LIMIT = 30.0  # issue 25: extended-precision step at most 30x double, N >= 16
+QUAD_MIN_N = 16
+DEFAULT_D, DEFAULT_Q = "newton", "chord-lud"  # the defaults (core/solve_tmpl.c)
+OLD_D, OLD_Q = "newton", "newton"            # exact Newton, quad LU: before issue 25
+
+
+def solver_section(best, ctr, p):
+    """Step times of every solver variant; quad against double per family."""
+    rows = {}
+    for name in best:
+        m = re.fullmatch(r"step/([^/]+)/(.+)/(double|quad)/([a-z-]+)", name)
+        if m:
+            sysn, spec, prec, tag = m.groups()
+            rows.setdefault((spec, sysn), {})[(prec, tag)] = name
+    keys = [k for k, v in rows.items() if ("double", DEFAULT_D) in v and ("quad", DEFAULT_Q) in v]
+    if not keys:
+        return
+    p("\n### Solver options and the extended-precision step\n")
+    p("One step (us) with each solver: double with exact Newton (newton, the default), "
+      "the chord method (one Jacobian per step) and simplified Newton (Jacobian kept "
+      "across steps); quad with exact Newton and its LU in quad (newton, the quad step "
+      "before issue 25) and with the LU in double (-lud; the default is chord-lud). "
+      f"quad/double: the default quad step over the default double step (target at most "
+      f"{QUAD_LIMIT:.0f}x for N >= {QUAD_MIN_N}); before: the same ratio with exact Newton "
+      "in both; best: the fastest quad variant over the fastest double one.\n")
+    tags_d = ["newton", "chord", "simplified"]
+    tags_q = ["newton", "newton-lud", "chord-lud", "simplified-lud"]
+    p("| method | system | N | " + " | ".join(f"d {t}" for t in tags_d) + " | "
+      + " | ".join(f"q {t}" for t in tags_q) + " | quad/double | before | best |")
+    p("|---|---|---:|" + "---:|" * (len(tags_d) + len(tags_q) + 3))
+    fam = {}
+    for spec, sysn in sorted(keys, key=lambda k: (k[0].split(":")[0], k[1], k[0])):
+        v = rows[(spec, sysn)]
+        t = {k: best[n] for k, n in v.items()}
+        n = int(ctr[v[("double", DEFAULT_D)]].get("unknowns", 0))
+        r = t[("quad", DEFAULT_Q)] / t[("double", DEFAULT_D)]
+        old = (t[("quad", OLD_Q)] / t[("double", OLD_D)]
+               if ("quad", OLD_Q) in t and ("double", OLD_D) in t else None)
+        bd = min(x for (pr, _), x in t.items() if pr == "double")
+        bq = min(x for (pr, _), x in t.items() if pr == "quad")
+        cells = [spec, sysn, str(n)]
+        cells += [us(t[("double", g)]) if ("double", g) in t else "-" for g in tags_d]
+        cells += [us(t[("quad", g)]) if ("quad", g) in t else "-" for g in tags_q]
+        cells += [f"{r:.1f}", f"{old:.1f}" if old else "-", f"{bq / bd:.1f}"]
+        p("| " + " | ".join(cells) + " |")
+        if n >= QUAD_MIN_N:
+            f = fam.setdefault(spec.split(":")[0], {"r": [], "old": [], "best": [], "gain_q": [],
+                                                    "gain_d": []})
+            f["r"].append(r)
+            f["best"].append(bq / bd)
+            if old:
+                f["old"].append(old)
+            if ("quad", OLD_Q) in t:
+                f["gain_q"].append(t[("quad", OLD_Q)] / t[("quad", DEFAULT_Q)])
+            if ("double", "chord") in t:
+                f["gain_d"].append(t[("double", "newton")] / t[("double", "chord")])
+    if fam:
+        p(f"\nPer family, N >= {QUAD_MIN_N} (range over its configurations):\n")
+        p("| family | quad/double (default) | before | best variants | default vs before, "
+          "quad | chord vs newton, double | within " + f"{QUAD_LIMIT:.0f}x |")
+        p("|---|---:|---:|---:|---:|---:|---|")
+        rng = lambda xs: f"{min(xs):.1f}-{max(xs):.1f}" if xs else "-"
+        for name, f in sorted(fam.items()):
+            ok = max(f["r"]) <= QUAD_LIMIT
+            p(f"| {name} | {rng(f['r'])} | {rng(f['old'])} | {rng(f['best'])} | "
+              f"{rng(f['gain_q'])}x | {rng(f['gain_d'])}x | "
+              f"{'yes' if ok else 'no (max ' + format(max(f['r']), '.1f') + ')'} |")
 
 
 def main():
@@ -171,6 +243,9 @@ def main():
           f"({'within' if r <= KINSOL_LIMIT else 'above'} {KINSOL_LIMIT}x; "
           f"median {statistics.median(ratios[kern]):.2f}, range "
           f"{min(ratios[kern]):.2f}..{r:.2f} over {len(ratios[kern])}).")
+
+    # 4. The solver options and the extended-precision step (issue 25).
+    solver_section(best, ctr, p)
 
     text = "\n".join(out) + "\n"
     if a.md:

@@ -95,12 +95,15 @@ int vi_cli_common_opt(const char *cmd, int c, const char *arg, vi_cli_common *co
     }
     return vi_cli_precision(cmd, arg, &co->prec) ? -VI_EXIT_USAGE : 1;
   case 'v':
-    if (strcmp(arg, "newton") == 0) {
-      co->solver = VI_SOLVER_NEWTON;
-    } else if (strcmp(arg, "kinsol") == 0) {
-      co->solver = VI_SOLVER_KINSOL;
-    } else {
-      snprintf(err, sizeof err, "invalid --solver '%s'; valid: newton, kinsol", arg);
+    if (vi_solver_kind_parse(arg, &co->solver) != 0) {
+      snprintf(err, sizeof err, "invalid --solver '%s'; valid: auto, newton, chord, simplified, kinsol",
+               arg);
+      return -vi_cli_usage(cmd, err);
+    }
+    return 1;
+  case 'U':
+    if (vi_lu_precision_parse(arg, &co->lu) != 0) {
+      snprintf(err, sizeof err, "invalid --lu '%s'; valid: auto, working, double", arg);
       return -vi_cli_usage(cmd, err);
     }
     return 1;
@@ -184,6 +187,7 @@ int vi_cli_solver(const char *cmd, const vi_api *api, const vi_cli_common *co,
   char msg[512];
   memset(sc, 0, sizeof *sc);
   sc->kind = co->solver;
+  sc->lu = co->lu;
   sc->max_iter = co->max_iter;
   if (co->solver == VI_SOLVER_KINSOL && api->precision == VI_QUAD) {
     return vi_cli_usage(cmd, "--solver kinsol works in double precision only (Debian's "

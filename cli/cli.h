@@ -22,7 +22,7 @@ int vi_cli_usage(const char *cmd, const char *msg);
 int vi_cli_exit_of(int status, int setup);
 
 /* Options that `run` and `order` share: --system, --set, --method, --T,
- * --precision, --solver, --rtol, --max-iter; numbers stay text until the
+ * --precision, --solver, --lu, --rtol, --max-iter; numbers stay text until the
  * precision is known. */
 typedef struct vi_cli_common {
   const char *system, *method, *T, *rtol;
@@ -33,7 +33,8 @@ typedef struct vi_cli_common {
   vi_precision prec;
   int allow_auto; /* --precision auto is valid (order) */
   int prec_auto;  /* --precision auto chosen (the default of order) */
-  int solver;
+  int solver; /* vi_solver_kind; VI_SOLVER_AUTO: the precision's default */
+  int lu;     /* vi_lu_precision; VI_LU_AUTO: the precision's default */
   int max_iter;
 } vi_cli_common;
 
@@ -42,7 +43,7 @@ typedef struct vi_cli_common {
       {"method", required_argument, NULL, 'm'}, {"T", required_argument, NULL, 'T'}, \
       {"precision", required_argument, NULL, 'p'},                                   \
       {"solver", required_argument, NULL, 'v'}, {"rtol", required_argument, NULL, 'r'}, \
-      {"max-iter", required_argument, NULL, 'i'}
+      {"max-iter", required_argument, NULL, 'i'}, {"lu", required_argument, NULL, 'U'}
 
 /* 1 when getopt's c was a common option (stored), 0 when it is not one,
  * -VI_EXIT_USAGE after printing the usage error. */

@@ -83,7 +83,8 @@ static void progress(void *ctx, const vi_order_result *r, int i) {
 const char vi_order_help[] =
     "usage: vistudy order --system S [--set name=v1,v2 ...] --method SPEC\n"
     "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
-    "                     [--solver newton|kinsol] [--rtol R] [--max-iter K]\n"
+    "                     [--solver auto|newton|chord|simplified|kinsol] [--lu auto|working|double]\n"
+    "                     [--rtol R] [--max-iter K]\n"
     "                     [--measure state|energy [--no-reference]] [--errors-at nodes|final]\n"
     "                     [--lambda-at end|mid]\n"
     "                     [--json FILE] [--force] [--no-progress] [--progress-every S]\n"
@@ -148,7 +149,6 @@ int vi_cmd_order(int argc, char **argv) {
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   vi_cli_common co = {0};
-  co.solver = VI_SOLVER_NEWTON;
   co.allow_auto = 1;
   co.prec_auto = 1; /* the default of order */
   char hbuf[4096];

@@ -37,7 +37,8 @@ static int write_csv_row(void *ctx, long k, int ncol, const vi_wide *v) {
 
 const char vi_run_help[] =
     "usage: vistudy run --system S [--set name=v1,v2 ...] --method SPEC --h H --T T\n"
-    "                   [--precision double|quad] [--solver newton|kinsol]\n"
+    "                   [--precision double|quad]\n"
+    "                   [--solver auto|newton|chord|simplified|kinsol] [--lu auto|working|double]\n"
     "                   [--rtol R] [--max-iter K] [--every K] [--force] [--quiet]\n"
     "                   --out FILE|-\n"
     "\n"
@@ -55,6 +56,12 @@ const char vi_run_help[] =
     "integration) in the same layout.\n"
     "Newton: converged when |dx_i| <= rtol (|x_i| + u_i), u_i = 1 for positions\n"
     "and 1/h^2 for multipliers; default rtol = 100 eps, max-iter 50 per solve.\n"
+    "--solver newton: a fresh Jacobian and LU at every iterate; chord: one per\n"
+    "solve, at the initial guess; simplified: one Jacobian kept across\n"
+    "iterations and steps while the contraction rate stays small (RADAU5); kinsol: SUNDIALS KINSOL, exact Newton, double only;\n"
+    "auto: the precision's default (docs/usage.md). --lu double factors the\n"
+    "Jacobian in double below quad (mixed precision: the residual and the\n"
+    "solution stay in quad, to the same rtol); working: in the working precision.\n"
     "A summary goes to stderr unless --quiet.\n"
     "--out: '-' is standard output; a device or FIFO is written through; a\n"
     "regular file is written to a temporary file and renamed into place (a\n"
@@ -108,13 +115,16 @@ static int run_traj(const vi_api *api, vi_traj *tr, const vi_traj_info *info, vi
             "%.1e)\n", info->system, api->name, r.ref_method, r.ref_accuracy);
   } else {
     fprintf(stderr,
-            "vistudy run: %s on %s, %s precision, %s solver: %ld steps of h = %s "
-            "to T = %s, %d unknowns/step, %.2f Newton iterations per solve (max %ld; %ld "
-            "solves, the start-up's included), %.3f s of CPU time\n",
-            info->method, info->system, api->name,
-            co->solver == VI_SOLVER_KINSOL ? "kinsol" : "newton", r.steps, htext, Ttext,
+            "vistudy run: %s on %s, %s precision, %s solver (LU in %s): %ld steps of h = "
+            "%s to T = %s, %d unknowns/step, %.2f Newton iterations per solve (max %ld; %ld "
+            "solves, the start-up's included), %.2f Jacobians and %.2f factorizations per "
+            "solve, %.3f s of CPU time\n",
+            info->method, info->system, api->name, vi_solver_kind_name(r.solver_kind),
+            r.solver_lu == VI_LU_DOUBLE ? "double" : api->name, r.steps, htext, Ttext,
             r.unknowns, r.solves ? (double)r.newton_iters / (double)r.solves : 0.0,
-            r.newton_iters_max, r.solves, elapsed);
+            r.newton_iters_max, r.solves,
+            r.solves ? (double)r.jevals / (double)r.solves : 0.0,
+            r.solves ? (double)r.factorizations / (double)r.solves : 0.0, elapsed);
   }
   return VI_EXIT_OK;
 }
@@ -129,7 +139,6 @@ int vi_cmd_run(int argc, char **argv) {
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
   vi_cli_common co = {0};
-  co.solver = VI_SOLVER_NEWTON;
   const char *out = NULL, *htext = NULL;
   char err[VI_PATH_MAX + 2048] = "";
   int c, every = 1, force = 0, quiet = 0;

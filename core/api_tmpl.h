@@ -495,10 +495,17 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
 /* ---- nonlinear solver options (core/solve_tmpl.c) --------------------------- */
 
 typedef struct VI_X(vi_solver_opts) {
-  int kind;       /* vi_solver_kind; KINSOL only in double */
+  int kind;       /* vi_solver_kind, resolved (never VI_SOLVER_AUTO): newton,
+                     simplified or kinsol (double only) */
+  int lu;         /* vi_lu_precision, resolved: VI_LU_WORKING or VI_LU_DOUBLE
+                     (newton and simplified; KINSOL factors in double) */
   VI_REAL rtol;   /* converged when |dx_i| <= rtol (|x_i| + u_i) for all i
                      (see vi_solver_set_unit); default 100 eps */
   int max_iter;   /* default 50 */
+  VI_REAL jac_rate; /* chord and simplified: a Jacobian whose contraction
+                       rate exceeds this is refreshed at the current
+                       iterate, and (simplified) at the next solve after
+                       such a solve (RADAU5's THET); default 0.05 */
 } VI_X(vi_solver_opts);
 
 /* Residual and Jacobian of a nonlinear system of size N at x: F (N) and
@@ -507,14 +514,18 @@ typedef struct VI_X(vi_solver_opts) {
 typedef int (*VI_X(vi_resjac_fn))(void *ctx, const VI_REAL *x, VI_REAL *F,
                                   VI_REAL *J);
 
-/* A nonlinear solver for systems of a fixed size N: exact Newton with
- * analytic Jacobians. Everything is allocated by vi_solver_alloc; solving
- * allocates nothing. Backends: the built-in dense Newton (every precision)
- * and KINSOL (double only) with our dense LU plugged in as a custom
- * SUNLinearSolver and the KINSOL object reused across solves. */
+/* A nonlinear solver for systems of a fixed size N with analytic
+ * Jacobians. Everything is allocated by vi_solver_alloc; solving allocates
+ * nothing. Backends: the built-in dense Newton (every precision; exact or
+ * simplified, its LU in the working precision or in double) and KINSOL
+ * (double only, exact Newton) with our dense LU plugged in as a custom
+ * SUNLinearSolver and the KINSOL object reused across solves. The
+ * simplified Newton keeps its Jacobian from one solve to the next: a
+ * solver serves one sequence of related systems (the steps of a run). */
 typedef struct VI_X(vi_solver) VI_X(vi_solver);
 
-/* Fill defaults into opts (rtol = 100 eps, max_iter = 50, Newton). */
+/* Fill defaults into opts (the working precision's default solver and LU,
+ * rtol = 100 eps, max_iter = 50, jac_rate = 0.05). */
 void VI_X(vi_solver_opts_default)(VI_X(vi_solver_opts) *opts);
 int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
                           VI_X(vi_resjac_fn) fn, void *ctx,
@@ -525,12 +536,14 @@ void VI_X(vi_solver_free)(VI_X(vi_solver) *s);
  * than that of the others (multipliers, which act on q through h^2) needs
  * a larger unit. */
 void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit);
-/* Solve F(x) = 0 from the initial guess in x. Adds the iterations and the
- * residual/Jacobian evaluations to *iters, *fevals, *jevals. Returns VI_OK,
- * VI_NEWTON_NOCONV (recoverable: max_iter reached or the iterate became
- * non-finite), VI_SINGULAR, or a callback status. */
-int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, long *iters, long *fevals,
-                   long *jevals);
+/* Solve F(x) = 0 from the initial guess in x. Adds the work done to *counts
+ * (may be NULL). Returns VI_OK, VI_NEWTON_NOCONV (recoverable: max_iter
+ * reached or the iterate became non-finite), VI_SINGULAR, or a callback
+ * status. */
+int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *counts);
+/* Forget the kept Jacobian (simplified Newton): the next solve evaluates a
+ * fresh one. For a caller whose system changed (a new run, a new h). */
+void VI_X(vi_solver_reset)(VI_X(vi_solver) *s);
 
 /* ---- stepper ------------------------------------------------------------ */
 
@@ -542,6 +555,7 @@ typedef struct VI_X(vi_stats) {
   long solves;           /* solves counted in both: those of init (its
                             look-ahead) and one per step */
   long fevals, jevals;   /* residual and Jacobian assemblies */
+  long factorizations;   /* LU factorizations of the Jacobian */
   int unknowns;          /* size of the nonlinear system per step */
 } VI_X(vi_stats);
 

@@ -34,6 +34,50 @@ const char *vi_precision_name(vi_precision p) {
   return p == VI_QUAD ? "quad" : "double";
 }
 
+static const char *const solver_kind_names[VI_SOLVER_NKINDS] = {
+    [VI_SOLVER_AUTO] = "auto",
+    [VI_SOLVER_NEWTON] = "newton",
+    [VI_SOLVER_KINSOL] = "kinsol",
+    [VI_SOLVER_SIMPLIFIED] = "simplified",
+    [VI_SOLVER_CHORD] = "chord"};
+static const char *const lu_precision_names[] = {
+    [VI_LU_AUTO] = "auto", [VI_LU_WORKING] = "working", [VI_LU_DOUBLE] = "double"};
+
+static int name_index(const char *const *names, int n, const char *s) {
+  for (int i = 0; s && i < n; i++) {
+    if (strcmp(s, names[i]) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+const char *vi_solver_kind_name(int kind) {
+  return kind >= 0 && kind < VI_SOLVER_NKINDS ? solver_kind_names[kind] : "unknown";
+}
+
+int vi_solver_kind_parse(const char *s, int *kind) {
+  int i = name_index(solver_kind_names, VI_SOLVER_NKINDS, s);
+  if (i < 0) {
+    return -1;
+  }
+  *kind = i;
+  return 0;
+}
+
+const char *vi_lu_precision_name(int lu) {
+  return lu >= 0 && lu <= VI_LU_DOUBLE ? lu_precision_names[lu] : "unknown";
+}
+
+int vi_lu_precision_parse(const char *s, int *lu) {
+  int i = name_index(lu_precision_names, VI_LU_DOUBLE + 1, s);
+  if (i < 0) {
+    return -1;
+  }
+  *lu = i;
+  return 0;
+}
+
 int vi_system_info_nvalues(const vi_system_info *info) {
   int k = 0;
   for (const vi_param *p = info->params; p->name; p++) {

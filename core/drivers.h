@@ -21,7 +21,8 @@ typedef enum vi_order_measure { VI_MEASURE_STATE = 0, VI_MEASURE_ENERGY = 1 } vi
 /* Options of the nonlinear solver of each step (vi_solver_opts in the
  * working precision). */
 typedef struct vi_solver_config {
-  int kind;     /* vi_solver_kind */
+  int kind;     /* vi_solver_kind; VI_SOLVER_AUTO (0): the precision's default */
+  int lu;       /* vi_lu_precision; VI_LU_AUTO (0): the precision's default */
   vi_wide rtol; /* 0: the default (100 eps) */
   int max_iter; /* 0: the default (50) */
 } vi_solver_config;
@@ -215,6 +216,8 @@ typedef struct vi_traj_result {
                          evaluated (status in the return value) */
   long steps, newton_iters, newton_iters_max; /* iterations: total, most in one solve */
   long solves; /* the solves counted: init's look-ahead and one per step */
+  long jevals, factorizations; /* Jacobian evaluations, LU factorizations */
+  int solver_kind, solver_lu;  /* the solver that ran (resolved defaults) */
   int unknowns;
   char ref_method[256]; /* reference: what produced it */
   double ref_accuracy;

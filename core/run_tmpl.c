@@ -278,6 +278,10 @@ static int traj_run(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *re
   res->newton_iters = stt->newton_iters;
   res->newton_iters_max = stt->newton_iters_max;
   res->solves = stt->solves;
+  res->jevals = stt->jevals;
+  res->factorizations = stt->factorizations;
+  res->solver_kind = t->so.kind;
+  res->solver_lu = t->so.lu;
   res->unknowns = stt->unknowns;
   /* The method's failure first (init's too, whatever node 0's row did). */
   if (rc != VI_OK && (init_failed || (!res->eval_failed && res->sink_status == VI_OK))) {

@@ -22,13 +22,15 @@ typedef struct vi_solver_backend {
   const char *unavailable;
   size_t state_size;
   int (*init)(VI_X(vi_solver) *s);
-  int (*solve)(VI_X(vi_solver) *s, VI_REAL *x, long *iters, long *fevals, long *jevals);
+  int (*solve)(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c);
   void (*fini)(VI_X(vi_solver) *s);
 } vi_solver_backend;
 
 /* The solver object: the problem, the options and the scratch every
- * backend shares (F, J, dx and unit are N, N x N, N and N reals; piv N
- * pivots), then the backend's own state. */
+ * backend shares (F, J, dx, unit and x0 are N, N x N, N, N and N reals; piv
+ * N pivots; with the LU in double below a working precision wider than
+ * double, Jd and bd are N x N and N doubles, else NULL), then the backend's
+ * own state. */
 struct VI_X(vi_solver) {
   VI_X(vi_solver_opts) opts;
   int N;
@@ -36,7 +38,16 @@ struct VI_X(vi_solver) {
   void *ctx;
   VI_REAL *F, *J, *dx;
   VI_REAL *unit; /* absolute scale of each unknown (default 1) */
+  VI_REAL *x0;   /* simplified Newton: the initial guess, for a restart */
   int *piv;
+  double *Jd, *bd; /* the double LU and right-hand side (VI_LU_DOUBLE) */
+  int lu_valid;     /* simplified Newton: the LU of a kept Jacobian is in
+                       J (or Jd) */
+  VI_REAL theta_chord; /* chord and simplified: the last rate of two
+                          consecutive steps with one Jacobian (1: none
+                          yet) */
+  int lu_working;     /* the LU in double did not contract: factor in the
+                         working precision from now on */
   const vi_solver_backend *backend;
   void *impl; /* backend->state_size bytes, NULL when 0 */
 };
@@ -49,3 +60,9 @@ struct VI_X(vi_solver) {
 /* The KINSOL backend of this precision: solve_kinsol.c in double,
  * solve_nokinsol.c (unavailable) in quad. */
 extern const vi_solver_backend VI_X(vi_solver_kinsol);
+
+/* The double LU (linalg_tmpl.c built in double), which the LU in double of
+ * a wider working precision calls (in the double library these repeat
+ * numerics_tmpl.h's declarations). */
+int vi_lu_factor_d(int n, double *A, int *piv);
+void vi_lu_solve_d(int n, const double *LU, const int *piv, double *x);

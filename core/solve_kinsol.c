@@ -36,6 +36,7 @@ typedef struct kin {
   SUNMatrix A;
   SUNLinearSolver LS;
   long fevals, jevals; /* counted by the KINSOL callbacks */
+  long factorizations; /* counted by ls_setup */
   int cb_status;       /* last failing callback status, for the caller */
   double *xc;          /* the iterate of the Jacobian kept in J (kin_func) */
   const double *ucur;  /* KINSOL's current iterate (kin_jac) */
@@ -127,7 +128,9 @@ static SUNLinearSolver_Type ls_gettype(SUNLinearSolver LS) {
 
 /* Setup: factor the row-major Jacobian in s->J in place. */
 static int ls_setup(SUNLinearSolver LS, SUNMatrix A) {
-  const vi_solver_d *s = ((kin *)LS->content)->s;
+  kin *k = LS->content;
+  const vi_solver_d *s = k->s;
+  k->factorizations++;
   return vi_lu_factor_d(s->N, s->J, s->piv) == VI_OK ? 0 : 1;
 }
 
@@ -356,8 +359,7 @@ static int kinsol_init(vi_solver_d *s) {
   return f == 0 ? VI_OK : VI_ESOLVER;
 }
 
-static int kinsol_solve(vi_solver_d *s, double *x, long *iters, long *fevals,
-                        long *jevals) {
+static int kinsol_solve(vi_solver_d *s, double *x, vi_solve_counts *c) {
   kin *k = s->impl;
   const int N = s->N;
   double *u = N_VGetArrayPointer(k->u);
@@ -366,16 +368,17 @@ static int kinsol_solve(vi_solver_d *s, double *x, long *iters, long *fevals,
     u[i] = x[i];
     us[i] = 1.0 / (fabs(x[i]) + s->unit[i]);
   }
-  k->fevals = k->jevals = 0;
+  k->fevals = k->jevals = k->factorizations = 0;
   k->cb_status = 0;
   k->want_jac = 1; /* the initial residual: the first iteration needs J */
   k->jac_at_xc = 0;
   int flag = KINSol(k->kmem, k->u, KIN_NONE, k->uscale, k->fscale);
   long nni = 0; /* KINSol restarts its counters at every call */
   KINGetNumNonlinSolvIters(k->kmem, &nni);
-  *iters += nni;
-  *fevals += k->fevals;
-  *jevals += k->jevals;
+  c->iters += nni;
+  c->fevals += k->fevals;
+  c->jevals += k->jevals;
+  c->factorizations += k->factorizations;
   if (flag >= 0) {
     memcpy(x, u, (size_t)N * sizeof *x);
     return VI_OK;

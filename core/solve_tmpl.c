@@ -2,10 +2,20 @@
  * interface (api_tmpl.h), with its backends behind an ops table
  * (solve_impl_tmpl.h):
  *
- * - the built-in dense Newton, here: exact Newton (a fresh analytic
- *   Jacobian and LU at every iterate), every precision;
+ * - the built-in dense Newton, here, every precision: exact Newton (a
+ *   fresh analytic Jacobian and LU at every iterate), the chord method (one
+ *   Jacobian and LU per solve, at the initial guess, kept through its
+ *   iterations) or simplified Newton (one Jacobian and LU kept across
+ *   iterations and solves, Hairer-Wanner II §IV.8 and RADAU5), each with its LU in the working precision or in
+ *   double (mixed precision: the LU only steers the iteration, whose
+ *   residual and update stay in the working precision, so the converged
+ *   x is as accurate; the contraction rate grows by about cond(J) eps_d);
  * - KINSOL (SUNDIALS 6.x), in solve_kinsol.c in the double library; the
  *   quad library's slot (solve_nokinsol.c) says why it is refused.
+ *
+ * An LU in double whose fresh Jacobian does not contract (theta > 1/2:
+ * cond(J) eps_d near 1, e.g. s = 12 on equidistant control points) is
+ * given up for the working precision's for the rest of the solver's life.
  *
  * Convergence, with the weighted norm |dx|_w = max_i |dx_i| / (rtol (|x_i|
  * + u_i)) and the absolute scale u_i of each unknown (1 unless the caller
@@ -17,19 +27,59 @@
  * 1/2, while already within |dx|_w <= 1e3), which an ill-conditioned
  * Jacobian (e.g. s = 12 on equidistant control points) would otherwise
  * turn into a spurious failure.
+ *
+ * The chord method and simplified Newton keep a Jacobian while its
+ * contraction rate theta stays at most jac_rate (default 0.05, measured:
+ * docs/benchmarks.md): a slower contraction, or one predicted not to
+ * converge within max_iter (theta^(max_iter - k) / (1 - theta) |dx|_w > 1,
+ * RADAU5), evaluates a fresh Jacobian at the current iterate, and
+ * simplified Newton evaluates a fresh one at the next solve after a solve
+ * that contracted slower (RADAU5's THET). A divergence (theta >= 1, a
+ * non-finite iterate, a recoverable callback failure) restarts the solve
+ * once from the initial guess as exact Newton. A stall is accepted as a
+ * round-off floor only with a Jacobian one iterate old, so a slow
+ * contraction of a stale one is never taken for convergence. Their steps
+ * converge linearly, so they stop when the error estimate is within
+ * rtol / 100 (1 eps at the default rtol), about where exact Newton's last
+ * quadratic step leaves the root.
+ *
  * KINSOL stops on its scaled-step test at 1e3 rtol (see solve_kinsol.c).
  * Non-convergence is the recoverable status VI_NEWTON_NOCONV, never a
  * silently wrong step. */
 #include "solve_impl_tmpl.h"
 
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether an LU in double differs from the working precision's. */
+static int lu_narrower(void) {
+  return VI_EPS < DBL_EPSILON;
+}
+
+/* The defaults, measured (docs/benchmarks.md, results/bench/summary.md):
+ * in quad the chord method with its LU in double, 1.7-8.6x faster than
+ * exact Newton with the quad LU at N >= 16; in double exact Newton, whose
+ * last quadratic step leaves the root at round-off whatever rtol, where
+ * the chord's 1.0-2.2x would cost results that rest on round-off (a
+ * multiplier at its 1/h^2 floor moves by 0.2 rtol/h^2: betsch-ggl's EM-G
+ * lambda at h = 1e-4). */
+static int default_kind(void) {
+  return lu_narrower() ? VI_SOLVER_CHORD : VI_SOLVER_NEWTON;
+}
+#define VI_SOLVER_DEFAULT_LU VI_LU_DOUBLE
+
+/* The chord and simplified iterations converge to rtol / this (see
+ * newton). */
+#define VI_SOLVER_CHORD_MARGIN VI_C(100.0)
+
 void VI_X(vi_solver_opts_default)(VI_X(vi_solver_opts) *opts) {
-  opts->kind = VI_SOLVER_NEWTON;
+  opts->kind = default_kind();
+  opts->lu = VI_SOLVER_DEFAULT_LU;
   opts->rtol = 100 * VI_EPS;
   opts->max_iter = 50;
+  opts->jac_rate = VI_C(0.05);
 }
 
 /* Weighted max-norm of dx; the iterate is finite when the result is. */
@@ -45,50 +95,191 @@ static VI_REAL wnorm(const VI_X(vi_solver) *s, const VI_REAL *x,
   return r;
 }
 
-static int newton(VI_X(vi_solver) *s, VI_REAL *x, long *iters,
-                        long *fevals, long *jevals) {
+/* Factor the Jacobian just assembled in s->J, in place or into the double
+ * copy Jd. */
+static int factor(VI_X(vi_solver) *s, vi_solve_counts *c) {
   const int N = s->N;
-  VI_REAL prev = 0;
+  c->factorizations++;
+  if (s->Jd == NULL || s->lu_working) {
+    return VI_X(vi_lu_factor)(N, s->J, s->piv);
+  }
+  for (size_t i = 0; i < (size_t)N * N; i++) {
+    s->Jd[i] = (double)s->J[i];
+  }
+  int st = vi_lu_factor_d(N, s->Jd, s->piv);
+  if (st == VI_SINGULAR) {
+    /* singular in double only, perhaps: the working precision decides */
+    s->lu_working = 1;
+    return VI_X(vi_lu_factor)(N, s->J, s->piv);
+  }
+  return st;
+}
+
+/* dx = LU \ dx with the factors of factor(). */
+static void lsolve(const VI_X(vi_solver) *s, VI_REAL *dx) {
+  const int N = s->N;
+  if (s->Jd == NULL || s->lu_working) {
+    VI_X(vi_lu_solve)(N, s->J, s->piv, dx);
+    return;
+  }
+  for (int i = 0; i < N; i++) {
+    s->bd[i] = (double)dx[i];
+  }
+  vi_lu_solve_d(N, s->Jd, s->piv, s->bd);
+  for (int i = 0; i < N; i++) {
+    dx[i] = (VI_REAL)s->bd[i];
+  }
+}
+
+static VI_REAL powi(VI_REAL x, int k) {
+  VI_REAL r = 1;
+  for (int i = 0; i < k; i++) {
+    r *= x;
+  }
+  return r;
+}
+
+/* The iteration from x. Exact Newton evaluates and factors J at every
+ * iterate. Simplified Newton evaluates J only when it keeps none or when
+ * the contraction is slow (theta > 1/2, or too slow to converge within
+ * max_iter), then at the current iterate; when it diverges (theta >= 1, a
+ * non-finite iterate, a recoverable callback failure), it restarts once
+ * from the initial guess as exact Newton. */
+static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
+  const int N = s->N;
+  int simplified = s->opts.kind == VI_SOLVER_SIMPLIFIED || s->opts.kind == VI_SOLVER_CHORD;
+  const int can_restart = simplified;
+  if (s->opts.kind == VI_SOLVER_CHORD) {
+    s->lu_valid = 0; /* the chord method: a Jacobian at every initial guess */
+  }
+  int need = !simplified || !s->lu_valid; /* evaluate J at this iterate */
+  int since = 0;                          /* iterations since J was evaluated */
+  VI_REAL prev = 0, theta_max = 0;        /* prev = 0: no rate since the last J */
+  if (simplified) {
+    memcpy(s->x0, x, (size_t)N * sizeof *x);
+  }
   for (int it = 1; it <= s->opts.max_iter; it++) {
-    int st = s->fn(s->ctx, x, s->F, s->J);
-    (*fevals)++;
-    (*jevals)++;
+    const int jac = !simplified || need;
+    int st = s->fn(s->ctx, x, s->F, jac ? s->J : NULL);
+    c->fevals++;
+    if (jac) {
+      c->jevals++;
+    }
+    if (st > 0 && simplified) {
+      goto restart; /* the simplified iterate left the residual's domain */
+    }
     if (st != 0) {
+      s->lu_valid = 0;
       return st;
     }
-    st = VI_X(vi_lu_factor)(N, s->J, s->piv);
-    if (st != VI_OK) {
-      return st;
+    if (jac) {
+      s->lu_valid = 0;
+      st = factor(s, c);
+      if (st != VI_OK) {
+        return st;
+      }
+      s->lu_valid = can_restart;
+      need = 0;
+      since = 0;
+      if (simplified) {
+        prev = 0; /* the rate of the new Jacobian is yet to be seen */
+      }
+    } else {
+      since++;
     }
     for (int i = 0; i < N; i++) {
       s->dx[i] = -s->F[i];
     }
-    VI_X(vi_lu_solve)(N, s->J, s->piv, s->dx);
+    lsolve(s, s->dx);
     for (int i = 0; i < N; i++) {
       x[i] += s->dx[i];
     }
-    (*iters)++;
+    c->iters++;
     VI_REAL nrm = wnorm(s, x, s->dx);
     if (!vi_isfinite(nrm)) {
+      if (simplified) {
+        goto restart;
+      }
+      s->lu_valid = 0;
       return VI_NEWTON_NOCONV;
     }
-    if (nrm <= 1) {
-      return VI_OK;
+    /* A Newton step (J at this iterate) within rtol has converged: what
+     * it leaves is quadratically small. A step with an older Jacobian
+     * converges linearly and is accepted when its error estimate is
+     * within rtol / VI_SOLVER_CHORD_MARGIN. */
+    const VI_REAL bound = jac || !simplified ? 1 : 1 / VI_SOLVER_CHORD_MARGIN;
+    if (nrm == 0 || (jac && nrm <= 1)) {
+      goto converged;
     }
-    if (it >= 2) {
+    if (!jac && prev == 0 && s->theta_chord < 1 &&
+        s->theta_chord / (1 - s->theta_chord) * nrm <= bound) {
+      goto converged; /* a kept Jacobian's first step, by the last rate */
+    }
+    if (prev > 0) {
       /* Error estimate of the updated iterate from the contraction rate
        * (Hairer-Wanner II §IV.8): theta/(1-theta) |dx|. */
       VI_REAL theta = nrm / prev;
-      if (theta < 1 && theta / (1 - theta) * nrm <= 1) {
-        return VI_OK;
+      if (theta > theta_max) {
+        theta_max = theta;
       }
-      if (it >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5)) {
-        return VI_OK; /* round-off floor reached: no further contraction */
+      /* The ratio of a chord step to the Newton step before it is no
+       * linear rate (the Newton step removed the bulk of the error): the
+       * rate of a chord step is taken as the larger of it and the last
+       * ratio of two chord steps (the LU's and the Jacobian's age's
+       * contraction), kept from solve to solve. */
+      VI_REAL theta_est = theta;
+      if (simplified && !jac) {
+        if (since >= 2) {
+          s->theta_chord = theta;
+        } else if (s->theta_chord > theta_est) {
+          theta_est = s->theta_chord;
+        }
+      }
+      if (theta_est < 1 && theta_est / (1 - theta_est) * nrm <= bound) {
+        goto converged;
+      }
+      const int stalled = it >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5);
+      if (theta > VI_C(0.5) && s->Jd != NULL && !s->lu_working && (!simplified || since == 1) &&
+          nrm > VI_SOLVER_STALL_FACTOR && nrm * s->opts.rtol <= VI_C(1e-8)) {
+        /* A Jacobian just evaluated does not contract an increment so
+         * small (relative 1e-8) that the nonlinearity cannot be the cause
+         * and still far above the round-off floor: the LU in double is the
+         * limit (cond(J) eps_d near 1). From here on this solver factors
+         * in the working precision. */
+        s->lu_working = 1;
+        need = 1;
+        prev = 0;
+        continue;
+      }
+      if (!simplified) {
+        if (stalled) {
+          goto converged; /* round-off floor reached: no further contraction */
+        }
+      } else if (stalled && since == 1) {
+        goto converged; /* the same, right after a fresh Jacobian */
+      } else if (theta >= 1) {
+        goto restart;
+      } else if (theta > s->opts.jac_rate ||
+                 powi(theta, s->opts.max_iter - it) / (1 - theta) * nrm > 1) {
+        need = 1; /* slow: a fresh Jacobian at this iterate */
+        prev = 0;
+        continue;
       }
     }
     prev = nrm;
+    continue;
+  restart:
+    memcpy(x, s->x0, (size_t)N * sizeof *x);
+    simplified = 0;
+    prev = 0;
   }
+  s->lu_valid = 0;
   return VI_NEWTON_NOCONV;
+converged:
+  if (simplified && theta_max > s->opts.jac_rate) {
+    s->lu_valid = 0; /* contracted slowly: a fresh Jacobian next solve */
+  }
+  return VI_OK;
 }
 
 static const vi_solver_backend newton_backend = {
@@ -99,6 +290,8 @@ static const vi_solver_backend newton_backend = {
 static const vi_solver_backend *backend_of(int kind) {
   switch (kind) {
   case VI_SOLVER_NEWTON:
+  case VI_SOLVER_SIMPLIFIED:
+  case VI_SOLVER_CHORD:
     return &newton_backend;
   case VI_SOLVER_KINSOL:
     return &VI_X(vi_solver_kinsol);
@@ -111,7 +304,9 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
                           VI_X(vi_resjac_fn) fn, void *ctx,
                           VI_X(vi_solver) **out) {
   *out = NULL;
-  if (N <= 0 || !fn || !opts || opts->max_iter <= 0 || !(opts->rtol > 0)) {
+  if (N <= 0 || !fn || !opts || opts->max_iter <= 0 || !(opts->rtol > 0) ||
+      !(opts->jac_rate > 0) ||
+      (opts->lu != VI_LU_WORKING && opts->lu != VI_LU_DOUBLE)) {
     return VI_EINVAL;
   }
   const vi_solver_backend *be = backend_of(opts->kind);
@@ -122,11 +317,15 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
     return VI_EUNSUPPORTED; /* e.g. KINSOL in quad */
   }
   /* One allocation: the struct, the backend's state, then F, J, dx, unit,
-   * then piv. */
+   * x0, then Jd and bd (an LU in double below the working precision), then
+   * piv. */
+  const int use_jd = opts->lu == VI_LU_DOUBLE && lu_narrower() && be == &newton_backend;
   size_t head = (sizeof(VI_X(vi_solver)) + 15) / 16 * 16;
   size_t impl = (be->state_size + 15) / 16 * 16;
-  size_t nreal = (size_t)N * (size_t)(N + 3);
-  size_t bytes = head + impl + nreal * sizeof(VI_REAL) + (size_t)N * sizeof(int);
+  size_t nreal = (size_t)N * (size_t)(N + 4);
+  size_t ndbl = use_jd ? (size_t)N * (size_t)(N + 1) : 0;
+  size_t bytes = head + impl + nreal * sizeof(VI_REAL) + ndbl * sizeof(double) +
+                 (size_t)N * sizeof(int);
   char *mem = calloc(1, bytes);
   if (!mem) {
     return VI_ENOMEM;
@@ -145,7 +344,14 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
   for (int i = 0; i < N; i++) {
     s->unit[i] = 1;
   }
-  s->piv = (int *)(s->unit + N);
+  s->x0 = s->unit + N;
+  double *dmem = (double *)(s->x0 + N);
+  if (use_jd) {
+    s->Jd = dmem;
+    s->bd = dmem + (size_t)N * N;
+  }
+  s->piv = (int *)(dmem + ndbl);
+  s->theta_chord = 1;
   if (be->init != NULL) {
     int st = be->init(s);
     if (st != VI_OK) {
@@ -171,17 +377,35 @@ void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit) {
   s->unit[i] = unit;
 }
 
-int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, long *iters, long *fevals,
-                   long *jevals) {
-  return s->backend->solve(s, x, iters, fevals, jevals);
+int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *counts) {
+  vi_solve_counts scratch = {0, 0, 0, 0};
+  return s->backend->solve(s, x, counts != NULL ? counts : &scratch);
+}
+
+void VI_X(vi_solver_reset)(VI_X(vi_solver) *s) {
+  s->lu_valid = 0;
+  s->theta_chord = 1;
 }
 
 /* Solver options of a typed configuration (vi_solver_config). */
 int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *so, char *err,
                               size_t errlen) {
   VI_X(vi_solver_opts_default)(so);
-  so->kind = c->kind;
+  if (c->kind != VI_SOLVER_AUTO) {
+    so->kind = c->kind;
+  }
+  if (c->lu != VI_LU_AUTO) {
+    so->lu = c->lu;
+  }
+  if (so->lu != VI_LU_WORKING && so->lu != VI_LU_DOUBLE) {
+    snprintf(err, errlen, "invalid LU precision %d; valid: working, double", c->lu);
+    return VI_EINVAL;
+  }
   const vi_solver_backend *be = backend_of(so->kind);
+  if (be == NULL) {
+    snprintf(err, errlen, "invalid solver kind %d; valid: newton, chord, simplified, kinsol", c->kind);
+    return VI_EINVAL;
+  }
   if (be != NULL && be->unavailable != NULL) {
     snprintf(err, errlen, "%s", be->unavailable);
     return VI_EUNSUPPORTED;

@@ -227,8 +227,17 @@ static int copy_node(void *ctx, long k, const vi_node_d *nd) {
   return VI_OK;
 }
 
-/* One timed stepper run of N steps (init and steps). */
-static int stepper_once(vi_sweep *S, vi_stepper_d *st, long N, vi_time *tm) {
+/* One timed stepper run of N steps (init and steps) with curve C's
+ * solver. */
+static int stepper_once(vi_sweep *S, const vi_sweep_curve *C, vi_stepper_d *st, long N,
+                        vi_time *tm) {
+  vi_solver_config cfg = {.kind = C->solver};
+  vi_solver_opts_d so;
+  char err[256];
+  int rc = vi_solver_opts_from_d(&cfg, &so, err, sizeof err);
+  if (rc != VI_OK) {
+    return rc;
+  }
   /* The node by the stepper's dimensions (its extra block included), made
    * before the timing starts. */
   vi_node_d *nd = vi_node_alloc_d(vi_stepper_dims_d(st));
@@ -236,8 +245,8 @@ static int stepper_once(vi_sweep *S, vi_stepper_d *st, long N, vi_time *tm) {
     return VI_ENOMEM;
   }
   vi_time_start(tm);
-  int rc = vi_integrate_d(st, NULL, S->T / (double)N, N, S->sys->q0, S->sys->p0, nd,
-                          copy_node, S, NULL);
+  rc = vi_integrate_d(st, &so, S->T / (double)N, N, S->sys->q0, S->sys->p0, nd, copy_node,
+                      S, NULL);
   vi_time_stop(tm);
   free(nd);
   return rc;
@@ -411,7 +420,7 @@ static vi_sweep_point *stepper_point(vi_sweep *S, int curve, long N, char *err,
   }
   vi_stepper_spec_d(st, C->method, sizeof C->method);
   vi_time tm;
-  int rc = stepper_once(S, st, N, &tm);
+  int rc = stepper_once(S, C, st, N, &tm);
   const vi_stats_d *stats = vi_stepper_stats_d(st);
   C->unknowns = vi_stepper_unknowns_d(st);
   P->steps = stats->steps;
@@ -578,7 +587,7 @@ static int point_again(void *ctx, int i, vi_time *tm) {
     vi_stepper_d *st = NULL;
     char err[256];
     if (vi_stepper_alloc_d(C->method, S->sys, &st, err, sizeof err) == VI_OK) {
-      rc = stepper_once(S, st, P->N, tm);
+      rc = stepper_once(S, C, st, P->N, tm);
     }
     vi_stepper_free_d(st);
   }
@@ -899,6 +908,14 @@ static void sweep_keys_json(json_t *j, const vi_sweep *S) {
     json_object_set_new(x, "group", json_integer(S->curves[c].group));
     json_object_set_new(x, "m", json_integer(S->curves[c].m));
     json_object_set_new(x, "method", json_string(S->curves[c].method));
+    if (S->curves[c].kind == VI_SWEEP_STEPPER) {
+      vi_solver_config cfg = {.kind = S->curves[c].solver};
+      vi_solver_opts_d so;
+      char e[128];
+      if (vi_solver_opts_from_d(&cfg, &so, e, sizeof e) == VI_OK) {
+        json_object_set_new(x, "solver", json_string(vi_solver_kind_name(so.kind)));
+      }
+    }
     json_object_set_new(x, "unknowns", json_integer(S->curves[c].unknowns));
     json_array_append_new(cj, x);
   }

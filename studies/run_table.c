@@ -105,7 +105,7 @@ int vi_table_row_method(const char *path, int line, const char *spec, char *err,
 
 vi_order_result *vi_table_order(vi_order_config *a, int precision,
                                 const reproduce_opts *o, char *err, size_t errlen) {
-  a->solver.kind = VI_SOLVER_NEWTON;
+  a->solver.kind = VI_SOLVER_AUTO;
   a->cache_dir = o->cache_dir;
   a->clock = vi_cpu_clock;
   vi_order_result *r = calloc(1, sizeof *r);

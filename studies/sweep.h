@@ -66,6 +66,8 @@ typedef struct vi_sweep_curve {
   char label[64];
   char method[256];  /* the canonical spec, or the baseline's description */
   int unknowns;      /* of a stepper (vi_stepper_unknowns), 0 for a baseline */
+  int solver;        /* a stepper's vi_solver_kind (0: the precision's default);
+                        set after vi_sweep_add */
 } vi_sweep_curve;
 
 typedef struct vi_sweep_point {

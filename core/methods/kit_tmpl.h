@@ -26,18 +26,18 @@ static const int vi_kit_ctrl_values[] = {VI_CTRL_EQUIDISTANT, VI_CTRL_LOBATTO};
 /* Add the counts of one solve (as vi_solve reports them, a retry
  * included) to stats (may be NULL): the total, the maximum and the number
  * of solves count the same solves. */
-static inline void vi_stats_add_solve(VI_X(vi_stats) *stats, long iters,
-                                      long fevals, long jevals) {
+static inline void vi_stats_add_solve(VI_X(vi_stats) *stats, const vi_solve_counts *c) {
   if (stats == NULL) {
     return;
   }
-  stats->newton_iters += iters;
+  stats->newton_iters += c->iters;
   stats->solves++;
-  if (iters > stats->newton_iters_max) {
-    stats->newton_iters_max = iters;
+  if (c->iters > stats->newton_iters_max) {
+    stats->newton_iters_max = c->iters;
   }
-  stats->fevals += fevals;
-  stats->jevals += jevals;
+  stats->fevals += c->fevals;
+  stats->jevals += c->jevals;
+  stats->factorizations += c->factorizations;
 }
 
 /* How a family lays out its state block: carve count reals at *off bytes
@@ -211,16 +211,16 @@ static inline void vi_kit_extrapolate(int n, int deg, const VI_REAL *lX,
 static inline int vi_kit_solve(VI_X(vi_solver) *solver, VI_REAL *x, int retry,
                                int (*restart)(void *ctx), void *ctx,
                                VI_X(vi_stats) *stats) {
-  long it = 0, fe = 0, je = 0;
-  int rc = VI_X(vi_solve)(solver, x, &it, &fe, &je);
+  vi_solve_counts c = {0, 0, 0, 0};
+  int rc = VI_X(vi_solve)(solver, x, &c);
   if (rc > 0 && retry) {
     int g = restart(ctx);
     if (g != 0) {
       return g;
     }
-    rc = VI_X(vi_solve)(solver, x, &it, &fe, &je);
+    rc = VI_X(vi_solve)(solver, x, &c);
   }
-  vi_stats_add_solve(stats, it, fe, je);
+  vi_stats_add_solve(stats, &c);
   return rc;
 }
 

@@ -249,7 +249,7 @@ static int bg_extras(const bg_cell *c, const bg_setup *S, long N, const reproduc
   tc.T = S->T;
   tc.N = N;
   tc.every = N; /* the last node only (and node 0) */
-  tc.solver.kind = VI_SOLVER_NEWTON;
+  tc.solver.kind = VI_SOLVER_AUTO;
   vi_traj *tr = NULL;
   vi_traj_info info;
   if (api->traj_open(&tc, &tr, &info, err, errlen) != VI_OK) {

@@ -65,6 +65,17 @@ static int wp_curves(vi_sweep *S) {
         return -1;
       }
     }
+    /* The chord method (issue "Speed": one Jacobian per step) beside the
+     * default exact Newton, Gauss only: the same scheme, another solver. */
+    if (!S->quick || s == 4) {
+      snprintf(label, sizeof label, "Gauss s=%d chord", s);
+      snprintf(spec, sizeof spec, "galerkin:s=%d,w=%d,quadL=gauss,r=%d", s, s, s);
+      int c = vi_sweep_add(S, VI_SWEEP_STEPPER, WP_GALERKIN, 2 * s, label, spec);
+      if (c < 0) {
+        return -1;
+      }
+      S->curves[c].solver = VI_SOLVER_CHORD;
+    }
   }
   char ggl[256], idx1[256];
   snprintf(ggl, sizeof ggl,
@@ -141,7 +152,8 @@ static void wp_md_speed(FILE *f, const vi_sweep *S, const wp_speed *sp, int eval
   fputc('\n', f);
 }
 
-/* Plot style: colour by s, dashed for Lobatto; IDA in the last colours. */
+/* Plot style: colour by s, dashed for Lobatto, dotted for the chord
+ * method; IDA in the last colours. */
 static int wp_color(const vi_sweep *S, int c) {
   const vi_sweep_curve *C = &S->curves[c];
   return C->group == WP_IDA ? 6 + C->m : C->m / 2 - 1;
@@ -149,7 +161,7 @@ static int wp_color(const vi_sweep *S, int c) {
 
 static int wp_dash(const vi_sweep *S, int c) {
   const vi_sweep_curve *C = &S->curves[c];
-  return C->group == WP_IDA ? 0 : C->m % 2;
+  return C->group == WP_IDA ? 0 : C->solver == VI_SOLVER_CHORD ? 2 : C->m % 2;
 }
 
 static int wp_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) {

@@ -57,6 +57,20 @@ static int wv_curves(vi_sweep *S) {
       return -1;
     }
   }
+  /* The chord method (issue "Speed": one Jacobian per step) beside the
+   * default exact Newton, for the Gauss methods. */
+  for (int i = 1; i <= 3; i++) {
+    if (S->quick && i != 3) {
+      continue;
+    }
+    char label[64];
+    snprintf(label, sizeof label, "%s chord", labels[i]);
+    int c = vi_sweep_add(S, VI_SWEEP_STEPPER, WV_VPRK, i, label, specs[i]);
+    if (c < 0) {
+      return -1;
+    }
+    S->curves[c].solver = VI_SOLVER_CHORD;
+  }
   return vi_sweep_add(S, VI_SWEEP_GSL_RK8PD, WV_RK, 0, "GSL rk8pd",
                       "GSL rk8pd (explicit Runge-Kutta-Prince-Dormand 8(9), gsl_odeiv2 driver, "
                       "y_new control, rtol = atol) on qdot = (Dalpha' - Dalpha)^-1 grad H") < 0
@@ -69,7 +83,7 @@ static int wv_color(const vi_sweep *S, int c) {
 }
 
 static int wv_dash(const vi_sweep *S, int c) {
-  return S->curves[c].group == WV_RK ? 1 : 0;
+  return S->curves[c].group == WV_RK ? 1 : S->curves[c].solver == VI_SOLVER_CHORD ? 2 : 0;
 }
 
 /* The accuracy studies measure the q error at T, the energy ones the

@@ -463,9 +463,9 @@ static int nhmid_init(void *state, const void *opts, const VI_X(vi_system) *sys,
 static int nhmid_step(void *state, VI_X(vi_node) *next, VI_X(vi_stats) *stats) {
   nhmid_state *st = state;
   const int n = st->n;
-  long it = 0, fe = 0, je = 0;
-  int rc = VI_X(vi_solve)(st->solver, st->x, &it, &fe, &je);
-  vi_stats_add_solve(stats, it, fe, je);
+  vi_solve_counts cnt = {0, 0, 0, 0};
+  int rc = VI_X(vi_solve)(st->solver, st->x, &cnt);
+  vi_stats_add_solve(stats, &cnt);
   if (rc != VI_OK) {
     return rc;
   }
