@@ -541,8 +541,10 @@ void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit);
  * reached or the iterate became non-finite), VI_SINGULAR, or a callback
  * status. */
 int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *counts);
-/* Forget the kept Jacobian (simplified Newton): the next solve evaluates a
- * fresh one. For a caller whose system changed (a new run, a new h). */
+/* Forget what the solver learned about its system: the kept Jacobian
+ * (simplified Newton: the next solve evaluates a fresh one) and a
+ * fall-back from the LU in double to the working precision's. For a caller that reuses a solver on a changed system (the
+ * steppers allocate one per init, and need not). */
 void VI_X(vi_solver_reset)(VI_X(vi_solver) *s);
 
 /* ---- stepper ------------------------------------------------------------ */

@@ -27,10 +27,10 @@ typedef struct vi_solver_backend {
 } vi_solver_backend;
 
 /* The solver object: the problem, the options and the scratch every
- * backend shares (F, J, dx, unit and x0 are N, N x N, N, N and N reals; piv
- * N pivots; with the LU in double below a working precision wider than
- * double, Jd and bd are N x N and N doubles, else NULL), then the backend's
- * own state. */
+ * backend shares (F, J, dx, unit and x0 are N, N x N, N, N and N reals;
+ * with the LU in double below a working precision wider than double, Jd
+ * and bd are N x N and N doubles after them, else NULL; then piv, N
+ * pivots), then the backend's own state. */
 struct VI_X(vi_solver) {
   VI_X(vi_solver_opts) opts;
   int N;
@@ -43,9 +43,6 @@ struct VI_X(vi_solver) {
   double *Jd, *bd; /* the double LU and right-hand side (VI_LU_DOUBLE) */
   int lu_valid;     /* simplified Newton: the LU of a kept Jacobian is in
                        J (or Jd) */
-  VI_REAL theta_chord; /* chord and simplified: the last rate of two
-                          consecutive steps with one Jacobian (1: none
-                          yet) */
   int lu_working;     /* the LU in double did not contract: factor in the
                          working precision from now on */
   const vi_solver_backend *backend;

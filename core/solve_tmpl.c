@@ -41,7 +41,10 @@
  * contraction of a stale one is never taken for convergence. Their steps
  * converge linearly, so they stop when the error estimate is within
  * rtol / 100 (1 eps at the default rtol), about where exact Newton's last
- * quadratic step leaves the root.
+ * quadratic step leaves the root; the first step after a Newton step is
+ * judged by jac_rate, not by its ratio to that step. Simplified Newton's
+ * kept Jacobian is its only state from solve to solve; the chord method
+ * and exact Newton carry none (beyond a fall-back to the working LU).
  *
  * KINSOL stops on its scaled-step test at 1e3 rtol (see solve_kinsol.c).
  * Non-convergence is the recoverable status VI_NEWTON_NOCONV, never a
@@ -108,9 +111,11 @@ static int factor(VI_X(vi_solver) *s, vi_solve_counts *c) {
   }
   int st = vi_lu_factor_d(N, s->Jd, s->piv);
   if (st == VI_SINGULAR) {
-    /* singular in double only, perhaps: the working precision decides */
-    s->lu_working = 1;
-    return VI_X(vi_lu_factor)(N, s->J, s->piv);
+    /* singular in double only, perhaps: the working precision decides,
+     * and its LU is kept only if it is not singular too */
+    c->factorizations++;
+    st = VI_X(vi_lu_factor)(N, s->J, s->piv);
+    s->lu_working = st == VI_OK;
   }
   return st;
 }
@@ -154,6 +159,8 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
   }
   int need = !simplified || !s->lu_valid; /* evaluate J at this iterate */
   int since = 0;                          /* iterations since J was evaluated */
+  int base = 0;                           /* the iteration of the last restart */
+  int probing = 0, probed = 0;            /* the working LU on trial (see below) */
   VI_REAL prev = 0, theta_max = 0;        /* prev = 0: no rate since the last J */
   if (simplified) {
     memcpy(s->x0, x, (size_t)N * sizeof *x);
@@ -165,7 +172,7 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
     if (jac) {
       c->jevals++;
     }
-    if (st > 0 && simplified) {
+    if (st > 0 && simplified && it > 1) {
       goto restart; /* the simplified iterate left the residual's domain */
     }
     if (st != 0) {
@@ -211,9 +218,9 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
     if (nrm == 0 || (jac && nrm <= 1)) {
       goto converged;
     }
-    if (!jac && prev == 0 && s->theta_chord < 1 &&
-        s->theta_chord / (1 - s->theta_chord) * nrm <= bound) {
-      goto converged; /* a kept Jacobian's first step, by the last rate */
+    if (!jac && prev == 0 && s->opts.jac_rate < 1 &&
+        s->opts.jac_rate / (1 - s->opts.jac_rate) * nrm <= bound) {
+      goto converged; /* a kept Jacobian's first step: its rate is at most jac_rate */
     }
     if (prev > 0) {
       /* Error estimate of the updated iterate from the contraction rate
@@ -222,37 +229,54 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
       if (theta > theta_max) {
         theta_max = theta;
       }
-      /* The ratio of a chord step to the Newton step before it is no
-       * linear rate (the Newton step removed the bulk of the error): the
-       * rate of a chord step is taken as the larger of it and the last
-       * ratio of two chord steps (the LU's and the Jacobian's age's
-       * contraction), kept from solve to solve. */
+      /* The ratio of the first chord step to the Newton step before it
+       * is no linear rate (the Newton step removed the bulk of the error,
+       * and the ratio can be 1e-16 where the chord contracts at 4e-4:
+       * ggl VI-B on six-balls, quad): that step is judged by the largest
+       * rate a kept Jacobian may have, jac_rate; later ones by their own.
+       * Nothing carries from solve to solve, so a solve's result depends
+       * on its own data only. */
       VI_REAL theta_est = theta;
-      if (simplified && !jac) {
-        if (since >= 2) {
-          s->theta_chord = theta;
-        } else if (s->theta_chord > theta_est) {
-          theta_est = s->theta_chord;
+      if (simplified && !jac && since == 1 && theta_est < s->opts.jac_rate) {
+        theta_est = s->opts.jac_rate;
+      }
+      if (probing) {
+        /* The trial of the working LU: if it contracts where the double LU
+         * did not, the double LU was the limit and the working one stays
+         * for the solver's life; if not, the iteration sits at its
+         * round-off floor, and the double LU comes back (its factors are
+         * gone: a fresh Jacobian at the next factorization). */
+        probing = 0;
+        if (theta > VI_C(0.5)) {
+          s->lu_working = 0;
+          s->lu_valid = 0;
+          need = 1;
         }
       }
       if (theta_est < 1 && theta_est / (1 - theta_est) * nrm <= bound) {
         goto converged;
       }
-      const int stalled = it >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5);
-      if (theta > VI_C(0.5) && s->Jd != NULL && !s->lu_working && (!simplified || since == 1) &&
-          nrm > VI_SOLVER_STALL_FACTOR && nrm * s->opts.rtol <= VI_C(1e-8)) {
+      const int stalled =
+          it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5) && theta < 1;
+      if (theta > VI_C(0.5) && s->Jd != NULL && !s->lu_working && !probed &&
+          (!simplified || since == 1) && nrm > VI_SOLVER_STALL_FACTOR &&
+          nrm * s->opts.rtol <= VI_C(1e-8)) {
         /* A Jacobian just evaluated does not contract an increment so
-         * small (relative 1e-8) that the nonlinearity cannot be the cause
-         * and still far above the round-off floor: the LU in double is the
-         * limit (cond(J) eps_d near 1). From here on this solver factors
-         * in the working precision. */
+         * small (relative 1e-8) that the nonlinearity cannot be the cause,
+         * and above the stall bound: the LU in double may be the limit
+         * (cond(J) eps_d near 1), or the iteration its round-off floor.
+         * One trial of the working LU per solve tells them apart. (Below
+         * the stall bound the question does not arise: a J whose double LU
+         * contracts at more than 1/2 has cond(J) >= 1e15, and the quad
+         * problem's own round-off, cond(J) eps_q, is far above 1e3 rtol.) */
         s->lu_working = 1;
+        probing = probed = 1;
         need = 1;
         prev = 0;
         continue;
       }
       if (!simplified) {
-        if (stalled) {
+        if (stalled || (it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5))) {
           goto converged; /* round-off floor reached: no further contraction */
         }
       } else if (stalled && since == 1) {
@@ -272,6 +296,7 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
     memcpy(x, s->x0, (size_t)N * sizeof *x);
     simplified = 0;
     prev = 0;
+    base = it;
   }
   s->lu_valid = 0;
   return VI_NEWTON_NOCONV;
@@ -351,7 +376,6 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
     s->bd = dmem + (size_t)N * N;
   }
   s->piv = (int *)(dmem + ndbl);
-  s->theta_chord = 1;
   if (be->init != NULL) {
     int st = be->init(s);
     if (st != VI_OK) {
@@ -384,7 +408,7 @@ int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *counts) {
 
 void VI_X(vi_solver_reset)(VI_X(vi_solver) *s) {
   s->lu_valid = 0;
-  s->theta_chord = 1;
+  s->lu_working = 0;
 }
 
 /* Solver options of a typed configuration (vi_solver_config). */
