@@ -61,7 +61,15 @@ def us(t):
 
 QUAD_LIMIT = 30.0  # issue 25: extended-precision step at most 30x double, N >= 16
 QUAD_MIN_N = 16
-DEFAULT_D, DEFAULT_Q = "newton", "chord-lud"  # the defaults (core/solve_tmpl.c)
+DEFAULT_D = "newton"  # double's default (core/solve_tmpl.c)
+# quad's default per family: the LU in double and the family's quad_solver
+# (core/methods/NAME_tmpl.c); chord-lud for a family not listed.
+QUAD_DEFAULT = {"nhprk": "simplified-lud", "ggl": "newton-lud", "em": "newton-lud",
+                "dla": "newton-lud", "bs99": "newton-lud"}
+
+
+def default_q(spec):
+    return QUAD_DEFAULT.get(spec.split(":")[0], "chord-lud")
 OLD_D, OLD_Q = "newton", "newton"            # exact Newton, quad LU: before issue 25
 
 
@@ -73,14 +81,16 @@ def solver_section(best, ctr, p):
         if m:
             sysn, spec, prec, tag = m.groups()
             rows.setdefault((spec, sysn), {})[(prec, tag)] = name
-    keys = [k for k, v in rows.items() if ("double", DEFAULT_D) in v and ("quad", DEFAULT_Q) in v]
+    keys = [k for k, v in rows.items()
+            if ("double", DEFAULT_D) in v and ("quad", default_q(k[0])) in v]
     if not keys:
         return
     p("\n### Solver options and the extended-precision step\n")
     p("One step (us) with each solver: double with exact Newton (newton, the default), "
       "the chord method (one Jacobian per step) and simplified Newton (Jacobian kept "
       "across steps); quad with exact Newton and its LU in quad (newton, the quad step "
-      "before issue 25) and with the LU in double (-lud; the default is chord-lud). "
+      "before issue 25) and with the LU in double (-lud; the default is the family's: "
+      "chord-lud, simplified-lud for nhprk, newton-lud for ggl, em, dla). "
       f"quad/double: the default quad step over the default double step (target at most "
       f"{QUAD_LIMIT:.0f}x for N >= {QUAD_MIN_N}); before: the same ratio with exact Newton "
       "in both; best: the fastest quad variant over the fastest double one.\n")
@@ -94,7 +104,8 @@ def solver_section(best, ctr, p):
         v = rows[(spec, sysn)]
         t = {k: best[n] for k, n in v.items()}
         n = int(ctr[v[("double", DEFAULT_D)]].get("unknowns", 0))
-        r = t[("quad", DEFAULT_Q)] / t[("double", DEFAULT_D)]
+        dq = default_q(spec)
+        r = t[("quad", dq)] / t[("double", DEFAULT_D)]
         old = (t[("quad", OLD_Q)] / t[("double", OLD_D)]
                if ("quad", OLD_Q) in t and ("double", OLD_D) in t else None)
         bd = min(x for (pr, _), x in t.items() if pr == "double")
@@ -112,7 +123,7 @@ def solver_section(best, ctr, p):
             if old:
                 f["old"].append(old)
             if ("quad", OLD_Q) in t:
-                f["gain_q"].append(t[("quad", OLD_Q)] / t[("quad", DEFAULT_Q)])
+                f["gain_q"].append(t[("quad", OLD_Q)] / t[("quad", dq)])
             if ("double", "chord") in t:
                 f["gain_d"].append(t[("double", "newton")] / t[("double", "chord")])
     if fam:

@@ -495,8 +495,10 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
 /* ---- nonlinear solver options (core/solve_tmpl.c) --------------------------- */
 
 typedef struct VI_X(vi_solver_opts) {
-  int kind;       /* vi_solver_kind, resolved (never VI_SOLVER_AUTO): newton,
-                     simplified or kinsol (double only) */
+  int kind;       /* vi_solver_kind: newton, chord, simplified or kinsol
+                     (double only); VI_SOLVER_AUTO (quad's default) is
+                     resolved by vi_stepper_init with the family's
+                     quad_solver, or by vi_solver_alloc (chord) */
   int lu;         /* vi_lu_precision, resolved: VI_LU_WORKING or VI_LU_DOUBLE
                      (newton and simplified; KINSOL factors in double) */
   VI_REAL rtol;   /* converged when |dx_i| <= rtol (|x_i| + u_i) for all i
@@ -527,6 +529,10 @@ typedef struct VI_X(vi_solver) VI_X(vi_solver);
 /* Fill defaults into opts (the working precision's default solver and LU,
  * rtol = 100 eps, max_iter = 50, jac_rate = 0.05). */
 void VI_X(vi_solver_opts_default)(VI_X(vi_solver_opts) *opts);
+/* The default solver kind of this precision for a family whose quad_solver
+ * is given (0: none): exact Newton in double; in quad the family's choice,
+ * else the chord method. */
+int VI_X(vi_solver_default_kind)(int quad_solver);
 int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
                           VI_X(vi_resjac_fn) fn, void *ctx,
                           VI_X(vi_solver) **out);
@@ -558,6 +564,7 @@ typedef struct VI_X(vi_stats) {
                             look-ahead) and one per step */
   long fevals, jevals;   /* residual and Jacobian assemblies */
   long factorizations;   /* LU factorizations of the Jacobian */
+  int solver_kind, solver_lu; /* the solver of the run, defaults resolved */
   int unknowns;          /* size of the nonlinear system per step */
 } VI_X(vi_stats);
 
@@ -598,6 +605,11 @@ typedef struct VI_X(vi_method_type) {
    * methods.def): registered in the test configuration, left out of the
    * generated reference pages (vistudy list methods --markdown). */
   int test_only;
+  /* The solver of this family's steps in quad when the caller asks for the
+   * default (VI_SOLVER_AUTO): what the benchmarks favour for it
+   * (docs/benchmarks.md); 0: the chord method. Double always defaults to
+   * exact Newton (docs/usage.md says why). */
+  int quad_solver;
   /* The options as data (vi_opt, core/options.c): parsing of
    * "key=value,...", the canonical spec, list methods and the messages come
    * from this table; terminated by key == NULL. */

@@ -362,8 +362,16 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
   VI_X(vi_solver_opts) def;
   if (!solver) {
     VI_X(vi_solver_opts_default)(&def);
-    solver = &def;
+  } else {
+    def = *solver;
   }
+  if (def.kind == VI_SOLVER_AUTO) {
+    /* the precision's default, or in quad the family's (quad_solver) */
+    def.kind = VI_X(vi_solver_default_kind)(st->type->quad_solver);
+  }
+  solver = &def;
+  st->stats.solver_kind = def.kind;
+  st->stats.solver_lu = def.lu;
   int rc = st->type->init(st->state, st->opts, st->sys, &st->dims, solver, h, t0, q0, p0,
                           node0, &st->stats, st->err, sizeof st->err);
   st->acquired = 1; /* fini releases whatever init acquired */

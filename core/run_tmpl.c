@@ -280,8 +280,8 @@ static int traj_run(vi_traj *tr, vi_row_sink sink, void *ctx, vi_traj_result *re
   res->solves = stt->solves;
   res->jevals = stt->jevals;
   res->factorizations = stt->factorizations;
-  res->solver_kind = t->so.kind;
-  res->solver_lu = t->so.lu;
+  res->solver_kind = stt->solver_kind;
+  res->solver_lu = stt->solver_lu;
   res->unknowns = stt->unknowns;
   /* The method's failure first (init's too, whatever node 0's row did). */
   if (rc != VI_OK && (init_failed || (!res->eval_failed && res->sink_status == VI_OK))) {

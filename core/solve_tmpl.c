@@ -62,14 +62,20 @@ static int lu_narrower(void) {
 }
 
 /* The defaults, measured (docs/benchmarks.md, results/bench/summary.md):
- * in quad the chord method with its LU in double, 1.7-8.6x faster than
- * exact Newton with the quad LU at N >= 16; in double exact Newton, whose
- * last quadratic step leaves the root at round-off whatever rtol, where
- * the chord's 1.0-2.2x would cost results that rest on round-off (a
- * multiplier at its 1/h^2 floor moves by 0.2 rtol/h^2: betsch-ggl's EM-G
- * lambda at h = 1e-4). */
-static int default_kind(void) {
-  return lu_narrower() ? VI_SOLVER_CHORD : VI_SOLVER_NEWTON;
+ * in quad the LU in double (2x faster than the quad LU, geometric mean per
+ * family) and the solver each family's quad_solver names (the chord method
+ * unless it names another: galerkin and man2020 gain 15-30% more with it,
+ * nhprk most with simplified Newton, dla, em and ggl least with exact
+ * Newton); in double exact Newton, whose last quadratic step leaves the
+ * root at round-off whatever rtol, where the chord method gains little
+ * (0.5-2.3x) and would cost results that rest on round-off (a multiplier
+ * at its 1/h^2 floor moves by 0.2 rtol/h^2: betsch-ggl's EM-G lambda at
+ * h = 1e-4). */
+int VI_X(vi_solver_default_kind)(int quad_solver) {
+  if (!lu_narrower()) {
+    return VI_SOLVER_NEWTON;
+  }
+  return quad_solver != VI_SOLVER_AUTO ? quad_solver : VI_SOLVER_CHORD;
 }
 #define VI_SOLVER_DEFAULT_LU VI_LU_DOUBLE
 
@@ -78,7 +84,10 @@ static int default_kind(void) {
 #define VI_SOLVER_CHORD_MARGIN VI_C(100.0)
 
 void VI_X(vi_solver_opts_default)(VI_X(vi_solver_opts) *opts) {
-  opts->kind = default_kind();
+  /* In quad the kind stays VI_SOLVER_AUTO until a stepper resolves it
+   * with its family's choice (vi_stepper_init), or vi_solver_alloc with
+   * the chord method. */
+  opts->kind = lu_narrower() ? VI_SOLVER_AUTO : VI_SOLVER_NEWTON;
   opts->lu = VI_SOLVER_DEFAULT_LU;
   opts->rtol = 100 * VI_EPS;
   opts->max_iter = 50;
@@ -314,6 +323,7 @@ static const vi_solver_backend newton_backend = {
 /* The backend of a vi_solver_kind, or NULL for an unknown kind. */
 static const vi_solver_backend *backend_of(int kind) {
   switch (kind) {
+  case VI_SOLVER_AUTO: /* resolved before it gets here: the chord method's */
   case VI_SOLVER_NEWTON:
   case VI_SOLVER_SIMPLIFIED:
   case VI_SOLVER_CHORD:
@@ -334,7 +344,8 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
       (opts->lu != VI_LU_WORKING && opts->lu != VI_LU_DOUBLE)) {
     return VI_EINVAL;
   }
-  const vi_solver_backend *be = backend_of(opts->kind);
+  const vi_solver_backend *be =
+      backend_of(opts->kind == VI_SOLVER_AUTO ? VI_X(vi_solver_default_kind)(0) : opts->kind);
   if (be == NULL) {
     return VI_EINVAL;
   }
@@ -357,6 +368,9 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
   }
   VI_X(vi_solver) *s = (VI_X(vi_solver) *)mem;
   s->opts = *opts;
+  if (s->opts.kind == VI_SOLVER_AUTO) {
+    s->opts.kind = VI_X(vi_solver_default_kind)(0);
+  }
   s->N = N;
   s->fn = fn;
   s->ctx = ctx;

@@ -108,8 +108,9 @@ int main(void) {
   rc = vi_solver_alloc_q(&soq, 2, resjac_q, &(prob){0, 0, 0, 2.385}, &sq);
   VI_CHECK(c, rc == VI_EINVAL && sq == NULL, "quad kind 7: %d", rc);
   /* A configuration's unknown kind or LU precision: refused with the valid
-   * choices; zero means the precision's default (exact Newton in double,
-   * the chord method with the LU in double in quad). */
+   * choices; zero means the precision's default (exact Newton in double;
+   * in quad the LU in double and the family's solver, which a stepper
+   * resolves: AUTO until then, the chord method without a family). */
   vi_solver_config bad = {.kind = 9};
   err[0] = '\0';
   rc = vi_solver_opts_from_d(&bad, &sod, err, sizeof err);
@@ -123,8 +124,11 @@ int main(void) {
   vi_solver_config dflt = {0};
   rc = vi_solver_opts_from_d(&dflt, &sod, err, sizeof err) |
        vi_solver_opts_from_q(&dflt, &soq, err, sizeof err);
-  VI_CHECK(c, rc == VI_OK && sod.kind == VI_SOLVER_NEWTON && soq.kind == VI_SOLVER_CHORD &&
-                  sod.lu == VI_LU_DOUBLE && soq.lu == VI_LU_DOUBLE,
+  VI_CHECK(c, rc == VI_OK && sod.kind == VI_SOLVER_NEWTON && soq.kind == VI_SOLVER_AUTO &&
+                  sod.lu == VI_LU_DOUBLE && soq.lu == VI_LU_DOUBLE &&
+                  vi_solver_default_kind_q(0) == VI_SOLVER_CHORD &&
+                  vi_solver_default_kind_q(VI_SOLVER_SIMPLIFIED) == VI_SOLVER_SIMPLIFIED &&
+                  vi_solver_default_kind_d(VI_SOLVER_SIMPLIFIED) == VI_SOLVER_NEWTON,
            "defaults: rc %d, double %s/%s, quad %s/%s", rc, vi_solver_kind_name(sod.kind),
            vi_lu_precision_name(sod.lu), vi_solver_kind_name(soq.kind),
            vi_lu_precision_name(soq.lu));

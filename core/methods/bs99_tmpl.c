@@ -201,6 +201,7 @@ static const char *const bs99_validation[] = {NULL};
 
 const VI_X(vi_method_type) VI_X(vi_method_bs99) = {
     .name = "bs99",
+    .quad_solver = VI_SOLVER_NEWTON, /* docs/benchmarks.md: the fastest quad step */
     .summary = "Bobenko-Suris discrete Lagrange top (BS99), explicit, in the axis and the "
                "angular momentum about the fixed point; first order",
     .cite = "betsch-ggl §6.2 (BS99, App. A.8 lost; reading notes §1.6)",

@@ -418,6 +418,7 @@ static const char *const dla_examples[] = {"dla", "dla:point=midpoint", NULL};
 
 const VI_X(vi_method_type) VI_X(vi_method_dla) = {
     .name = "dla",
+    .quad_solver = VI_SOLVER_NEWTON, /* docs/benchmarks.md: the fastest quad step */
     .summary = "McLachlan-Perlmutter's second-order discrete Lagrange-d'Alembert integrator: "
                "forces at the leapfrog point (or the midpoint), the constraint at the new node",
     .cite = "McLachlan & Perlmutter, J. Nonlinear Sci. 16 (2006) (4.18); demartin2018 §7.3 "

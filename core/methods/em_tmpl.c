@@ -539,6 +539,7 @@ static const char *const em_examples[] = {"em:variant=ggl", "em:variant=gonzalez
 
 const VI_X(vi_method_type) VI_X(vi_method_em) = {
     .name = "em",
+    .quad_solver = VI_SOLVER_NEWTON, /* docs/benchmarks.md: the fastest quad step */
     .summary = "energy-momentum schemes of betsch-ggl: EM (84) with both constraint levels "
                "and gamma, and Gonzalez's index-3 EM-G; discrete gradients",
     .cite = "betsch-ggl (84)-(91), (99), (126); Gonzalez 1999",

@@ -671,6 +671,7 @@ static const char *const galerkin_examples[] = {"galerkin:s=1,w=1", "galerkin:s=
 
 const VI_X(vi_method_type) VI_X(vi_method_galerkin) = {
     .name = "galerkin",
+    .quad_solver = VI_SOLVER_CHORD, /* docs/benchmarks.md: the fastest quad step */
     .summary = "constrained Galerkin variational integrator: q_d degree s, "
                "lambda_d degree w, separate quadratures for L and g.lambda",
     .cite = "wenger2017 (11)-(22), (4), (70)",

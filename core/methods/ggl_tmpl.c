@@ -717,6 +717,7 @@ static const char *const ggl_validation[] = {"ggl:scheme=VI-S", "ggl:scheme=VI-A
 
 const VI_X(vi_method_type) VI_X(vi_method_ggl) = {
     .name = "ggl",
+    .quad_solver = VI_SOLVER_NEWTON, /* docs/benchmarks.md: the fastest quad step */
     .summary = "GGL variational integrators of betsch-ggl: position and velocity constraints "
                "with the second multiplier gamma and its Hessian terms; schemes VI-S, VI-A, "
                "VI-B",

@@ -530,6 +530,7 @@ static const char *const man_examples[] = {"man2020:alg=LGG,m=2", "man2020:alg=L
 
 const VI_X(vi_method_type) VI_X(vi_method_man2020) = {
     .name = "man2020",
+    .quad_solver = VI_SOLVER_CHORD, /* docs/benchmarks.md: the fastest quad step */
     .summary = "Galerkin VI of man2020: q and lambda of degree m-1 on the same control "
                "points, constraints at the control points and the velocity constraint at "
                "the step end; algorithms ELL..LGG",

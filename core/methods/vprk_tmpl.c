@@ -402,6 +402,7 @@ static const char *const vprk_validation[] = {
 
 const VI_X(vi_method_type) VI_X(vi_method_vprk) = {
     .name = "vprk",
+    .quad_solver = VI_SOLVER_CHORD, /* docs/benchmarks.md: the fastest quad step */
     .summary = "variational partitioned Runge-Kutta methods for Lagrangians linear in "
                "velocities: Gauss, Radau IIA or Lobatto IIIA-IIIB, s stages, solved for the "
                "stage velocities",
