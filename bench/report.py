@@ -64,8 +64,8 @@ QUAD_MIN_N = 16
 DEFAULT_D = "newton"  # double's default (core/solve_tmpl.c)
 # quad's default per family: the LU in double and the family's quad_solver
 # (core/methods/NAME_tmpl.c); chord-lud for a family not listed.
-QUAD_DEFAULT = {"nhprk": "simplified-lud", "ggl": "newton-lud", "em": "newton-lud",
-                "dla": "newton-lud", "bs99": "newton-lud"}
+QUAD_DEFAULT = {"ggl": "newton-lud", "em": "newton-lud", "dla": "newton-lud",
+                "bs99": "newton-lud"}
 
 
 def default_q(spec):
@@ -90,7 +90,7 @@ def solver_section(best, ctr, p):
       "the chord method (one Jacobian per step) and simplified Newton (Jacobian kept "
       "across steps); quad with exact Newton and its LU in quad (newton, the quad step "
       "before issue 25) and with the LU in double (-lud; the default is the family's: "
-      "chord-lud, simplified-lud for nhprk, newton-lud for ggl, em, dla). "
+      "chord-lud, newton-lud for ggl, em, dla). "
       f"quad/double: the default quad step over the default double step (target at most "
       f"{QUAD_LIMIT:.0f}x for N >= {QUAD_MIN_N}); before: the same ratio with exact Newton "
       "in both; best: the fastest quad variant over the fastest double one.\n")

@@ -64,9 +64,11 @@ static int lu_narrower(void) {
 /* The defaults, measured (docs/benchmarks.md, results/bench/summary.md):
  * in quad the LU in double (2x faster than the quad LU, geometric mean per
  * family) and the solver each family's quad_solver names (the chord method
- * unless it names another: galerkin and man2020 gain 15-30% more with it,
- * nhprk most with simplified Newton, dla, em and ggl least with exact
- * Newton); in double exact Newton, whose last quadratic step leaves the
+ * unless it names another: galerkin, man2020 and nhprk gain 15-30% more
+ * with it, dla, em and ggl least with exact Newton; simplified Newton,
+ * faster still on nhprk's Lie groups, is no default because it carries
+ * its Jacobian from step to step, so a step's result would depend on the
+ * solves before it, a resumed or hooked run's on more than its data); in double exact Newton, whose last quadratic step leaves the
  * root at round-off whatever rtol, where the chord method gains little
  * (0.5-2.3x) and would cost results that rest on round-off (a multiplier
  * at its 1/h^2 floor moves by 0.2 rtol/h^2: betsch-ggl's EM-G lambda at

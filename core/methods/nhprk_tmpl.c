@@ -652,7 +652,9 @@ static const char *const nhprk_validation[] = {"nhprk:s=2", "nhprk:s=3", "nhprk:
 
 const VI_X(vi_method_type) VI_X(vi_method_nhprk) = {
     .name = "nhprk",
-    .quad_solver = VI_SOLVER_SIMPLIFIED, /* docs/benchmarks.md: the fastest quad step */
+    /* docs/benchmarks.md; simplified Newton is faster on the Lie groups but
+     * carries its Jacobian between steps */
+    .quad_solver = VI_SOLVER_CHORD,
     .summary = "nonholonomic Lobatto IIIA-IIIB partitioned Runge-Kutta, s stages, lambda "
                "carried from step to step, the constraint on the IIIA stage momenta",
     .cite = "demartin2018 (14), App. D; on a Lie group §6.4, App. F; Cor. 5.2.1",
