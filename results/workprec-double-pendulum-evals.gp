@@ -47,8 +47,33 @@ $d1 << EOD
 4.085178985e-06 2.304020000e+05
 2.302992132e-06 3.072020000e+05
 1.041281664e-06 4.608020000e+05
+6.154353299e-07 6.144020000e+05
 EOD
 $d2 << EOD
+1.366100239e+00 1.081000000e+03
+1.121150722e+00 1.186000000e+03
+1.451231340e+00 1.690000000e+03
+9.377440377e-01 2.458000000e+03
+3.353153999e-01 3.605000000e+03
+1.639375410e-01 4.228000000e+03
+6.522002401e-02 5.382000000e+03
+4.033541120e-02 6.123000000e+03
+2.204075004e-02 7.548000000e+03
+9.583924587e-03 9.832000000e+03
+5.348567721e-03 1.217700000e+04
+2.363612502e-03 1.605000000e+04
+5.888696081e-04 2.880200000e+04
+1.470901160e-04 5.760200000e+04
+6.536264159e-05 8.640200000e+04
+3.676468915e-05 1.152020000e+05
+1.633902103e-05 1.728020000e+05
+9.190619053e-06 2.304020000e+05
+4.084587802e-06 3.279780000e+05
+2.298505595e-06 4.006090000e+05
+1.037942319e-06 4.856020000e+05
+6.137451832e-07 6.144020000e+05
+EOD
+$d3 << EOD
 9.595426361e-01 3.330000000e+02
 2.244084047e-01 3.930000000e+02
 7.037729888e-02 5.070000000e+02
@@ -66,7 +91,7 @@ $d2 << EOD
 5.030261763e-10 1.920200000e+04
 4.716727009e-10 3.840200000e+04
 EOD
-$d3 << EOD
+$d4 << EOD
 9.595426361e-01 3.330000000e+02
 2.244084047e-01 3.930000000e+02
 7.037729888e-02 5.070000000e+02
@@ -84,7 +109,25 @@ $d3 << EOD
 5.272655645e-10 1.920200000e+04
 3.163920237e-10 3.840200000e+04
 EOD
-$d4 << EOD
+$d5 << EOD
+9.595426361e-01 5.490000000e+02
+2.244084047e-01 6.710000000e+02
+7.037729888e-02 7.390000000e+02
+1.025975169e-02 9.270000000e+02
+1.315638704e-03 1.397000000e+03
+4.302194548e-04 1.742000000e+03
+8.489258312e-05 2.193000000e+03
+2.688231409e-05 2.570000000e+03
+5.311047814e-06 3.314000000e+03
+2.175585317e-06 3.760000000e+03
+6.883771384e-07 4.803000000e+03
+1.360015964e-07 7.203000000e+03
+4.296759354e-08 9.603000000e+03
+8.436679300e-09 1.439000000e+04
+5.522661217e-10 2.717400000e+04
+4.478678539e-10 3.999900000e+04
+EOD
+$d6 << EOD
 6.509903085e-02 3.280000000e+02
 4.295747826e-02 3.590000000e+02
 4.229015964e-03 4.690000000e+02
@@ -99,7 +142,7 @@ $d4 << EOD
 2.758082651e-11 4.802000000e+03
 1.740296796e-11 6.402000000e+03
 EOD
-$d5 << EOD
+$d7 << EOD
 6.509903085e-02 3.280000000e+02
 4.295747826e-02 3.590000000e+02
 4.229015964e-03 4.690000000e+02
@@ -114,7 +157,21 @@ $d5 << EOD
 4.316413893e-11 4.802000000e+03
 9.546097246e-11 6.402000000e+03
 EOD
-$d6 << EOD
+$d8 << EOD
+6.509903085e-02 4.970000000e+02
+4.295747826e-02 5.460000000e+02
+4.229015963e-03 7.450000000e+02
+1.536533355e-04 8.860000000e+02
+1.928428656e-05 1.187000000e+03
+2.732932097e-06 1.356000000e+03
+2.457621838e-07 1.612000000e+03
+4.387762120e-08 2.026000000e+03
+3.850637587e-09 2.883000000e+03
+1.028807040e-09 3.603000000e+03
+1.531281768e-10 4.941000000e+03
+7.884115583e-11 7.595000000e+03
+EOD
+$d9 << EOD
 1.829338641e-02 4.030000000e+02
 2.312116098e-03 3.500000000e+02
 2.700780359e-04 4.220000000e+02
@@ -126,7 +183,7 @@ $d6 << EOD
 1.001732031e-11 1.936000000e+03
 1.387562287e-11 2.402000000e+03
 EOD
-$d7 << EOD
+$d10 << EOD
 1.829338641e-02 4.030000000e+02
 2.312116098e-03 3.500000000e+02
 2.700780352e-04 4.220000000e+02
@@ -138,7 +195,17 @@ $d7 << EOD
 1.811062411e-11 1.936000000e+03
 1.720590337e-11 2.402000000e+03
 EOD
-$d8 << EOD
+$d11 << EOD
+2.312116098e-03 5.590000000e+02
+2.700780351e-04 6.930000000e+02
+1.747454364e-05 8.100000000e+02
+6.193677204e-08 9.720000000e+02
+1.400538729e-08 1.109000000e+03
+4.838691670e-10 1.500000000e+03
+3.945677118e-11 2.054000000e+03
+2.859201764e-11 3.501000000e+03
+EOD
+$d12 << EOD
 2.989797725e-03 3.080000000e+02
 3.626143055e-04 3.320000000e+02
 8.499222685e-06 4.100000000e+02
@@ -148,7 +215,7 @@ $d8 << EOD
 4.569011836e-12 1.036000000e+03
 2.436562063e-11 1.306000000e+03
 EOD
-$d9 << EOD
+$d13 << EOD
 2.989797724e-03 3.080000000e+02
 3.626143044e-04 3.320000000e+02
 8.499221923e-06 4.100000000e+02
@@ -158,7 +225,16 @@ $d9 << EOD
 5.822564653e-12 1.036000000e+03
 3.410582927e-11 1.306000000e+03
 EOD
-$d10 << EOD
+$d14 << EOD
+1.062490135e+00 6.000000000e+02
+3.626143048e-04 5.620000000e+02
+8.499223925e-06 6.500000000e+02
+3.447879410e-07 7.790000000e+02
+6.122596874e-09 8.750000000e+02
+2.686761924e-11 1.080000000e+03
+1.436206709e-11 1.834000000e+03
+EOD
+$d15 << EOD
 1.114800815e-02 5.230000000e+02
 1.695675312e-04 4.470000000e+02
 2.942668664e-05 3.190000000e+02
@@ -168,7 +244,7 @@ $d10 << EOD
 3.267053295e-12 7.270000000e+02
 1.387945314e-11 9.890000000e+02
 EOD
-$d11 << EOD
+$d16 << EOD
 1.114800815e-02 5.230000000e+02
 1.695675315e-04 4.470000000e+02
 2.942668680e-05 3.190000000e+02
@@ -178,7 +254,17 @@ $d11 << EOD
 3.876232668e-12 7.270000000e+02
 9.670597656e-12 9.890000000e+02
 EOD
-$d12 << EOD
+$d17 << EOD
+1.114800815e-02 6.610000000e+02
+1.695675304e-04 6.490000000e+02
+2.942668648e-05 5.640000000e+02
+3.664920687e-07 6.500000000e+02
+6.630867300e-09 7.120000000e+02
+8.408018726e-11 9.760000000e+02
+1.147348883e-11 1.348000000e+03
+1.524036453e-11 2.208000000e+03
+EOD
+$d18 << EOD
 7.851730222e-01 1.701000000e+03
 7.778184484e-01 2.094000000e+03
 3.621110824e-02 2.594000000e+03
@@ -197,7 +283,7 @@ $d12 << EOD
 4.752016963e-08 1.876000000e+04
 3.261498999e-08 2.192100000e+04
 EOD
-$d13 << EOD
+$d19 << EOD
 1.111467409e+00 1.137000000e+03
 3.671293839e-01 1.228000000e+03
 6.914185495e-01 1.167000000e+03
@@ -226,7 +312,7 @@ $d13 << EOD
 EOD
 set grid
 set key outside bottom center horizontal maxrows 4 width 1
-set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy 9a6b8ea-dirty" noenhanced font ',10'
+set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy dd4b6fe" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations"
 set logscale x
@@ -236,18 +322,24 @@ set format y '10^{%L}'
 set autoscale xy
 plot $d0 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced, \
      $d1 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 2 lc rgb '#1f77b4' title "Lobatto s=1" noenhanced, \
-     $d2 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#d62728' title "Gauss s=2" noenhanced, \
-     $d3 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#d62728' title "Lobatto s=2" noenhanced, \
-     $d4 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#2ca02c' title "Gauss s=3" noenhanced, \
-     $d5 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 2 lc rgb '#2ca02c' title "Lobatto s=3" noenhanced, \
-     $d6 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#9467bd' title "Gauss s=4" noenhanced, \
-     $d7 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 2 lc rgb '#9467bd' title "Lobatto s=4" noenhanced, \
-     $d8 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 1 lc rgb '#ff7f0e' title "Gauss s=5" noenhanced, \
-     $d9 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 2 lc rgb '#ff7f0e' title "Lobatto s=5" noenhanced, \
-     $d10 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#8c564b' title "Gauss s=6" noenhanced, \
-     $d11 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#8c564b' title "Lobatto s=6" noenhanced, \
-     $d12 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#17becf' title "IDA GGL" noenhanced, \
-     $d13 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#7f7f7f' title "IDA index 1" noenhanced
+     $d2 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 3 lc rgb '#1f77b4' title "Gauss s=1 chord" noenhanced, \
+     $d3 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#d62728' title "Gauss s=2" noenhanced, \
+     $d4 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#d62728' title "Lobatto s=2" noenhanced, \
+     $d5 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 3 lc rgb '#d62728' title "Gauss s=2 chord" noenhanced, \
+     $d6 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#2ca02c' title "Gauss s=3" noenhanced, \
+     $d7 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 2 lc rgb '#2ca02c' title "Lobatto s=3" noenhanced, \
+     $d8 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 3 lc rgb '#2ca02c' title "Gauss s=3 chord" noenhanced, \
+     $d9 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#9467bd' title "Gauss s=4" noenhanced, \
+     $d10 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 2 lc rgb '#9467bd' title "Lobatto s=4" noenhanced, \
+     $d11 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 3 lc rgb '#9467bd' title "Gauss s=4 chord" noenhanced, \
+     $d12 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 1 lc rgb '#ff7f0e' title "Gauss s=5" noenhanced, \
+     $d13 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 2 lc rgb '#ff7f0e' title "Lobatto s=5" noenhanced, \
+     $d14 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 3 lc rgb '#ff7f0e' title "Gauss s=5 chord" noenhanced, \
+     $d15 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#8c564b' title "Gauss s=6" noenhanced, \
+     $d16 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#8c564b' title "Lobatto s=6" noenhanced, \
+     $d17 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 3 lc rgb '#8c564b' title "Gauss s=6 chord" noenhanced, \
+     $d18 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#17becf' title "IDA GGL" noenhanced, \
+     $d19 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#7f7f7f' title "IDA index 1" noenhanced
 
 unset output
 set terminal pngcairo size 1000,680 enhanced font 'Helvetica,11'
@@ -298,8 +390,33 @@ $d1 << EOD
 4.085178985e-06 2.304020000e+05
 2.302992132e-06 3.072020000e+05
 1.041281664e-06 4.608020000e+05
+6.154353299e-07 6.144020000e+05
 EOD
 $d2 << EOD
+1.366100239e+00 1.081000000e+03
+1.121150722e+00 1.186000000e+03
+1.451231340e+00 1.690000000e+03
+9.377440377e-01 2.458000000e+03
+3.353153999e-01 3.605000000e+03
+1.639375410e-01 4.228000000e+03
+6.522002401e-02 5.382000000e+03
+4.033541120e-02 6.123000000e+03
+2.204075004e-02 7.548000000e+03
+9.583924587e-03 9.832000000e+03
+5.348567721e-03 1.217700000e+04
+2.363612502e-03 1.605000000e+04
+5.888696081e-04 2.880200000e+04
+1.470901160e-04 5.760200000e+04
+6.536264159e-05 8.640200000e+04
+3.676468915e-05 1.152020000e+05
+1.633902103e-05 1.728020000e+05
+9.190619053e-06 2.304020000e+05
+4.084587802e-06 3.279780000e+05
+2.298505595e-06 4.006090000e+05
+1.037942319e-06 4.856020000e+05
+6.137451832e-07 6.144020000e+05
+EOD
+$d3 << EOD
 9.595426361e-01 3.330000000e+02
 2.244084047e-01 3.930000000e+02
 7.037729888e-02 5.070000000e+02
@@ -317,7 +434,7 @@ $d2 << EOD
 5.030261763e-10 1.920200000e+04
 4.716727009e-10 3.840200000e+04
 EOD
-$d3 << EOD
+$d4 << EOD
 9.595426361e-01 3.330000000e+02
 2.244084047e-01 3.930000000e+02
 7.037729888e-02 5.070000000e+02
@@ -335,7 +452,25 @@ $d3 << EOD
 5.272655645e-10 1.920200000e+04
 3.163920237e-10 3.840200000e+04
 EOD
-$d4 << EOD
+$d5 << EOD
+9.595426361e-01 5.490000000e+02
+2.244084047e-01 6.710000000e+02
+7.037729888e-02 7.390000000e+02
+1.025975169e-02 9.270000000e+02
+1.315638704e-03 1.397000000e+03
+4.302194548e-04 1.742000000e+03
+8.489258312e-05 2.193000000e+03
+2.688231409e-05 2.570000000e+03
+5.311047814e-06 3.314000000e+03
+2.175585317e-06 3.760000000e+03
+6.883771384e-07 4.803000000e+03
+1.360015964e-07 7.203000000e+03
+4.296759354e-08 9.603000000e+03
+8.436679300e-09 1.439000000e+04
+5.522661217e-10 2.717400000e+04
+4.478678539e-10 3.999900000e+04
+EOD
+$d6 << EOD
 6.509903085e-02 3.280000000e+02
 4.295747826e-02 3.590000000e+02
 4.229015964e-03 4.690000000e+02
@@ -350,7 +485,7 @@ $d4 << EOD
 2.758082651e-11 4.802000000e+03
 1.740296796e-11 6.402000000e+03
 EOD
-$d5 << EOD
+$d7 << EOD
 6.509903085e-02 3.280000000e+02
 4.295747826e-02 3.590000000e+02
 4.229015964e-03 4.690000000e+02
@@ -365,7 +500,21 @@ $d5 << EOD
 4.316413893e-11 4.802000000e+03
 9.546097246e-11 6.402000000e+03
 EOD
-$d6 << EOD
+$d8 << EOD
+6.509903085e-02 4.970000000e+02
+4.295747826e-02 5.460000000e+02
+4.229015963e-03 7.450000000e+02
+1.536533355e-04 8.860000000e+02
+1.928428656e-05 1.187000000e+03
+2.732932097e-06 1.356000000e+03
+2.457621838e-07 1.612000000e+03
+4.387762120e-08 2.026000000e+03
+3.850637587e-09 2.883000000e+03
+1.028807040e-09 3.603000000e+03
+1.531281768e-10 4.941000000e+03
+7.884115583e-11 7.595000000e+03
+EOD
+$d9 << EOD
 1.829338641e-02 4.030000000e+02
 2.312116098e-03 3.500000000e+02
 2.700780359e-04 4.220000000e+02
@@ -377,7 +526,7 @@ $d6 << EOD
 1.001732031e-11 1.936000000e+03
 1.387562287e-11 2.402000000e+03
 EOD
-$d7 << EOD
+$d10 << EOD
 1.829338641e-02 4.030000000e+02
 2.312116098e-03 3.500000000e+02
 2.700780352e-04 4.220000000e+02
@@ -389,7 +538,17 @@ $d7 << EOD
 1.811062411e-11 1.936000000e+03
 1.720590337e-11 2.402000000e+03
 EOD
-$d8 << EOD
+$d11 << EOD
+2.312116098e-03 5.590000000e+02
+2.700780351e-04 6.930000000e+02
+1.747454364e-05 8.100000000e+02
+6.193677204e-08 9.720000000e+02
+1.400538729e-08 1.109000000e+03
+4.838691670e-10 1.500000000e+03
+3.945677118e-11 2.054000000e+03
+2.859201764e-11 3.501000000e+03
+EOD
+$d12 << EOD
 2.989797725e-03 3.080000000e+02
 3.626143055e-04 3.320000000e+02
 8.499222685e-06 4.100000000e+02
@@ -399,7 +558,7 @@ $d8 << EOD
 4.569011836e-12 1.036000000e+03
 2.436562063e-11 1.306000000e+03
 EOD
-$d9 << EOD
+$d13 << EOD
 2.989797724e-03 3.080000000e+02
 3.626143044e-04 3.320000000e+02
 8.499221923e-06 4.100000000e+02
@@ -409,7 +568,16 @@ $d9 << EOD
 5.822564653e-12 1.036000000e+03
 3.410582927e-11 1.306000000e+03
 EOD
-$d10 << EOD
+$d14 << EOD
+1.062490135e+00 6.000000000e+02
+3.626143048e-04 5.620000000e+02
+8.499223925e-06 6.500000000e+02
+3.447879410e-07 7.790000000e+02
+6.122596874e-09 8.750000000e+02
+2.686761924e-11 1.080000000e+03
+1.436206709e-11 1.834000000e+03
+EOD
+$d15 << EOD
 1.114800815e-02 5.230000000e+02
 1.695675312e-04 4.470000000e+02
 2.942668664e-05 3.190000000e+02
@@ -419,7 +587,7 @@ $d10 << EOD
 3.267053295e-12 7.270000000e+02
 1.387945314e-11 9.890000000e+02
 EOD
-$d11 << EOD
+$d16 << EOD
 1.114800815e-02 5.230000000e+02
 1.695675315e-04 4.470000000e+02
 2.942668680e-05 3.190000000e+02
@@ -429,7 +597,17 @@ $d11 << EOD
 3.876232668e-12 7.270000000e+02
 9.670597656e-12 9.890000000e+02
 EOD
-$d12 << EOD
+$d17 << EOD
+1.114800815e-02 6.610000000e+02
+1.695675304e-04 6.490000000e+02
+2.942668648e-05 5.640000000e+02
+3.664920687e-07 6.500000000e+02
+6.630867300e-09 7.120000000e+02
+8.408018726e-11 9.760000000e+02
+1.147348883e-11 1.348000000e+03
+1.524036453e-11 2.208000000e+03
+EOD
+$d18 << EOD
 7.851730222e-01 1.701000000e+03
 7.778184484e-01 2.094000000e+03
 3.621110824e-02 2.594000000e+03
@@ -448,7 +626,7 @@ $d12 << EOD
 4.752016963e-08 1.876000000e+04
 3.261498999e-08 2.192100000e+04
 EOD
-$d13 << EOD
+$d19 << EOD
 1.111467409e+00 1.137000000e+03
 3.671293839e-01 1.228000000e+03
 6.914185495e-01 1.167000000e+03
@@ -477,7 +655,7 @@ $d13 << EOD
 EOD
 set grid
 set key outside bottom center horizontal maxrows 4 width 1
-set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy 9a6b8ea-dirty" noenhanced font ',10'
+set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy dd4b6fe" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations"
 set logscale x
@@ -487,17 +665,23 @@ set format y '10^{%L}'
 set autoscale xy
 plot $d0 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 1 lc rgb '#1f77b4' title "Gauss s=1" noenhanced, \
      $d1 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 2 lc rgb '#1f77b4' title "Lobatto s=1" noenhanced, \
-     $d2 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#d62728' title "Gauss s=2" noenhanced, \
-     $d3 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#d62728' title "Lobatto s=2" noenhanced, \
-     $d4 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#2ca02c' title "Gauss s=3" noenhanced, \
-     $d5 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 2 lc rgb '#2ca02c' title "Lobatto s=3" noenhanced, \
-     $d6 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#9467bd' title "Gauss s=4" noenhanced, \
-     $d7 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 2 lc rgb '#9467bd' title "Lobatto s=4" noenhanced, \
-     $d8 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 1 lc rgb '#ff7f0e' title "Gauss s=5" noenhanced, \
-     $d9 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 2 lc rgb '#ff7f0e' title "Lobatto s=5" noenhanced, \
-     $d10 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#8c564b' title "Gauss s=6" noenhanced, \
-     $d11 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#8c564b' title "Lobatto s=6" noenhanced, \
-     $d12 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#17becf' title "IDA GGL" noenhanced, \
-     $d13 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#7f7f7f' title "IDA index 1" noenhanced
+     $d2 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 3 lc rgb '#1f77b4' title "Gauss s=1 chord" noenhanced, \
+     $d3 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#d62728' title "Gauss s=2" noenhanced, \
+     $d4 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#d62728' title "Lobatto s=2" noenhanced, \
+     $d5 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 3 lc rgb '#d62728' title "Gauss s=2 chord" noenhanced, \
+     $d6 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#2ca02c' title "Gauss s=3" noenhanced, \
+     $d7 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 2 lc rgb '#2ca02c' title "Lobatto s=3" noenhanced, \
+     $d8 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 3 lc rgb '#2ca02c' title "Gauss s=3 chord" noenhanced, \
+     $d9 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#9467bd' title "Gauss s=4" noenhanced, \
+     $d10 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 2 lc rgb '#9467bd' title "Lobatto s=4" noenhanced, \
+     $d11 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 3 lc rgb '#9467bd' title "Gauss s=4 chord" noenhanced, \
+     $d12 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 1 lc rgb '#ff7f0e' title "Gauss s=5" noenhanced, \
+     $d13 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 2 lc rgb '#ff7f0e' title "Lobatto s=5" noenhanced, \
+     $d14 using 1:2 with linespoints lw 1.6 pt 5 ps 0.9 dt 3 lc rgb '#ff7f0e' title "Gauss s=5 chord" noenhanced, \
+     $d15 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 1 lc rgb '#8c564b' title "Gauss s=6" noenhanced, \
+     $d16 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 2 lc rgb '#8c564b' title "Lobatto s=6" noenhanced, \
+     $d17 using 1:2 with linespoints lw 1.6 pt 7 ps 0.9 dt 3 lc rgb '#8c564b' title "Gauss s=6 chord" noenhanced, \
+     $d18 using 1:2 with linespoints lw 1.6 pt 9 ps 0.9 dt 1 lc rgb '#17becf' title "IDA GGL" noenhanced, \
+     $d19 using 1:2 with linespoints lw 1.6 pt 11 ps 0.9 dt 1 lc rgb '#7f7f7f' title "IDA index 1" noenhanced
 
 unset output
