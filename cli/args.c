@@ -96,8 +96,8 @@ int vi_cli_common_opt(const char *cmd, int c, const char *arg, vi_cli_common *co
     return vi_cli_precision(cmd, arg, &co->prec) ? -VI_EXIT_USAGE : 1;
   case 'v':
     if (vi_solver_kind_parse(arg, &co->solver) != 0) {
-      snprintf(err, sizeof err, "invalid --solver '%s'; valid: auto, newton, chord, simplified, kinsol",
-               arg);
+      snprintf(err, sizeof err,
+               "invalid --solver '%s'; valid: auto, newton, chord, simplified, kinsol", arg);
       return -vi_cli_usage(cmd, err);
     }
     return 1;

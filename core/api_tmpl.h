@@ -549,8 +549,9 @@ void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit);
 int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *counts);
 /* Forget what the solver learned about its system: the kept Jacobian
  * (simplified Newton: the next solve evaluates a fresh one) and a
- * fall-back from the LU in double to the working precision's. For a caller that reuses a solver on a changed system (the
- * steppers allocate one per init, and need not). */
+ * fall-back from the LU in double to the working precision's. For a
+ * caller that reuses a solver on a changed system (the steppers allocate
+ * one per init, and need not). */
 void VI_X(vi_solver_reset)(VI_X(vi_solver) *s);
 
 /* ---- stepper ------------------------------------------------------------ */

@@ -6,16 +6,18 @@
  *   fresh analytic Jacobian and LU at every iterate), the chord method (one
  *   Jacobian and LU per solve, at the initial guess, kept through its
  *   iterations) or simplified Newton (one Jacobian and LU kept across
- *   iterations and solves, Hairer-Wanner II §IV.8 and RADAU5), each with its LU in the working precision or in
- *   double (mixed precision: the LU only steers the iteration, whose
- *   residual and update stay in the working precision, so the converged
- *   x is as accurate; the contraction rate grows by about cond(J) eps_d);
+ *   iterations and solves, Hairer-Wanner II §IV.8 and RADAU5), each with
+ *   its LU in the working precision or in double (mixed precision: the LU
+ *   only steers the iteration, whose residual and update stay in the
+ *   working precision, so the converged x is as accurate; the contraction
+ *   rate grows by about cond(J) eps_d);
  * - KINSOL (SUNDIALS 6.x), in solve_kinsol.c in the double library; the
  *   quad library's slot (solve_nokinsol.c) says why it is refused.
  *
- * An LU in double whose fresh Jacobian does not contract (theta > 1/2:
- * cond(J) eps_d near 1, e.g. s = 12 on equidistant control points) is
- * given up for the working precision's for the rest of the solver's life.
+ * An LU in double that is singular, or whose fresh Jacobian does not
+ * contract (theta > 1/2: cond(J) eps_d near 1) where the working
+ * precision's LU does on trial, is given up for the working precision's
+ * for the rest of the solver's life.
  *
  * Convergence, with the weighted norm |dx|_w = max_i |dx_i| / (rtol (|x_i|
  * + u_i)) and the absolute scale u_i of each unknown (1 unless the caller
@@ -68,8 +70,9 @@ static int lu_narrower(void) {
  * with it, dla, em and ggl least with exact Newton; simplified Newton,
  * faster still on nhprk's Lie groups, is no default because it carries
  * its Jacobian from step to step, so a step's result would depend on the
- * solves before it, a resumed or hooked run's on more than its data); in double exact Newton, whose last quadratic step leaves the
- * root at round-off whatever rtol, where the chord method gains little
+ * solves before it, a resumed or hooked run's on more than its data); in
+ * double exact Newton, whose last quadratic step leaves the root at
+ * round-off whatever rtol, where the chord method gains little
  * (0.5-2.3x) and would cost results that rest on round-off (a multiplier
  * at its 1/h^2 floor moves by 0.2 rtol/h^2: betsch-ggl's EM-G lambda at
  * h = 1e-4). */
@@ -156,15 +159,15 @@ static VI_REAL powi(VI_REAL x, int k) {
 }
 
 /* The iteration from x. Exact Newton evaluates and factors J at every
- * iterate. Simplified Newton evaluates J only when it keeps none or when
- * the contraction is slow (theta > 1/2, or too slow to converge within
- * max_iter), then at the current iterate; when it diverges (theta >= 1, a
- * non-finite iterate, a recoverable callback failure), it restarts once
- * from the initial guess as exact Newton. */
+ * iterate. The chord method and simplified Newton evaluate J only when
+ * they keep none or when the contraction is slow (theta > jac_rate, or too
+ * slow to converge within max_iter), then at the current iterate; when
+ * they diverge (theta >= 1, a non-finite iterate, a recoverable callback
+ * failure), they restart once from the initial guess as exact Newton. */
 static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
   const int N = s->N;
   int simplified = s->opts.kind == VI_SOLVER_SIMPLIFIED || s->opts.kind == VI_SOLVER_CHORD;
-  const int can_restart = simplified;
+  const int keeps_lu = simplified; /* an LU outlives its iteration */
   if (s->opts.kind == VI_SOLVER_CHORD) {
     s->lu_valid = 0; /* the chord method: a Jacobian at every initial guess */
   }
@@ -196,7 +199,7 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
       if (st != VI_OK) {
         return st;
       }
-      s->lu_valid = can_restart;
+      s->lu_valid = keeps_lu;
       need = 0;
       since = 0;
       if (simplified) {
@@ -267,8 +270,8 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
       if (theta_est < 1 && theta_est / (1 - theta_est) * nrm <= bound) {
         goto converged;
       }
-      const int stalled =
-          it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5) && theta < 1;
+      /* increments at round-off level that stopped contracting */
+      const int stalled = it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5);
       if (theta > VI_C(0.5) && s->Jd != NULL && !s->lu_working && !probed &&
           (!simplified || since == 1) && nrm > VI_SOLVER_STALL_FACTOR &&
           nrm * s->opts.rtol <= VI_C(1e-8)) {
@@ -287,10 +290,10 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
         continue;
       }
       if (!simplified) {
-        if (stalled || (it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5))) {
+        if (stalled) {
           goto converged; /* round-off floor reached: no further contraction */
         }
-      } else if (stalled && since == 1) {
+      } else if (stalled && theta < 1 && since == 1) {
         goto converged; /* the same, right after a fresh Jacobian */
       } else if (theta >= 1) {
         goto restart;
@@ -325,7 +328,7 @@ static const vi_solver_backend newton_backend = {
 /* The backend of a vi_solver_kind, or NULL for an unknown kind. */
 static const vi_solver_backend *backend_of(int kind) {
   switch (kind) {
-  case VI_SOLVER_AUTO: /* resolved before it gets here: the chord method's */
+  case VI_SOLVER_AUTO: /* quad's default before a stepper resolves it */
   case VI_SOLVER_NEWTON:
   case VI_SOLVER_SIMPLIFIED:
   case VI_SOLVER_CHORD:
@@ -346,8 +349,9 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
       (opts->lu != VI_LU_WORKING && opts->lu != VI_LU_DOUBLE)) {
     return VI_EINVAL;
   }
-  const vi_solver_backend *be =
-      backend_of(opts->kind == VI_SOLVER_AUTO ? VI_X(vi_solver_default_kind)(0) : opts->kind);
+  /* AUTO without a family (vi_stepper_init resolves a family's): chord */
+  const int kind = opts->kind == VI_SOLVER_AUTO ? VI_X(vi_solver_default_kind)(0) : opts->kind;
+  const vi_solver_backend *be = backend_of(kind);
   if (be == NULL) {
     return VI_EINVAL;
   }
@@ -370,9 +374,7 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
   }
   VI_X(vi_solver) *s = (VI_X(vi_solver) *)mem;
   s->opts = *opts;
-  if (s->opts.kind == VI_SOLVER_AUTO) {
-    s->opts.kind = VI_X(vi_solver_default_kind)(0);
-  }
+  s->opts.kind = kind;
   s->N = N;
   s->fn = fn;
   s->ctx = ctx;
@@ -443,7 +445,8 @@ int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *s
   }
   const vi_solver_backend *be = backend_of(so->kind);
   if (be == NULL) {
-    snprintf(err, errlen, "invalid solver kind %d; valid: newton, chord, simplified, kinsol", c->kind);
+    snprintf(err, errlen, "invalid solver kind %d; valid: newton, chord, simplified, kinsol",
+             c->kind);
     return VI_EINVAL;
   }
   if (be != NULL && be->unavailable != NULL) {

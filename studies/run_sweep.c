@@ -423,6 +423,7 @@ static vi_sweep_point *stepper_point(vi_sweep *S, int curve, long N, char *err,
   int rc = stepper_once(S, C, st, N, &tm);
   const vi_stats_d *stats = vi_stepper_stats_d(st);
   C->unknowns = vi_stepper_unknowns_d(st);
+  C->solver_ran = stats->solver_kind;
   P->steps = stats->steps;
   P->fevals = stats->fevals;
   P->jevals = stats->jevals;
@@ -908,13 +909,8 @@ static void sweep_keys_json(json_t *j, const vi_sweep *S) {
     json_object_set_new(x, "group", json_integer(S->curves[c].group));
     json_object_set_new(x, "m", json_integer(S->curves[c].m));
     json_object_set_new(x, "method", json_string(S->curves[c].method));
-    if (S->curves[c].kind == VI_SWEEP_STEPPER) {
-      vi_solver_config cfg = {.kind = S->curves[c].solver};
-      vi_solver_opts_d so;
-      char e[128];
-      if (vi_solver_opts_from_d(&cfg, &so, e, sizeof e) == VI_OK) {
-        json_object_set_new(x, "solver", json_string(vi_solver_kind_name(so.kind)));
-      }
+    if (S->curves[c].solver_ran != VI_SOLVER_AUTO) {
+      json_object_set_new(x, "solver", json_string(vi_solver_kind_name(S->curves[c].solver_ran)));
     }
     json_object_set_new(x, "unknowns", json_integer(S->curves[c].unknowns));
     json_array_append_new(cj, x);

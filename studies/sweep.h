@@ -68,6 +68,7 @@ typedef struct vi_sweep_curve {
   int unknowns;      /* of a stepper (vi_stepper_unknowns), 0 for a baseline */
   int solver;        /* a stepper's vi_solver_kind (0: the precision's default);
                         set after vi_sweep_add */
+  int solver_ran;    /* the solver its runs used, defaults resolved (0: none ran) */
 } vi_sweep_curve;
 
 typedef struct vi_sweep_point {
