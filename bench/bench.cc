@@ -150,8 +150,9 @@ const char *backend_name(int kind) {
 
 // The solver variants benchmarked: the first three are the historical
 // kernels (exact Newton, KINSOL, quad with its LU in quad); the others time
-// the solver options (issue 25): the chord method and simplified Newton in
-// both precisions, quad with the LU in double ("-lud").
+// the solver options (issue 25): the chord method, simplified Newton and
+// (families that have it) the fixed-point iteration in both precisions,
+// quad with the LU in double ("-lud").
 struct Variant {
   bool quad;
   int kind; // vi_solver_kind
@@ -162,6 +163,7 @@ constexpr Variant kVariants[] = {
     {true, VI_SOLVER_NEWTON, VI_LU_WORKING},     {false, VI_SOLVER_CHORD, VI_LU_WORKING},
     {false, VI_SOLVER_SIMPLIFIED, VI_LU_WORKING}, {true, VI_SOLVER_NEWTON, VI_LU_DOUBLE},
     {true, VI_SOLVER_CHORD, VI_LU_DOUBLE},       {true, VI_SOLVER_SIMPLIFIED, VI_LU_DOUBLE},
+    {false, VI_SOLVER_FIXED_POINT, VI_LU_WORKING}, {true, VI_SOLVER_FIXED_POINT, VI_LU_DOUBLE},
 };
 
 // The solver part of a kernel's name: "newton", "chord", ..., with "-lud"
@@ -655,6 +657,9 @@ int register_all(bool quick, int inject) {
           continue;
         }
         for (const Variant &v : kVariants) {
+          if (v.kind == VI_SOLVER_FIXED_POINT && !vi_method_types_d[f]->fixed_point) {
+            continue; // the family has no fixed-point form
+          }
           const bool is_quad = v.quad;
           Combo c{spec, i, vi_system_types_d[i]->info->name, v.kind, 0, v.lu};
           std::string why;

@@ -11,7 +11,7 @@ atomically).
    Newton iterations x that floor.
 3. KINSOL (our LU plugged in) against the built-in Newton, step and solve,
    side by side, judged for N >= 24.
-4. The solver options (exact Newton, chord, simplified; quad with its LU
+4. The solver options (exact Newton, chord, simplified, fixed-point; quad with its LU
    in quad or in double): one step of each, and the quad step against the
    double step per family (issue 25's 30x target for N >= 16).
 
@@ -87,15 +87,15 @@ def solver_section(best, ctr, p):
         return
     p("\n### Solver options and the extended-precision step\n")
     p("One step (us) with each solver: double with exact Newton (newton, the default), "
-      "the chord method (one Jacobian per step) and simplified Newton (Jacobian kept "
-      "across steps); quad with exact Newton and its LU in quad (newton, the quad step "
+      "the chord method (one Jacobian per step), simplified Newton (Jacobian kept "
+      "across steps) and, for vprk, fixed-point iteration (no Jacobian); quad with exact Newton and its LU in quad (newton, the quad step "
       "before issue 25) and with the LU in double (-lud; the default is the family's: "
       "chord-lud, newton-lud for ggl, em, dla). "
       f"quad/double: the default quad step over the default double step (target at most "
       f"{QUAD_LIMIT:.0f}x for N >= {QUAD_MIN_N}); before: the same ratio with exact Newton "
       "in both; best: the fastest quad variant over the fastest double one.\n")
-    tags_d = ["newton", "chord", "simplified"]
-    tags_q = ["newton", "newton-lud", "chord-lud", "simplified-lud"]
+    tags_d = ["newton", "chord", "simplified", "fixed-point"]
+    tags_q = ["newton", "newton-lud", "chord-lud", "simplified-lud", "fixed-point-lud"]
     p("| method | system | N | " + " | ".join(f"d {t}" for t in tags_d) + " | "
       + " | ".join(f"q {t}" for t in tags_q) + " | quad/double | before | best |")
     p("|---|---|---:|" + "---:|" * (len(tags_d) + len(tags_q) + 3))

@@ -97,7 +97,7 @@ int vi_cli_common_opt(const char *cmd, int c, const char *arg, vi_cli_common *co
   case 'v':
     if (vi_solver_kind_parse(arg, &co->solver) != 0) {
       snprintf(err, sizeof err,
-               "invalid --solver '%s'; valid: auto, newton, chord, simplified, kinsol", arg);
+               "invalid --solver '%s'; valid: auto, newton, chord, simplified, fixed-point, kinsol", arg);
       return -vi_cli_usage(cmd, err);
     }
     return 1;

@@ -83,7 +83,7 @@ static void progress(void *ctx, const vi_order_result *r, int i) {
 const char vi_order_help[] =
     "usage: vistudy order --system S [--set name=v1,v2 ...] --method SPEC\n"
     "                     [--T T] [--h h1,h2,...|auto] [--precision auto|double|quad]\n"
-    "                     [--solver auto|newton|chord|simplified|kinsol] [--lu auto|working|double]\n"
+    "                     [--solver auto|newton|chord|simplified|fixed-point|kinsol] [--lu auto|working|double]\n"
     "                     [--rtol R] [--max-iter K]\n"
     "                     [--measure state|energy [--no-reference]] [--errors-at nodes|final]\n"
     "                     [--lambda-at end|mid]\n"

@@ -38,7 +38,7 @@ static int write_csv_row(void *ctx, long k, int ncol, const vi_wide *v) {
 const char vi_run_help[] =
     "usage: vistudy run --system S [--set name=v1,v2 ...] --method SPEC --h H --T T\n"
     "                   [--precision double|quad]\n"
-    "                   [--solver auto|newton|chord|simplified|kinsol] [--lu auto|working|double]\n"
+    "                   [--solver auto|newton|chord|simplified|fixed-point|kinsol] [--lu auto|working|double]\n"
     "                   [--rtol R] [--max-iter K] [--every K] [--force] [--quiet]\n"
     "                   --out FILE|-\n"
     "\n"
@@ -59,6 +59,8 @@ const char vi_run_help[] =
     "--solver newton: a fresh Jacobian and LU at every iterate; chord: one per\n"
     "solve, at the initial guess; simplified: one Jacobian kept across\n"
     "iterations and steps while the contraction rate stays small (RADAU5);\n"
+    "fixed-point (vprk only): no Jacobian, the h -> 0 part of it factored once,\n"
+    "extrapolated starts (Hairer's GNI codes);\n"
     "kinsol: SUNDIALS KINSOL, exact Newton, double only; auto: newton in\n"
     "double, the family's choice in quad (docs/usage.md). --lu double factors the\n"
     "Jacobian in double below quad (mixed precision: the residual and the\n"

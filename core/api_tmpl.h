@@ -495,8 +495,8 @@ int VI_X(vi_system_check)(const VI_X(vi_system) *sys, int nprobe,
 /* ---- nonlinear solver options (core/solve_tmpl.c) --------------------------- */
 
 typedef struct VI_X(vi_solver_opts) {
-  int kind;       /* vi_solver_kind: newton, chord, simplified or kinsol
-                     (double only); VI_SOLVER_AUTO (quad's default) is
+  int kind;       /* vi_solver_kind: newton, chord, simplified,
+                     fixed-point or kinsol (double only); VI_SOLVER_AUTO (quad's default) is
                      resolved by vi_stepper_init with the family's
                      quad_solver, or by vi_solver_alloc (chord) */
   int lu;         /* vi_lu_precision, resolved: VI_LU_WORKING or VI_LU_DOUBLE
@@ -515,6 +515,10 @@ typedef struct VI_X(vi_solver_opts) {
  * wanted. Returns a status (> 0 recoverable, < 0 fatal). */
 typedef int (*VI_X(vi_resjac_fn))(void *ctx, const VI_REAL *x, VI_REAL *F,
                                   VI_REAL *J);
+/* The leading part of that Jacobian at x into M (N x N, row-major): its
+ * limit as the step h -> 0, without the force's derivatives, which the
+ * fixed-point iteration uses in place of J (vi_solver_set_leading). */
+typedef int (*VI_X(vi_lead_fn))(void *ctx, const VI_REAL *x, VI_REAL *M);
 
 /* A nonlinear solver for systems of a fixed size N with analytic
  * Jacobians. Everything is allocated by vi_solver_alloc; solving allocates
@@ -542,6 +546,10 @@ void VI_X(vi_solver_free)(VI_X(vi_solver) *s);
  * than that of the others (multipliers, which act on q through h^2) needs
  * a larger unit. */
 void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit);
+/* The leading part of the Jacobian (same ctx as the residual's), which
+ * the fixed-point iteration needs: without it a solve of that kind
+ * returns VI_EUNSUPPORTED. */
+void VI_X(vi_solver_set_leading)(VI_X(vi_solver) *s, VI_X(vi_lead_fn) lead);
 /* Solve F(x) = 0 from the initial guess in x. Adds the work done to *counts
  * (may be NULL). Returns VI_OK, VI_NEWTON_NOCONV (recoverable: max_iter
  * reached or the iterate became non-finite), VI_SINGULAR, or a callback
@@ -611,6 +619,10 @@ typedef struct VI_X(vi_method_type) {
    * (docs/benchmarks.md); 0: the chord method. Double always defaults to
    * exact Newton (docs/usage.md says why). */
   int quad_solver;
+  /* 1 when the family gives its solver the leading part of its Jacobian
+   * (vi_solver_set_leading) and extrapolates its starting values under
+   * VI_SOLVER_FIXED_POINT; vi_stepper_init refuses that kind otherwise. */
+  int fixed_point;
   /* The options as data (vi_opt, core/options.c): parsing of
    * "key=value,...", the canonical spec, list methods and the messages come
    * from this table; terminated by key == NULL. */
@@ -756,6 +768,12 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
                           VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
                           VI_X(vi_node) *node0);
 int VI_X(vi_stepper_step)(VI_X(vi_stepper) *st, VI_X(vi_node) *next);
+/* Whether the stepper's family can run solver kind (vi_solver_kind): VI_OK,
+ * or VI_EUNSUPPORTED with the reason and the families that can in err
+ * (the fixed-point iteration needs a family's leading part,
+ * vi_method_type.fixed_point). vi_stepper_init checks it too. */
+int VI_X(vi_stepper_solver_check)(const VI_X(vi_stepper) *st, int kind, char *err,
+                                  size_t errlen);
 const VI_X(vi_stats) *VI_X(vi_stepper_stats)(const VI_X(vi_stepper) *st);
 /* The dimensions of the stepper's nodes (the system's and the method's
  * extra block). */

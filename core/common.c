@@ -39,7 +39,8 @@ static const char *const solver_kind_names[VI_SOLVER_NKINDS] = {
     [VI_SOLVER_NEWTON] = "newton",
     [VI_SOLVER_KINSOL] = "kinsol",
     [VI_SOLVER_SIMPLIFIED] = "simplified",
-    [VI_SOLVER_CHORD] = "chord"};
+    [VI_SOLVER_CHORD] = "chord",
+    [VI_SOLVER_FIXED_POINT] = "fixed-point"};
 static const char *const lu_precision_names[] = {
     [VI_LU_AUTO] = "auto", [VI_LU_WORKING] = "working", [VI_LU_DOUBLE] = "double"};
 

@@ -345,6 +345,27 @@ void VI_X(vi_stepper_free)(VI_X(vi_stepper) *st) {
   free(st);
 }
 
+int VI_X(vi_stepper_solver_check)(const VI_X(vi_stepper) *st, int kind, char *err,
+                                  size_t errlen) {
+  if (kind != VI_SOLVER_FIXED_POINT || st->type->fixed_point) {
+    return VI_OK;
+  }
+  /* the iteration needs the family's leading part of its Jacobian */
+  char fams[256] = "";
+  size_t len = 0;
+  for (int f = 0; VI_X(vi_method_types)[f] && len < sizeof fams; f++) {
+    if (VI_X(vi_method_types)[f]->fixed_point) {
+      len += (size_t)snprintf(fams + len, sizeof fams - len, "%s%s", len ? ", " : "",
+                              VI_X(vi_method_types)[f]->name);
+    }
+  }
+  snprintf(err, errlen,
+           "the fixed-point solver needs the family's leading part of its Jacobian, which "
+           "%s does not give (families that do: %s); use newton, chord or simplified",
+           st->type->name, fams[0] ? fams : "none");
+  return VI_EUNSUPPORTED;
+}
+
 int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
                           const VI_X(vi_solver_opts) *solver, VI_REAL h,
                           VI_REAL t0, const VI_REAL *q0, const VI_REAL *p0,
@@ -368,6 +389,9 @@ int VI_X(vi_stepper_init)(VI_X(vi_stepper) *st,
   if (def.kind == VI_SOLVER_AUTO) {
     /* the precision's default, or in quad the family's (quad_solver) */
     def.kind = VI_X(vi_solver_default_kind)(st->type->quad_solver);
+  }
+  if (VI_X(vi_stepper_solver_check)(st, def.kind, st->err, sizeof st->err) != VI_OK) {
+    return VI_EUNSUPPORTED;
   }
   solver = &def;
   st->stats.solver_kind = def.kind;

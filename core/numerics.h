@@ -28,15 +28,20 @@ typedef enum vi_tableau_kind {
  * method (one Jacobian and LU per solve, at the initial guess), simplified
  * Newton (the Jacobian and its LU kept across iterations and solves while
  * the contraction rate stays small, Hairer-Wanner II §IV.8, RADAU5), or
- * KINSOL (exact Newton, double only). */
+ * KINSOL (exact Newton, double only), or fixed-point iteration (the
+ * family's leading part of the Jacobian, its limit as h -> 0, in place of
+ * the Jacobian: no Jacobian and, where that part is constant, one LU per
+ * run, as Hairer's GNI codes iterate Z = h A f(Z); families that have one,
+ * vi_method_type.fixed_point). */
 typedef enum vi_solver_kind {
   VI_SOLVER_AUTO = 0,
   VI_SOLVER_NEWTON = 1,
   VI_SOLVER_KINSOL = 2,
   VI_SOLVER_SIMPLIFIED = 3,
-  VI_SOLVER_CHORD = 4
+  VI_SOLVER_CHORD = 4,
+  VI_SOLVER_FIXED_POINT = 5
 } vi_solver_kind;
-#define VI_SOLVER_NKINDS 5
+#define VI_SOLVER_NKINDS 6
 
 /* The precision of the Newton iteration's LU: the working precision, or
  * double whatever the working precision (mixed precision: the Jacobian
@@ -53,7 +58,7 @@ typedef struct vi_solve_counts {
   long factorizations; /* LU factorizations */
 } vi_solve_counts;
 
-/* "newton", "chord", "simplified", "kinsol" or "auto"; parse returns 0 and sets
+/* "newton", "chord", "simplified", "fixed-point", "kinsol" or "auto"; parse returns 0 and sets
  * *kind, or -1 for an unknown name. */
 const char *vi_solver_kind_name(int kind);
 int vi_solver_kind_parse(const char *s, int *kind);

@@ -425,6 +425,10 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
       goto out;
     }
     VI_X(vi_stepper_spec)(probe, res->method, sizeof res->method);
+    if ((rc = VI_X(vi_stepper_solver_check)(probe, oa->solver.kind, err, errlen)) != VI_OK) {
+      VI_X(vi_stepper_free)(probe);
+      goto out;
+    }
     /* What the method declares of its extra block and of the energy. */
     res->nextra = VI_X(vi_stepper_dims)(probe)->n_extra;
     if (res->nextra > 0) {

@@ -133,7 +133,8 @@ static int traj_open(const vi_traj_config *c, vi_traj **out, vi_traj_info *info,
     goto fail;
   }
   if (!is_ref &&
-      (rc = VI_X(vi_stepper_alloc)(c->method, t->sys, &t->st, err, errlen)) != VI_OK) {
+      ((rc = VI_X(vi_stepper_alloc)(c->method, t->sys, &t->st, err, errlen)) != VI_OK ||
+       (rc = VI_X(vi_stepper_solver_check)(t->st, t->so.kind, err, errlen)) != VI_OK)) {
     goto fail;
   }
   t->d = t->st ? *VI_X(vi_stepper_dims)(t->st) : VI_X(vi_system_dims)(t->sys);

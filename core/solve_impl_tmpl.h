@@ -35,6 +35,7 @@ struct VI_X(vi_solver) {
   VI_X(vi_solver_opts) opts;
   int N;
   VI_X(vi_resjac_fn) fn;
+  VI_X(vi_lead_fn) lead; /* the leading part (fixed-point iteration) */
   void *ctx;
   VI_REAL *F, *J, *dx;
   VI_REAL *unit; /* absolute scale of each unknown (default 1) */

@@ -166,8 +166,14 @@ static VI_REAL powi(VI_REAL x, int k) {
  * failure), they restart once from the initial guess as exact Newton. */
 static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
   const int N = s->N;
-  int simplified = s->opts.kind == VI_SOLVER_SIMPLIFIED || s->opts.kind == VI_SOLVER_CHORD;
+  /* fixed-point iteration: the leading part M in place of J, kept while
+   * the solves converge with it (see the fp branch below) */
+  const int fp = s->opts.kind == VI_SOLVER_FIXED_POINT;
+  int simplified = s->opts.kind == VI_SOLVER_SIMPLIFIED || s->opts.kind == VI_SOLVER_CHORD || fp;
   const int keeps_lu = simplified; /* an LU outlives its iteration */
+  if (fp && s->lead == NULL) {
+    return VI_EUNSUPPORTED; /* the family gave no leading part */
+  }
   if (s->opts.kind == VI_SOLVER_CHORD) {
     s->lu_valid = 0; /* the chord method: a Jacobian at every initial guess */
   }
@@ -176,15 +182,22 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
   int base = 0;                           /* the iteration of the last restart */
   int probing = 0, probed = 0;            /* the working LU on trial (see below) */
   VI_REAL prev = 0, theta_max = 0;        /* prev = 0: no rate since the last J */
+  VI_REAL jprev = 0; /* |dx|_w of the last step with a fresh J since the restart */
+  VI_REAL theta_fast = 1; /* the best trusted rate of this solve (fixed point) */
   if (simplified) {
     memcpy(s->x0, x, (size_t)N * sizeof *x);
   }
   for (int it = 1; it <= s->opts.max_iter; it++) {
-    const int jac = !simplified || need;
-    int st = s->fn(s->ctx, x, s->F, jac ? s->J : NULL);
+    const int jac = !simplified || need;   /* a fresh matrix at this iterate */
+    const int lead = jac && fp && simplified; /* ... the leading part M */
+    const int exact = jac && !lead;           /* ... the Jacobian: a Newton step */
+    int st = s->fn(s->ctx, x, s->F, exact ? s->J : NULL);
     c->fevals++;
-    if (jac) {
+    if (exact) {
       c->jevals++;
+    }
+    if (st == 0 && lead) {
+      st = s->lead(s->ctx, x, s->J); /* no Jacobian: not counted as one */
     }
     if (st > 0 && simplified && it > 1) {
       goto restart; /* the simplified iterate left the residual's domain */
@@ -196,10 +209,15 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
     if (jac) {
       s->lu_valid = 0;
       st = factor(s, c);
+      if (st != VI_OK && lead) {
+        simplified = 0; /* a singular M: exact Newton from here */
+        continue;
+      }
       if (st != VI_OK) {
         return st;
       }
-      s->lu_valid = keeps_lu;
+      /* a Newton step's J, after a fixed-point iteration gave up, is no M */
+      s->lu_valid = keeps_lu && !(fp && exact);
       need = 0;
       since = 0;
       if (simplified) {
@@ -228,11 +246,25 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
      * it leaves is quadratically small. A step with an older Jacobian
      * converges linearly and is accepted when its error estimate is
      * within rtol / VI_SOLVER_CHORD_MARGIN. */
-    const VI_REAL bound = jac || !simplified ? 1 : 1 / VI_SOLVER_CHORD_MARGIN;
-    if (nrm == 0 || (jac && nrm <= 1)) {
+    const VI_REAL bound = exact || !simplified ? 1 : 1 / VI_SOLVER_CHORD_MARGIN;
+    if (nrm == 0 || (exact && nrm <= 1)) {
       goto converged;
     }
-    if (!jac && prev == 0 && s->opts.jac_rate < 1 &&
+    if (simplified && exact) {
+      /* Two steps with fresh Jacobians, the later not even halving the
+       * increment, within the stall bound: the round-off floor of the
+       * residual (above rtol where F is scaled by 1/h at small h: vprk
+       * s = 2 on kepler at h = 1.4e-3 in double, where the chord steps
+       * between them contract at 0.3-0.5 and would otherwise ask for
+       * fresh Jacobians until max_iter). Exact Newton's stall test below
+       * is the same for its consecutive steps. */
+      if (jprev > 0 && !probing && nrm <= VI_SOLVER_STALL_FACTOR &&
+          nrm > VI_C(0.5) * jprev) {
+        goto converged;
+      }
+      jprev = nrm;
+    }
+    if (!jac && !fp && prev == 0 && s->opts.jac_rate < 1 &&
         s->opts.jac_rate / (1 - s->opts.jac_rate) * nrm <= bound) {
       goto converged; /* a kept Jacobian's first step: its rate is at most jac_rate */
     }
@@ -246,13 +278,22 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
       /* The ratio of the first chord step to the Newton step before it
        * is no linear rate (the Newton step removed the bulk of the error,
        * and the ratio can be 1e-16 where the chord contracts at 4e-4:
-       * ggl VI-B on six-balls, quad): that step is judged by the largest
-       * rate a kept Jacobian may have, jac_rate; later ones by their own.
+       * ggl VI-B on six-balls, quad), nor is the ratio of a solve's first
+       * two steps with a Jacobian kept from an earlier solve (the first
+       * removes the part of the error the residual is linear in, the
+       * multipliers': 1e-13 where the rate is 3e-4, galerkin s = 1 on
+       * four-particle at h = 1e-4, quad): such a step is judged by the
+       * largest rate a kept Jacobian may have, jac_rate; later ones by
+       * their own.
        * Nothing carries from solve to solve, so a solve's result depends
        * on its own data only. */
       VI_REAL theta_est = theta;
-      if (simplified && !jac && since == 1 && theta_est < s->opts.jac_rate) {
+      const int untrusted = since == 1 || it - base == 2; /* see above */
+      if (simplified && !jac && untrusted && theta_est < s->opts.jac_rate) {
         theta_est = s->opts.jac_rate;
+      }
+      if (!untrusted && theta < theta_fast) {
+        theta_fast = theta;
       }
       if (probing) {
         /* The trial of the working LU: if it contracts where the double LU
@@ -272,7 +313,7 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
       }
       /* increments at round-off level that stopped contracting */
       const int stalled = it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5);
-      if (theta > VI_C(0.5) && s->Jd != NULL && !s->lu_working && !probed &&
+      if (theta > VI_C(0.5) && !(fp && simplified) && s->Jd != NULL && !s->lu_working && !probed &&
           (!simplified || since == 1) && nrm > VI_SOLVER_STALL_FACTOR &&
           nrm * s->opts.rtol <= VI_C(1e-8)) {
         /* A Jacobian just evaluated does not contract an increment so
@@ -293,6 +334,34 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
         if (stalled) {
           goto converged; /* round-off floor reached: no further contraction */
         }
+      } else if (fp) {
+        /* M's rate is the problem's (about h |df/dy|), no fresher M
+         * improves it: a fixed-point iteration too slow to converge
+         * within max_iter, or one that stops contracting (theta > 1/2:
+         * slow, or at its round-off floor, which in double lies above
+         * rtol / 100 where F is scaled by 1/h, vprk s = 4 on kepler at
+         * h = 0.011), goes on as exact Newton from this iterate, whose
+         * own tests then tell the floor from a slow rate; one that
+         * diverges far from the floor restarts from the initial guess as
+         * exact Newton. The next solve evaluates a fresh M. A stall is
+         * accepted only where exact Newton would accept its step, within
+         * rtol (|dx|_w <= 1), not diverging, after the iteration showed
+         * a trusted rate of 1/4 or better: a stall above rtol could be a
+         * slow linear rate passing for round-off. */
+        if (theta >= 1 && nrm > VI_SOLVER_STALL_FACTOR) {
+          goto restart;
+        }
+        if (theta > VI_C(0.5) && theta < 1 && nrm <= 1 && theta_fast <= VI_C(0.25)) {
+          goto converged;
+        }
+        if (theta > VI_C(0.5) ||
+            powi(theta, s->opts.max_iter - it) / (1 - theta) * nrm > 1) {
+          simplified = 0;
+          prev = 0;
+          jprev = 0;
+          base = it;
+          continue;
+        }
       } else if (stalled && theta < 1 && since == 1) {
         goto converged; /* the same, right after a fresh Jacobian */
       } else if (theta >= 1) {
@@ -310,12 +379,13 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
     memcpy(x, s->x0, (size_t)N * sizeof *x);
     simplified = 0;
     prev = 0;
+    jprev = 0;
     base = it;
   }
   s->lu_valid = 0;
   return VI_NEWTON_NOCONV;
 converged:
-  if (simplified && theta_max > s->opts.jac_rate) {
+  if (simplified && !fp && theta_max > s->opts.jac_rate) {
     s->lu_valid = 0; /* contracted slowly: a fresh Jacobian next solve */
   }
   return VI_OK;
@@ -332,6 +402,7 @@ static const vi_solver_backend *backend_of(int kind) {
   case VI_SOLVER_NEWTON:
   case VI_SOLVER_SIMPLIFIED:
   case VI_SOLVER_CHORD:
+  case VI_SOLVER_FIXED_POINT:
     return &newton_backend;
   case VI_SOLVER_KINSOL:
     return &VI_X(vi_solver_kinsol);
@@ -419,6 +490,10 @@ void VI_X(vi_solver_set_unit)(VI_X(vi_solver) *s, int i, VI_REAL unit) {
   s->unit[i] = unit;
 }
 
+void VI_X(vi_solver_set_leading)(VI_X(vi_solver) *s, VI_X(vi_lead_fn) lead) {
+  s->lead = lead;
+}
+
 int VI_X(vi_solve)(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *counts) {
   vi_solve_counts scratch = {0, 0, 0, 0};
   return s->backend->solve(s, x, counts != NULL ? counts : &scratch);
@@ -445,7 +520,8 @@ int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *s
   }
   const vi_solver_backend *be = backend_of(so->kind);
   if (be == NULL) {
-    snprintf(err, errlen, "invalid solver kind %d; valid: newton, chord, simplified, kinsol",
+    snprintf(err, errlen,
+             "invalid solver kind %d; valid: newton, chord, simplified, fixed-point, kinsol",
              c->kind);
     return VI_EINVAL;
   }

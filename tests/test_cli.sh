@@ -46,7 +46,7 @@ expect 2 "final time T.*positive" -- run --system planar-pendulum --method galer
 expect 2 "invalid step size h 'abc'" -- run --system planar-pendulum --method galerkin --h abc --T 1 --out -
 expect 2 "not a whole multiple" -- run --system planar-pendulum --method galerkin --h 0.3 --T 1 --out -
 expect 2 "precision 'single'.*double, quad" -- run "${P[@]}" --precision single --out -
-expect 2 "solver 'ida'.*auto, newton, chord, simplified, kinsol" -- run "${P[@]}" --solver ida --out -
+expect 2 "solver 'ida'.*auto, newton, chord, simplified, fixed-point, kinsol" -- run "${P[@]}" --solver ida --out -
 expect 2 "kinsol.*double" -- run "${P[@]}" --precision quad --solver kinsol --out -
 expect 2 "missing --out" -- run --system planar-pendulum --method galerkin --h 0.1 --T 1
 expect 2 "unknown command" -- "$V" frobnicate

@@ -12,6 +12,12 @@
  * - the simplified Newton keeps its Jacobian over a sequence of related
  *   solves and still solves a jump of the data its kept Jacobian diverges
  *   on; the chord method evaluates one per solve;
+ * - the fixed-point iteration (the leading part M = I of x - g(x)) finds
+ *   the root where exact Newton does, with one factorization over a
+ *   sequence of solves and no Jacobian; where g does not contract it goes
+ *   on as exact Newton and still converges, as it does where it diverges
+ *   or contracts slowly from increments already at round-off level;
+ *   without a leading part it is VI_EUNSUPPORTED;
  * - the quad library refuses KINSOL: vi_solver_opts_from with the message
  *   the CLI and studies show, vi_solver_alloc with VI_EUNSUPPORTED;
  * - an unknown backend kind is VI_EINVAL in both precisions.
@@ -70,8 +76,14 @@ int main(void) {
     }
   }
   test_backend_d(c, VI_SOLVER_KINSOL, VI_LU_WORKING);
+  for (int lu = VI_LU_WORKING; lu <= VI_LU_DOUBLE; lu++) {
+    test_fixed_point_d(c, lu);
+    test_fixed_point_q(c, lu);
+  }
+  test_fixed_point_slow_d(c);
+  test_fixed_point_slow_q(c);
   for (int kind = VI_SOLVER_NEWTON; kind < VI_SOLVER_NKINDS; kind++) {
-    if (kind != VI_SOLVER_KINSOL) {
+    if (kind != VI_SOLVER_KINSOL && kind != VI_SOLVER_FIXED_POINT) {
       test_illcond_d(c, kind); /* d = 1 only: the others are singular in double */
       test_illcond_q(c, kind);
     }
@@ -114,7 +126,7 @@ int main(void) {
   vi_solver_config bad = {.kind = 9};
   err[0] = '\0';
   rc = vi_solver_opts_from_d(&bad, &sod, err, sizeof err);
-  VI_CHECK(c, rc == VI_EINVAL && strstr(err, "newton, chord, simplified, kinsol") != NULL,
+  VI_CHECK(c, rc == VI_EINVAL && strstr(err, "newton, chord, simplified, fixed-point, kinsol") != NULL,
            "kind 9: %d '%s'", rc, err);
   bad = (vi_solver_config){.lu = 5};
   err[0] = '\0';
@@ -347,6 +359,130 @@ static void VI_X(test_sequence)(vi_check_ctx *c, int kind, int lu) {
          vi_solver_kind_name(kind), VI_PREC_NAME, vi_lu_precision_name(lu), nsolve, jbefore,
          emax, cnt.jevals - jbefore);
   VI_X(vi_solver_free)(s);
+}
+
+/* x = g(x), g = (k sin x1 + 0.5, k cos x0 - 0.2): F = x - g(x), its
+ * Jacobian I - g'(x) and its leading part M = I (the fixed-point form);
+ * g contracts for k < 1. */
+static int VI_X(fp_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
+  const VI_REAL k = (VI_REAL)*(const double *)ctx;
+  if (F != NULL) {
+    F[0] = x[0] - (k * vi_sin(x[1]) + VI_C(0.5));
+    F[1] = x[1] - (k * vi_cos(x[0]) - VI_C(0.2));
+  }
+  if (J != NULL) {
+    J[0] = 1;
+    J[1] = -k * vi_cos(x[1]);
+    J[2] = k * vi_sin(x[0]);
+    J[3] = 1;
+  }
+  return 0;
+}
+
+static int VI_X(fp_lead)(void *ctx, const VI_REAL *x, VI_REAL *M) {
+  (void)ctx;
+  (void)x;
+  M[0] = M[3] = 1;
+  M[1] = M[2] = 0;
+  return 0;
+}
+
+/* F(x) = (I - G)(x - r), G = diag(0, g): the fixed-point map with M = I
+ * multiplies the error's second component by g, its first step removes
+ * the first; exact Newton lands on r at once. A reviewer's two cases of
+ * a fixed-point "stall" taken for convergence: g = 1.5 (diverges from a
+ * small increment) and g = 0.95 (a slow linear rate after a first ratio
+ * of 0). */
+static int VI_X(lin_fp_resjac)(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
+  const VI_REAL g = (VI_REAL)*(const double *)ctx;
+  if (F != NULL) {
+    F[0] = x[0] - 1;
+    F[1] = (1 - g) * (x[1] - 2);
+  }
+  if (J != NULL) {
+    J[0] = 1;
+    J[1] = J[2] = 0;
+    J[3] = 1 - g;
+  }
+  return 0;
+}
+
+static void VI_X(test_fixed_point_slow)(vi_check_ctx *c) {
+  const double gs[] = {1.5, 0.95};
+  for (int i = 0; i < 2; i++) {
+    double g = gs[i];
+    VI_X(vi_solver_opts) so;
+    VI_X(vi_solver_opts_default)(&so);
+    so.kind = VI_SOLVER_FIXED_POINT;
+    VI_X(vi_solver) *f = NULL;
+    int rc = VI_X(vi_solver_alloc)(&so, 2, VI_X(lin_fp_resjac), &g, &f);
+    /* the first step removes a large first component (|dx|_w 1e5), the
+     * second's increments start within the stall bound (400-1000) */
+    VI_REAL x[2] = {1 + 2e5 * so.rtol, 2 + 2400 * so.rtol};
+    vi_solve_counts cf = {0, 0, 0, 0};
+    if (rc == VI_OK) {
+      VI_X(vi_solver_set_leading)(f, VI_X(fp_lead));
+      rc = VI_X(vi_solve)(f, x, &cf);
+    }
+    VI_X(vi_solver_free)(f);
+    double e = (double)((vi_fabs(x[0] - 1) / 2 + vi_fabs(x[1] - 2) / 3) / so.rtol);
+    VI_CHECK(c, rc == VI_OK && e <= 1, "fixed-point, g = %g (%s): rc %d, %.3g rtol from the "
+             "root after %ld iterations, %ld Jacobians", g, VI_PREC_NAME, rc, e, cf.iters,
+             cf.jevals);
+    printf("fixed-point, g = %g (%s): root to %.2g rtol in %ld iterations, %ld Jacobians\n", g,
+           VI_PREC_NAME, e, cf.iters, cf.jevals);
+  }
+}
+
+static void VI_X(test_fixed_point)(vi_check_ctx *c, int lu) {
+  const double ks[] = {0.3, 1.5};
+  for (int i = 0; i < 2; i++) {
+    double k = ks[i];
+    VI_REAL xn[2] = {0, 0}, x[2];
+    vi_solve_counts cn = {0, 0, 0, 0}, cf = {0, 0, 0, 0};
+    VI_X(vi_solver_opts) so;
+    VI_X(vi_solver_opts_default)(&so);
+    so.lu = lu;
+    so.kind = VI_SOLVER_NEWTON;
+    VI_X(vi_solver) *s = NULL, *f = NULL;
+    int rn = VI_X(vi_solver_alloc)(&so, 2, VI_X(fp_resjac), &k, &s);
+    so.kind = VI_SOLVER_FIXED_POINT;
+    int rf = VI_X(vi_solver_alloc)(&so, 2, VI_X(fp_resjac), &k, &f);
+    if (rn == VI_OK) {
+      rn = VI_X(vi_solve)(s, xn, &cn);
+    }
+    if (rf == VI_OK) {
+      /* without its leading part: refused */
+      x[0] = x[1] = 0;
+      rf = VI_X(vi_solve)(f, x, &cf);
+      VI_CHECK(c, rf == VI_EUNSUPPORTED, "fixed-point without a leading part (%s): %d",
+               VI_PREC_NAME, rf);
+      VI_X(vi_solver_set_leading)(f, VI_X(fp_lead));
+      rf = VI_OK;
+    }
+    /* five solves from nearby guesses: M is kept from the first */
+    double e = 0;
+    for (int r = 0; rf == VI_OK && r < 5; r++) {
+      x[0] = VI_C(0.1) * r;
+      x[1] = -VI_C(0.1) * r;
+      rf = VI_X(vi_solve)(f, x, &cf);
+      for (int j = 0; j < 2; j++) {
+        double ej = (double)(vi_fabs(x[j] - xn[j]) / (so.rtol * (vi_fabs(xn[j]) + 1)));
+        e = ej > e ? ej : e;
+      }
+    }
+    VI_X(vi_solver_free)(s);
+    VI_X(vi_solver_free)(f);
+    const int contracts = k < 1;
+    VI_CHECK(c, rn == VI_OK && rf == VI_OK && e <= 2 &&
+                    (contracts ? cf.jevals == 0 && cf.factorizations == 1 : cf.jevals > 0),
+             "fixed-point, k = %g, LU %s (%s): rc %d %d, %.2g rtol from exact Newton's root, "
+             "%ld Jacobians, %ld factorizations", k, vi_lu_precision_name(lu), VI_PREC_NAME,
+             rn, rf, e, cf.jevals, cf.factorizations);
+    printf("fixed-point, k = %g, LU %s (%s): root to %.2f rtol of exact Newton's in %ld "
+           "iterations over 5 solves, %ld Jacobians, %ld factorizations\n", k,
+           vi_lu_precision_name(lu), VI_PREC_NAME, e, cf.iters, cf.jevals, cf.factorizations);
+  }
 }
 
 #endif

@@ -57,19 +57,24 @@ static int wv_curves(vi_sweep *S) {
       return -1;
     }
   }
-  /* The chord method (issue "Speed": one Jacobian per step) beside the
-   * default exact Newton, for the Gauss methods. */
-  for (int i = 1; i <= 3; i++) {
-    if (S->quick && i != 3) {
-      continue;
+  /* The chord method (issue "Speed": one Jacobian per step) and the
+   * fixed-point iteration with extrapolated starting values (no Jacobian;
+   * one LU per run where M is constant, as on Kepler) beside the default
+   * exact Newton, for the Gauss methods. */
+  static const int kinds[] = {VI_SOLVER_CHORD, VI_SOLVER_FIXED_POINT};
+  for (int k = 0; k < 2; k++) {
+    for (int i = 1; i <= 3; i++) {
+      if (S->quick && i != 3) {
+        continue;
+      }
+      char label[64];
+      snprintf(label, sizeof label, "%s %s", labels[i], vi_solver_kind_name(kinds[k]));
+      int c = vi_sweep_add(S, VI_SWEEP_STEPPER, WV_VPRK, i, label, specs[i]);
+      if (c < 0) {
+        return -1;
+      }
+      S->curves[c].solver = kinds[k];
     }
-    char label[64];
-    snprintf(label, sizeof label, "%s chord", labels[i]);
-    int c = vi_sweep_add(S, VI_SWEEP_STEPPER, WV_VPRK, i, label, specs[i]);
-    if (c < 0) {
-      return -1;
-    }
-    S->curves[c].solver = VI_SOLVER_CHORD;
   }
   return vi_sweep_add(S, VI_SWEEP_GSL_RK8PD, WV_RK, 0, "GSL rk8pd",
                       "GSL rk8pd (explicit Runge-Kutta-Prince-Dormand 8(9), gsl_odeiv2 driver, "
@@ -83,7 +88,10 @@ static int wv_color(const vi_sweep *S, int c) {
 }
 
 static int wv_dash(const vi_sweep *S, int c) {
-  return S->curves[c].group == WV_RK ? 1 : S->curves[c].solver == VI_SOLVER_CHORD ? 2 : 0;
+  return S->curves[c].group == WV_RK                  ? 1
+         : S->curves[c].solver == VI_SOLVER_CHORD       ? 2
+         : S->curves[c].solver == VI_SOLVER_FIXED_POINT ? 3
+                                                        : 0;
 }
 
 /* The accuracy studies measure the q error at T, the energy ones the
@@ -101,8 +109,9 @@ static int wv_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
   FILE *f = R->md;
   fprintf(f,
           "`%s` with its default parameters and initial data (tyranowski2014 §5), T = %g; "
-          "measure: the %s; cost: CPU time. VPRK (`vprk`, built-in Newton, analytic Jacobian) "
-          "over a ladder h = T/N against GSL rk8pd on the non-degenerate ODE qdot = (Dalpha' "
+          "measure: the %s; cost: CPU time. VPRK (`vprk`; exact Newton with the analytic "
+          "Jacobian, the chord method, or fixed-point iteration with extrapolated starting "
+          "values, as the curve names) over a ladder h = T/N against GSL rk8pd on the non-degenerate ODE qdot = (Dalpha' "
           "- Dalpha)^-1 grad H with rtol = atol swept in half decades (its %s at its %ld "
           "outputs).\n\n![work-precision](%s.svg)\n\n",
           S->spec->system, S->T, what, x == VI_SW_QT ? "error at T is that of its last output"
