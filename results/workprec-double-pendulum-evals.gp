@@ -23,7 +23,6 @@ $d0 << EOD
 4.085325106e-06 2.304020000e+05
 2.299322086e-06 3.072020000e+05
 1.037544752e-06 4.608020000e+05
-6.149324856e-07 6.144020000e+05
 EOD
 $d1 << EOD
 1.366100239e+00 6.090000000e+02
@@ -47,7 +46,6 @@ $d1 << EOD
 4.085178985e-06 2.304020000e+05
 2.302992132e-06 3.072020000e+05
 1.041281664e-06 4.608020000e+05
-6.154353299e-07 6.144020000e+05
 EOD
 $d2 << EOD
 1.366100239e+00 1.081000000e+03
@@ -232,7 +230,8 @@ $d14 << EOD
 3.447879410e-07 7.790000000e+02
 6.122596874e-09 8.750000000e+02
 2.686761924e-11 1.080000000e+03
-1.436206709e-11 1.834000000e+03
+1.267663752e-11 1.843000000e+03
+9.868994510e-12 2.604000000e+03
 EOD
 $d15 << EOD
 1.114800815e-02 5.230000000e+02
@@ -260,9 +259,9 @@ $d17 << EOD
 2.942668648e-05 5.640000000e+02
 3.664920687e-07 6.500000000e+02
 6.630867300e-09 7.120000000e+02
-8.408018726e-11 9.760000000e+02
-1.147348883e-11 1.348000000e+03
-1.524036453e-11 2.208000000e+03
+9.014122782e-11 9.670000000e+02
+1.128463989e-11 1.353000000e+03
+1.504607550e-11 2.154000000e+03
 EOD
 $d18 << EOD
 7.851730222e-01 1.701000000e+03
@@ -312,7 +311,7 @@ $d19 << EOD
 EOD
 set grid
 set key outside bottom center horizontal maxrows 4 width 1
-set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy dd4b6fe" noenhanced font ',10'
+set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy 235d1f7" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations"
 set logscale x
@@ -366,7 +365,6 @@ $d0 << EOD
 4.085325106e-06 2.304020000e+05
 2.299322086e-06 3.072020000e+05
 1.037544752e-06 4.608020000e+05
-6.149324856e-07 6.144020000e+05
 EOD
 $d1 << EOD
 1.366100239e+00 6.090000000e+02
@@ -390,7 +388,6 @@ $d1 << EOD
 4.085178985e-06 2.304020000e+05
 2.302992132e-06 3.072020000e+05
 1.041281664e-06 4.608020000e+05
-6.154353299e-07 6.144020000e+05
 EOD
 $d2 << EOD
 1.366100239e+00 1.081000000e+03
@@ -575,7 +572,8 @@ $d14 << EOD
 3.447879410e-07 7.790000000e+02
 6.122596874e-09 8.750000000e+02
 2.686761924e-11 1.080000000e+03
-1.436206709e-11 1.834000000e+03
+1.267663752e-11 1.843000000e+03
+9.868994510e-12 2.604000000e+03
 EOD
 $d15 << EOD
 1.114800815e-02 5.230000000e+02
@@ -603,9 +601,9 @@ $d17 << EOD
 2.942668648e-05 5.640000000e+02
 3.664920687e-07 6.500000000e+02
 6.630867300e-09 7.120000000e+02
-8.408018726e-11 9.760000000e+02
-1.147348883e-11 1.348000000e+03
-1.524036453e-11 2.208000000e+03
+9.014122782e-11 9.670000000e+02
+1.128463989e-11 1.353000000e+03
+1.504607550e-11 2.154000000e+03
 EOD
 $d18 << EOD
 7.851730222e-01 1.701000000e+03
@@ -655,7 +653,7 @@ $d19 << EOD
 EOD
 set grid
 set key outside bottom center horizontal maxrows 4 width 1
-set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy dd4b6fe" noenhanced font ',10'
+set title "3D double pendulum, T = 10: Galerkin vs IDA\nOxide Virtual Turin-like Processor (2 cores, 2 PUs), Linux 6.18.44-fc-v782 x86_64, gcc 12.2.0, release build, vistudy 235d1f7" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations"
 set logscale x
