@@ -18,7 +18,7 @@ const char vi_reproduce_help[] =
     "usage: vistudy reproduce ID|--all|--list [--fresh] [--strict] [--quick]\n"
     "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
     "                         [--max-cells N] [--skip ID,...]\n"
-    "                         [--no-progress] [--progress-every S]\n"
+    "                         [--no-progress] [--progress-every S] [-j N]\n"
     "\n"
     "Regenerates a paper table or figure (see --list). A table study writes\n"
     "results/ID.{md,csv,json}, compares every cell with the published values\n"
@@ -38,6 +38,11 @@ const char vi_reproduce_help[] =
     "place; otherwise (a log) a line at most every S seconds (default 5) with\n"
     "the cells done, the time elapsed and an estimate of what remains;\n"
     "--no-progress silences it.\n"
+    "-j N (--jobs N) measures the untimed cells of a study (table cells,\n"
+    "validation cases, figure curves, ensemble members) on N threads; the\n"
+    "default is one per CPU this process may run on. Results are the same\n"
+    "whatever N, but for the CPU time each cell reports; timed cells\n"
+    "(work-precision, efficiency) always run one at a time on a pinned core.\n"
     "Every destination is checked before any work: a results directory that\n"
     "cannot be created or written, or a result name that is a directory, is\n"
     "refused (exit 2).\n"
@@ -64,6 +69,7 @@ int vi_cmd_reproduce(int argc, char **argv) {
       {"max-cells", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
       {"quick", no_argument, NULL, 'q'},        {"skip", required_argument, NULL, 'k'},
       {"no-progress", no_argument, NULL, 'Q'},  {"progress-every", required_argument, NULL, 'E'},
+      {"jobs", required_argument, NULL, 'j'},
       {NULL, 0, NULL, 0}};
   char pubbuf[VI_PATH_MAX], resbuf[VI_PATH_MAX + 16], cachebuf[VI_PATH_MAX];
   reproduce_opts o = {.published_dir = vi_published_dir(pubbuf, sizeof pubbuf),
@@ -75,7 +81,7 @@ int vi_cmd_reproduce(int argc, char **argv) {
   char err[VI_PATH_MAX + 512];
   vi_cli_seen seen = {{0}};
   optind = 1;
-  while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "hj:", opts, NULL)) != -1) {
     if (vi_cli_once("reproduce", opts, c, optarg, NULL, &seen)) {
       return VI_EXIT_USAGE;
     }
@@ -117,6 +123,11 @@ int vi_cmd_reproduce(int argc, char **argv) {
     case 'E':
       if (vi_cli_progress_every("reproduce", optarg, &o.progress_every)) {
         return VI_EXIT_USAGE;
+      }
+      break;
+    case 'j':
+      if (vi_parse_int("-j", optarg, 1, 64, &o.jobs, err, sizeof err)) {
+        return vi_cli_usage("reproduce", err);
       }
       break;
     case 'm':

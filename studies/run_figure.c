@@ -279,11 +279,13 @@ static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
   fig_pool P = {.jobs = jobs, .njobs = nj, .o = o, .lock = PTHREAD_MUTEX_INITIALIZER};
   vi_progress_begin(&P.prog, o->progress, o->progress_every,
                     nR == 1 ? Rs[0].f->id : "figures", "curve", nj);
-  /* One thread per CPU this process may run on (its affinity mask, which
-   * a cgroup or taskset narrows), not per CPU of the machine. */
+  /* -j N threads, by default one per CPU this process may run on (its
+   * affinity mask, which a cgroup or taskset narrows), not per CPU of the
+   * machine. */
   cpu_set_t cs;
-  long ncpu = sched_getaffinity(0, sizeof cs, &cs) == 0 ? CPU_COUNT(&cs)
-                                                       : sysconf(_SC_NPROCESSORS_ONLN);
+  long ncpu = o->jobs > 0                                      ? o->jobs
+              : sched_getaffinity(0, sizeof cs, &cs) == 0 ? CPU_COUNT(&cs)
+                                                             : sysconf(_SC_NPROCESSORS_ONLN);
   int nt = ncpu > 1 ? (int)ncpu : 1;
   nt = nt > nj ? nj : nt;
   pthread_t th[64];

@@ -351,8 +351,8 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
   const vi_cells_unit unit = {"cell",     t->cell_size, t->key,        t->label,
                               t->restore, t->done,      table_measure, t->stored};
   const table_ctx ctx = {t, o};
-  int status = vi_cells_measure(&store, &unit, cells, n, &ctx, s->id, o->progress,
-                                    o->progress_every) == 0
+  int status = vi_cells_measure_pool(&store, &unit, cells, n, &ctx, s->id, o->progress,
+                                    o->progress_every, o->jobs) == 0
                    ? VI_EXIT_OK
                    : VI_EXIT_FAIL;
   vi_table_out out;

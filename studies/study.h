@@ -28,6 +28,8 @@ typedef struct reproduce_opts {
   int max_cells;             /* > 0: only the first rows (tests) */
   int quick;                 /* figures: a reduced run (tests) */
   const char *skip;          /* --all: comma-separated IDs to leave out */
+  int jobs;                  /* -j: threads for untimed cells; 0: one per CPU
+                                this process may run on (its affinity mask) */
 } reproduce_opts;
 
 typedef struct vi_study vi_study;

@@ -1016,8 +1016,8 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
   if (note[0]) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
   }
-  int status = vi_cells_measure(&store, &val_unit, cs, n, o, s->id, o->progress,
-                                    o->progress_every) == 0
+  int status = vi_cells_measure_pool(&store, &val_unit, cs, n, o, s->id, o->progress,
+                                    o->progress_every, o->jobs) == 0
                    ? VI_EXIT_OK
                    : VI_EXIT_FAIL;
   double total = 0;

@@ -1161,7 +1161,7 @@ int vi_demartin2018_chaotic(const vi_study *s, const reproduce_opts *o) {
       fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
     }
     if (vi_cells_measure_pool(&store, &dm_unit, S.cells, S.ncells, NULL, s->id,
-                              o->progress, o->progress_every, 0) != 0) {
+                              o->progress, o->progress_every, o->jobs) != 0) {
       status = VI_EXIT_FAIL;
     }
   }
