@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -32,6 +34,8 @@ struct vi_refcache {
   char *path;
   unsigned char *key;
   size_t keylen;
+  int lockfd;     /* vi_refcache_lock's descriptor, -1 when not held */
+  char *lockpath; /* its file, removed at unlock */
 };
 
 /* FNV-1a, 64 bits (Fowler, Noll & Vo): offset basis 14695981039346656037,
@@ -113,6 +117,7 @@ int vi_refcache_open(const char *dir, const vi_refcache_key *key, vi_refcache **
     return VI_ENOMEM;
   }
   c->dir = dir;
+  c->lockfd = -1;
   c->keylen = key_bytes(key, prec, NULL);
   c->key = malloc(c->keylen);
   if (c->key != NULL) {
@@ -133,9 +138,57 @@ void vi_refcache_free(vi_refcache *c) {
   if (c == NULL) {
     return;
   }
+  vi_refcache_unlock(c);
   free(c->path);
   free(c->key);
   free(c);
+}
+
+/* forward: the lock needs the directory */
+static int mkdir_p(const char *dir, char *err, size_t errlen);
+
+int vi_refcache_lock(vi_refcache *c) {
+  if (c->lockfd >= 0) {
+    return 1;
+  }
+  char err[64];
+  size_t len = strlen(c->path) + 6;
+  char *lp = malloc(len);
+  if (lp == NULL || mkdir_p(c->dir, err, sizeof err) != VI_OK) {
+    free(lp);
+    return 0;
+  }
+  snprintf(lp, len, "%s.lock", c->path);
+  int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    free(lp);
+    return 0;
+  }
+  while (flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      close(fd);
+      free(lp);
+      return 0;
+    }
+  }
+  c->lockfd = fd;
+  c->lockpath = lp;
+  return 1;
+}
+
+/* The lock file is removed before it is released: a waiter then holds an
+ * unlinked file, and finds the reference written (or computes it, still
+ * correctly); a later one finds the reference and takes no lock. So the
+ * cache keeps no lock files, but from a run killed while computing. */
+void vi_refcache_unlock(vi_refcache *c) {
+  if (c->lockfd >= 0) {
+    unlink(c->lockpath);
+    flock(c->lockfd, LOCK_UN);
+    close(c->lockfd);
+    c->lockfd = -1;
+  }
+  free(c->lockpath);
+  c->lockpath = NULL;
 }
 
 /* mkdir -p: create dir and its missing parents. */

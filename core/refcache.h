@@ -44,6 +44,15 @@ void vi_refcache_free(vi_refcache *c);
 /* Read the entry into body. Returns 1 on a hit (body filled), 0 when there
  * is no valid file (missing, short, another key, corrupt; body untouched). */
 int vi_refcache_read(const vi_refcache *c, const vi_refcache_body *body);
+/* Hold the entry's lock (DIR/NAME.ref.lock, flock, removed at unlock):
+ * exclusive between the threads and processes that compute the same
+ * reference, so that one computes it and the others read it (-j N,
+ * several runs on one cache).
+ * Returns 1 when held, 0 when the lock cannot be had (a read-only cache
+ * directory: computing without it is still correct, only perhaps twice).
+ * Released by vi_refcache_unlock or vi_refcache_free. */
+int vi_refcache_lock(vi_refcache *c);
+void vi_refcache_unlock(vi_refcache *c);
 /* Write the entry atomically, creating the directory and its parents.
  * Returns VI_OK or an error status with a message in err. */
 int vi_refcache_write(const vi_refcache *c, const vi_refcache_body *body, char *err,

@@ -464,6 +464,14 @@ int VI_X(vi_reference)(const VI_X(vi_system) *sys, VI_REAL h, long K,
       vi_refcache_free(cache);
       return VI_OK;
     }
+    /* A miss: compute under the entry's lock, so that threads or runs
+     * asking for the same reference at once compute it once (the others
+     * find it written when they get the lock). */
+    if (vi_refcache_lock(cache) && vi_refcache_read(cache, &body)) {
+      info->cached = 1;
+      vi_refcache_free(cache);
+      return VI_OK;
+    }
   }
 
   int rc = VI_EUNSUPPORTED;

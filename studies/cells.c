@@ -241,6 +241,8 @@ int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int
                   .ctx = ctx, .id = id, .lock = PTHREAD_MUTEX_INITIALIZER};
   vi_progress_begin(&P.pr, progress, every, id, u->noun, n);
   P.done = n - np;
+  /* the restored units are no measured time: the rate starts from here */
+  vi_progress_at(&P.pr, P.done, NULL);
   if (threads <= 0) {
     cpu_set_t set;
     const long ncpu = sched_getaffinity(0, sizeof set, &set) == 0
