@@ -158,6 +158,19 @@ static VI_REAL powi(VI_REAL x, int k) {
   return r;
 }
 
+/* newton() goes on as exact Newton from iteration it, after a divergence
+ * (restart, from the initial guess) or a fixed-point iteration given up
+ * (from the current iterate): no Jacobian kept from here on (simplified),
+ * no rate since the last J (prev), no step with a fresh J since the
+ * restart (jprev), and the iteration of the restart (base) is it. */
+static void to_exact_newton(int it, int *simplified, VI_REAL *prev, VI_REAL *jprev,
+                            int *base) {
+  *simplified = 0;
+  *prev = 0;
+  *jprev = 0;
+  *base = it;
+}
+
 /* The iteration from x. Exact Newton evaluates and factors J at every
  * iterate. The chord method and simplified Newton evaluate J only when
  * they keep none or when the contraction is slow (theta > jac_rate, or too
@@ -169,7 +182,8 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
   /* fixed-point iteration: the leading part M in place of J, kept while
    * the solves converge with it (see the fp branch below) */
   const int fp = s->opts.kind == VI_SOLVER_FIXED_POINT;
-  int simplified = s->opts.kind == VI_SOLVER_SIMPLIFIED || s->opts.kind == VI_SOLVER_CHORD || fp;
+  int simplified =
+      s->opts.kind == VI_SOLVER_SIMPLIFIED || s->opts.kind == VI_SOLVER_CHORD || fp;
   const int keeps_lu = simplified; /* an LU outlives its iteration */
   if (fp && s->lead == NULL) {
     return VI_EUNSUPPORTED; /* the family gave no leading part */
@@ -312,9 +326,10 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
         goto converged;
       }
       /* increments at round-off level that stopped contracting */
-      const int stalled = it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5);
-      if (theta > VI_C(0.5) && !(fp && simplified) && s->Jd != NULL && !s->lu_working && !probed &&
-          (!simplified || since == 1) && nrm > VI_SOLVER_STALL_FACTOR &&
+      const int stalled =
+          it - base >= 3 && nrm <= VI_SOLVER_STALL_FACTOR && theta > VI_C(0.5);
+      if (theta > VI_C(0.5) && !(fp && simplified) && s->Jd != NULL && !s->lu_working &&
+          !probed && (!simplified || since == 1) && nrm > VI_SOLVER_STALL_FACTOR &&
           nrm * s->opts.rtol <= VI_C(1e-8)) {
         /* A Jacobian just evaluated does not contract an increment so
          * small (relative 1e-8) that the nonlinearity cannot be the cause,
@@ -356,10 +371,7 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
         }
         if (theta > VI_C(0.5) ||
             powi(theta, s->opts.max_iter - it) / (1 - theta) * nrm > 1) {
-          simplified = 0;
-          prev = 0;
-          jprev = 0;
-          base = it;
+          to_exact_newton(it, &simplified, &prev, &jprev, &base);
           continue;
         }
       } else if (stalled && theta < 1 && since == 1) {
@@ -377,10 +389,7 @@ static int newton(VI_X(vi_solver) *s, VI_REAL *x, vi_solve_counts *c) {
     continue;
   restart:
     memcpy(x, s->x0, (size_t)N * sizeof *x);
-    simplified = 0;
-    prev = 0;
-    jprev = 0;
-    base = it;
+    to_exact_newton(it, &simplified, &prev, &jprev, &base);
   }
   s->lu_valid = 0;
   return VI_NEWTON_NOCONV;
@@ -421,7 +430,8 @@ int VI_X(vi_solver_alloc)(const VI_X(vi_solver_opts) *opts, int N,
     return VI_EINVAL;
   }
   /* AUTO without a family (vi_stepper_init resolves a family's): chord */
-  const int kind = opts->kind == VI_SOLVER_AUTO ? VI_X(vi_solver_default_kind)(0) : opts->kind;
+  const int kind =
+      opts->kind == VI_SOLVER_AUTO ? VI_X(vi_solver_default_kind)(0) : opts->kind;
   const vi_solver_backend *be = backend_of(kind);
   if (be == NULL) {
     return VI_EINVAL;
@@ -505,8 +515,8 @@ void VI_X(vi_solver_reset)(VI_X(vi_solver) *s) {
 }
 
 /* Solver options of a typed configuration (vi_solver_config). */
-int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *so, char *err,
-                              size_t errlen) {
+int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *so,
+                              char *err, size_t errlen) {
   VI_X(vi_solver_opts_default)(so);
   if (c->kind != VI_SOLVER_AUTO) {
     so->kind = c->kind;
@@ -521,7 +531,8 @@ int VI_X(vi_solver_opts_from)(const vi_solver_config *c, VI_X(vi_solver_opts) *s
   const vi_solver_backend *be = backend_of(so->kind);
   if (be == NULL) {
     snprintf(err, errlen,
-             "invalid solver kind %d; valid: newton, chord, simplified, fixed-point, kinsol",
+             "invalid solver kind %d; valid: newton, chord, simplified, "
+             "fixed-point, kinsol",
              c->kind);
     return VI_EINVAL;
   }

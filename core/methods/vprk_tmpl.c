@@ -145,6 +145,27 @@ static int vprk_stages(vprk_state *st, const VI_REAL *x) {
   return VI_OK;
 }
 
+/* The leading blocks M_ik = a_ik Dalpha(Q_i) - abar_ik Dalpha(Q_k)' of the
+ * Jacobian into the N x N matrix M (row-major, leading dimension N), from
+ * the Dalpha(Q_j) of vprk_stages: all of vprk_lead's M, and the part of
+ * vprk_resjac's J that its h-terms are then subtracted from. */
+static void vprk_lead_fill(const vprk_state *st, VI_REAL *M) {
+  const int n = st->n, s = st->s, N = st->N;
+  const size_t nn = (size_t)n * (size_t)n;
+  for (int i = 0; i < s; i++) {
+    for (int k = 0; k < s; k++) {
+      const VI_REAL aik = st->A[i * s + k], bik = st->Ab[i * s + k];
+      const VI_REAL *Dai = st->Da + i * nn, *Dak = st->Da + k * nn;
+      for (int a = 0; a < n; a++) {
+        VI_REAL *row = M + (size_t)(i * n + a) * N + k * n;
+        for (int c = 0; c < n; c++) {
+          row[c] = aik * Dai[a * n + c] - bik * Dak[c * n + a];
+        }
+      }
+    }
+  }
+}
+
 /* Residual and Jacobian of one step in the stage velocities V (file
  * comment; tyranowski2014 (4.21) / h, Jacobian cf. (4.13)-(4.15)). Leaves
  * Q_j and Pdot_j of x in the state. */
@@ -190,17 +211,12 @@ static int vprk_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
     }
   }
   /* dF_i/dV_k = a_ik Dalpha(Q_i) - abar_ik Dalpha(Q_k)'
-   *             - h sum_j abar_ij a_jk B_j. */
+   *             - h sum_j abar_ij a_jk B_j:
+   * the leading blocks (vprk_lead_fill), then the h-terms subtracted from
+   * each entry in the order of j. */
+  vprk_lead_fill(st, J);
   for (int i = 0; i < s; i++) {
     for (int k = 0; k < s; k++) {
-      const VI_REAL aik = st->A[i * s + k], bik = st->Ab[i * s + k];
-      const VI_REAL *Dai = st->Da + i * nn, *Dak = st->Da + k * nn;
-      for (int a = 0; a < n; a++) {
-        VI_REAL *row = J + (size_t)(i * n + a) * N + k * n;
-        for (int c = 0; c < n; c++) {
-          row[c] = aik * Dai[a * n + c] - bik * Dak[c * n + a];
-        }
-      }
       for (int j = 0; j < s; j++) {
         const VI_REAL w = h * st->Ab[i * s + j] * st->A[j * s + k];
         if (w == 0) {
@@ -228,24 +244,11 @@ static int vprk_resjac(void *ctx, const VI_REAL *x, VI_REAL *F, VI_REAL *J) {
  * VIII.6). */
 static int vprk_lead(void *ctx, const VI_REAL *x, VI_REAL *M) {
   vprk_state *st = ctx;
-  const int n = st->n, s = st->s, N = st->N;
-  const size_t nn = (size_t)n * (size_t)n;
   int rc = vprk_stages(st, x);
   if (rc != VI_OK) {
     return rc;
   }
-  for (int i = 0; i < s; i++) {
-    for (int k = 0; k < s; k++) {
-      const VI_REAL aik = st->A[i * s + k], bik = st->Ab[i * s + k];
-      const VI_REAL *Dai = st->Da + i * nn, *Dak = st->Da + k * nn;
-      for (int a = 0; a < n; a++) {
-        VI_REAL *row = M + (size_t)(i * n + a) * N + k * n;
-        for (int c = 0; c < n; c++) {
-          row[c] = aik * Dai[a * n + c] - bik * Dak[c * n + a];
-        }
-      }
-    }
-  }
+  vprk_lead_fill(st, M);
   return VI_OK;
 }
 
