@@ -369,12 +369,12 @@ static void md_methods(void) {
  * studies/reproduce.c). */
 typedef struct md_study {
   const char *id, *source, *kind, *title, *published;
-  int tabular;
+  int tabular, timed;
 } md_study;
 
 static const md_study md_study_list[] = {
-#define STUDY(id, source, kind, spec, title, outputs, published, tabular)                \
-  {id, #source, #kind, title, published, tabular},
+#define STUDY(id, source, kind, spec, title, outputs, published, tabular, timed)         \
+  {id, #source, #kind, title, published, tabular, timed},
 #include "studies.def"
 #undef STUDY
 };
@@ -397,13 +397,14 @@ static void md_studies(void) {
       "read. What each study computes, the choices the paper leaves open and how to read "
       "its results: [studies.md](studies.md); how to add one: "
       "[extending.md](extending.md#adding-a-study).\n\n");
-  printf("| study | runner | spec file | published table | reduced by | what |\n"
-         "|---|---|---|---|---|---|\n");
+  printf("| study | runner | spec file | published table | reduced by | timed | what |\n"
+         "|---|---|---|---|---|---|---|\n");
   for (size_t i = 0; i < sizeof md_study_list / sizeof md_study_list[0]; i++) {
     const md_study *s = &md_study_list[i];
-    printf("| `%s` | %s | `studies/%s.c` | %s%s%s | `%s` | ", s->id, md_kind(s->kind),
+    printf("| `%s` | %s | `studies/%s.c` | %s%s%s | `%s` | %s | ", s->id, md_kind(s->kind),
            s->source, s->published ? "`" : "", s->published ? s->published : "none",
-           s->published ? "`" : "", s->tabular ? "--max-cells N" : "--quick");
+           s->published ? "`" : "", s->tabular ? "--max-cells N" : "--quick",
+           s->timed ? "yes" : "no");
     md_cell(s->title);
     printf(" |\n");
   }

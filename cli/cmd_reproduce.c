@@ -2,6 +2,7 @@
  * study driver (studies/reproduce.c), every destination checked before any
  * work. */
 #include "cli.h"
+#include "dist.h"
 #include "outfile.h"
 #include "progress.h"
 #include "reproduce.h"
@@ -19,6 +20,8 @@ const char vi_reproduce_help[] =
     "                         [--published DIR] [--results DIR] [--cache DIR|--no-cache]\n"
     "                         [--max-cells N] [--skip ID,...]\n"
     "                         [--no-progress] [--progress-every S] [-j N]\n"
+    "                         [--costs FILE]\n"
+    "       mpirun -n N vistudy reproduce ...\n"
     "\n"
     "Regenerates a paper table or figure (see --list). A table study writes\n"
     "results/ID.{md,csv,json}, compares every cell with the published values\n"
@@ -42,7 +45,16 @@ const char vi_reproduce_help[] =
     "validation cases, figure curves, ensemble members) on N threads; the\n"
     "default is one per CPU this process may run on. Results are the same\n"
     "whatever N, but for the CPU time each cell reports; timed cells\n"
-    "(work-precision, efficiency) always run one at a time on a pinned core.\n"
+    "(work-precision, efficiency; [timed] in --list) always run one at a time\n"
+    "on a pinned core, with no other cell measured meanwhile.\n"
+    "Under mpirun (or srun) the other ranks measure the untimed cells too:\n"
+    "rank 0 runs the studies, hands each idle rank one cell at a time and is\n"
+    "the only one to write; one rank per core (-j then sets rank 0's threads,\n"
+    "default 1). Results are the same as a serial run's; a rank that dies\n"
+    "stops the run, and a rerun resumes from every cell stored.\n"
+    "--costs FILE appends every measured cell's wall time to FILE (JSON\n"
+    "lines) and, when FILE holds costs from an earlier run, hands out the\n"
+    "longest cells first.\n"
     "Every destination is checked before any work: a results directory that\n"
     "cannot be created or written, or a result name that is a directory, is\n"
     "refused (exit 2).\n"
@@ -53,6 +65,42 @@ const char vi_reproduce_help[] =
 static int exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 || errno != ENOENT;
+}
+
+/* The cost log can be appended to (created if missing, never truncated).
+ * 0, or -1 with the reason in err. */
+static int costs_check(const char *path, char *err, size_t errlen) {
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "--costs %s: not a regular file", path);
+    return -1;
+  }
+  FILE *f = fopen(path, "a");
+  if (!f) {
+    snprintf(err, errlen, "--costs %s: cannot append to it (%s)", path, strerror(errno));
+    return -1;
+  }
+  fclose(f);
+  return 0;
+}
+
+/* A worker rank: silent (rank 0 reports every failure of a unit it was
+ * handed) and writing nothing; the reference cache it shares if it can. */
+static int worker(reproduce_opts *o, int cache_given) {
+  const int saved = dup(STDERR_FILENO);
+  if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) {
+    return VI_EXIT_FAIL;
+  }
+  if (vi_cli_prepare_cache("reproduce", &o->cache_dir, cache_given) != 0) {
+    o->cache_dir = NULL;
+  }
+  const int st = vi_reproduce_worker(o);
+  if (st != VI_EXIT_OK && saved >= 0) {
+    dprintf(saved, "vistudy reproduce: rank %d: MPI failed; this rank stops\n",
+            vi_dist_rank(o->dist));
+  }
+  vi_dist_finish(o->dist);
+  return st;
 }
 
 /* VI_EXIT_USAGE after the usage error in err when rc is nonzero, else 0. */
@@ -69,7 +117,7 @@ int vi_cmd_reproduce(int argc, char **argv) {
       {"max-cells", required_argument, NULL, 'm'}, {"help", no_argument, NULL, 'h'},
       {"quick", no_argument, NULL, 'q'},        {"skip", required_argument, NULL, 'k'},
       {"no-progress", no_argument, NULL, 'Q'},  {"progress-every", required_argument, NULL, 'E'},
-      {"jobs", required_argument, NULL, 'j'},
+      {"jobs", required_argument, NULL, 'j'},   {"costs", required_argument, NULL, 'C'},
       {NULL, 0, NULL, 0}};
   char pubbuf[VI_PATH_MAX], resbuf[VI_PATH_MAX + 16], cachebuf[VI_PATH_MAX];
   reproduce_opts o = {.published_dir = vi_published_dir(pubbuf, sizeof pubbuf),
@@ -125,6 +173,9 @@ int vi_cmd_reproduce(int argc, char **argv) {
         return VI_EXIT_USAGE;
       }
       break;
+    case 'C':
+      o.costs = optarg;
+      break;
     case 'j':
       if (vi_parse_int("-j", optarg, 1, 64, &o.jobs, err, sizeof err)) {
         return vi_cli_usage("reproduce", err);
@@ -164,6 +215,15 @@ int vi_cmd_reproduce(int argc, char **argv) {
     snprintf(resbuf, sizeof resbuf, "%s/quick", o.results_dir);
     dirs[1] = o.results_dir = resbuf;
   }
+  /* Every rank parsed the same arguments; from here rank 0 runs the
+   * studies and the others measure what it hands them (dist.h). */
+  if (vi_dist_init(NULL, NULL, &o.dist, err, sizeof err) != 0) {
+    fprintf(stderr, "vistudy reproduce: %s\n", err);
+    return VI_EXIT_FAIL;
+  }
+  if (vi_dist_rank(o.dist) > 0) {
+    return worker(&o, cache_given);
+  }
   int made[2] = {!exists(dirs[0]), dirs[1] && !exists(dirs[1])};
   int st = refused(dirs[1] ? vi_dir_prepare(dirs[0], 0, err, sizeof err) : 0, err);
   if (st == 0) {
@@ -171,6 +231,10 @@ int vi_cmd_reproduce(int argc, char **argv) {
   }
   if (st == 0 && vi_cli_prepare_cache("reproduce", &o.cache_dir, cache_given) != 0) {
     st = VI_EXIT_USAGE;
+  }
+  /* Last: a refused command creates no cost log either. */
+  if (st == 0 && o.costs) {
+    st = refused(costs_check(o.costs, err, sizeof err), err);
   }
   if (st != 0) {
     /* A refused command leaves nothing behind: the directories the checks
@@ -180,8 +244,10 @@ int vi_cmd_reproduce(int argc, char **argv) {
         rmdir(dirs[i]);
       }
     }
+    vi_dist_finish(o.dist);
     return st;
   }
-  return vi_reproduce(selected, &o);
+  st = vi_reproduce(selected, &o);
+  vi_dist_finish(o.dist);
+  return st;
 }
-

@@ -2,10 +2,12 @@
 /* sched_getaffinity, CPU_COUNT (glibc). */
 #define _GNU_SOURCE
 #include "cells.h"
+#include "dist.h"
 #include "progress.h"
 #include "machine.h"
 #include "report.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -110,7 +112,7 @@ int vi_cells_put(vi_cells *cs, const char *key, json_t *value, char *err, size_t
     snprintf(err, errlen, "out of memory storing cell %s", key);
     return -1;
   }
-  return vi_json_write(cs->root, cs->path, err, errlen);
+  return cs->memory_only ? 0 : vi_json_write(cs->root, cs->path, err, errlen);
 }
 
 void vi_cells_finish(vi_cells *cs) {
@@ -158,62 +160,364 @@ int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
   return rc;
 }
 
-/* The pool of vi_cells_measure_pool: the pending units, taken in order by
- * the next free thread; the store, the progress and the failure flag under
- * the lock. */
+/* The pool of vi_cells_pool: the pending units, taken in order by the next
+ * free thread (or handed by the coordinator thread to the next idle rank);
+ * the stores, the progress, the cost log and the failure flag under the
+ * lock. */
 typedef struct cells_pool {
   vi_cells *cs;
   const vi_cells_unit *u;
   void *units;
+  int n;
   const int *pending;
   int npending, next, done, failed;
   const void *ctx;
   const char *id;
+  vi_dist *dist;
+  char code[160]; /* vi_code_id, for the tasks' fingerprints */
+  FILE *costs;
   pthread_mutex_t lock;
   vi_progress pr;
 } cells_pool;
 
-static void *cells_worker(void *arg) {
-  cells_pool *P = arg;
-  char err[2 * VI_PATH_MAX + 256], key[256], label[160];
-  for (;;) {
-    pthread_mutex_lock(&P->lock);
-    const int j = !P->failed && P->next < P->npending ? P->next++ : -1;
-    pthread_mutex_unlock(&P->lock);
-    if (j < 0) {
-      return NULL;
+/* What must be equal on rank 0 and a worker for a unit measured there to be
+ * the unit rank 0 would have measured: the build (vi_code_id), the study
+ * and the configuration of the unit's store, which records everything its
+ * units depend on (a seed, T, the reduced run) since resuming relies on it
+ * too. FNV-1a 64 of the three. */
+static unsigned long long unit_fingerprint(const char *code, const char *study,
+                                           const vi_cells *store) {
+  const char *cfg = store ? json_string_value(json_object_get(store->root, "config")) : NULL;
+  const char *parts[3] = {code, study, cfg ? cfg : "(no store)"};
+  unsigned long long h = 0xcbf29ce484222325ull;
+  for (int i = 0; i < 3; i++) {
+    for (const unsigned char *c = (const unsigned char *)parts[i]; *c; c++) {
+      h = (h ^ *c) * 0x100000001b3ull;
     }
-    void *x = (char *)P->units + (size_t)P->pending[j] * P->u->size;
-    P->u->label(x, label, sizeof label);
-    err[0] = '\0';
-    const int rc = P->u->measure(x, P->ctx, err, sizeof err);
-    pthread_mutex_lock(&P->lock);
-    if (rc != 0) {
-      vi_progress_break(&P->pr);
+    h = (h ^ 0xff) * 0x100000001b3ull; /* a separator no text holds */
+  }
+  return h;
+}
+
+static vi_cells *unit_store(const vi_cells_unit *u, vi_cells *cs, void *x) {
+  return u->cells ? u->cells(x) : cs;
+}
+
+static void *unit_at(const cells_pool *P, int k) {
+  return (char *)P->units + (size_t)k * P->u->size;
+}
+
+/* The next pending unit's index, or -1 (none left, or a failure). */
+static int pool_take(cells_pool *P) {
+  pthread_mutex_lock(&P->lock);
+  const int k = !P->failed && P->next < P->npending ? P->pending[P->next++] : -1;
+  pthread_mutex_unlock(&P->lock);
+  return k;
+}
+
+/* A unit measured (here or on rank): stored, counted, logged; or its
+ * failure reported. Under the lock. */
+static void pool_finished(cells_pool *P, void *x, int rc, const char *err, double seconds,
+                          int rank) {
+  char key[256], label[160], serr[2 * VI_PATH_MAX + 256];
+  P->u->label(x, label, sizeof label);
+  P->u->key(x, key, sizeof key);
+  pthread_mutex_lock(&P->lock);
+  if (rc != 0) {
+    vi_progress_break(&P->pr);
+    if (P->u->fail) {
+      P->u->fail(x, P->ctx, err);
+    } else {
       fprintf(stderr, "vistudy reproduce: %s %s %s: %s\n", P->id, P->u->noun, label, err);
       P->failed = 1;
-    } else {
-      P->u->key(x, key, sizeof key);
-      if (vi_cells_put(P->cs, key, P->u->stored(x), err, sizeof err) != 0) {
-        vi_progress_break(&P->pr);
-        fprintf(stderr, "vistudy reproduce: %s: %s\n", P->id, err);
-        P->failed = 1;
-      } else {
-        P->done++;
-        char what[200];
-        snprintf(what, sizeof what, "%.150s finished", label);
-        vi_progress_at(&P->pr, P->done, what);
-      }
     }
     pthread_mutex_unlock(&P->lock);
+    return;
+  }
+  vi_cells *store = unit_store(P->u, P->cs, x);
+  const double t0 = vi_clock();
+  if (store && vi_cells_put(store, key, P->u->stored(x), serr, sizeof serr) != 0) {
+    vi_progress_break(&P->pr);
+    if (P->u->fail) {
+      P->u->fail(x, P->ctx, serr);
+    } else {
+      fprintf(stderr, "vistudy reproduce: %s: %s\n", P->id, serr);
+      P->failed = 1;
+    }
+  } else {
+    P->done++;
+    char what[200];
+    snprintf(what, sizeof what, "%.150s finished", label);
+    vi_progress_at(&P->pr, P->done, what);
+  }
+  if (P->costs) {
+    /* the label names a unit uniquely in its study (a figure set's curve
+     * labels repeat across its figures; their keys are per store) */
+    json_t *line = json_pack("{s:s, s:s, s:f, s:f, s:i}", "study", P->id, "key", label,
+                             "seconds", seconds, "store_seconds", vi_clock() - t0, "rank",
+                             rank);
+    char *text = line ? json_dumps(line, JSON_COMPACT) : NULL;
+    if (text) {
+      fprintf(P->costs, "%s\n", text);
+      fflush(P->costs);
+    }
+    free(text);
+    json_decref(line);
+  }
+  pthread_mutex_unlock(&P->lock);
+}
+
+static void *cells_worker(void *arg) {
+  cells_pool *P = arg;
+  char err[2 * VI_PATH_MAX + 256];
+  for (int k; (k = pool_take(P)) >= 0;) {
+    void *x = unit_at(P, k);
+    err[0] = '\0';
+    const double t0 = vi_clock();
+    const int rc = P->u->measure(x, P->ctx, err, sizeof err);
+    pool_finished(P, x, rc, err, vi_clock() - t0, 0);
+  }
+  return NULL;
+}
+
+/* Hand rank the next pending unit, if any: 1 if handed, 0 if none is
+ * left. A failed send ends the run (vi_dist_abort): a unit taken and never
+ * measured would be a table written without it. */
+static int pool_hand(cells_pool *P, int rank, int *busy) {
+  const int k = pool_take(P);
+  if (k < 0) {
+    return 0;
+  }
+  void *x = unit_at(P, k);
+  vi_dist_task t = {.valid = 1, .unit = k, .n = P->n};
+  snprintf(t.study, sizeof t.study, "%s", vi_dist_study(P->dist));
+  snprintf(t.pool, sizeof t.pool, "%s", P->id);
+  P->u->key(x, t.key, sizeof t.key);
+  t.fingerprint = unit_fingerprint(P->code, t.study, unit_store(P->u, P->cs, x));
+  if (vi_dist_send_task(P->dist, rank, &t) != 0) {
+    vi_dist_abort(P->dist, "a unit could not be sent to a rank");
+  }
+  busy[rank] = k;
+  return 1;
+}
+
+/* Rank 0's coordinator thread: one unit at a time to every other rank;
+ * each result restored into its unit as a resumed one would be, then
+ * stored like a unit measured here. */
+static void *cells_coordinate(void *arg) {
+  cells_pool *P = arg;
+  const int size = vi_dist_size(P->dist);
+  int *busy = malloc((size_t)size * sizeof *busy);
+  int outstanding = 0;
+  char why[512], err[2 * VI_PATH_MAX + 1024];
+  for (int r = 1; busy && r < size; r++) {
+    busy[r] = -1;
+    outstanding += pool_hand(P, r, busy);
+  }
+  while (busy && outstanding > 0) {
+    int rank = 0, unit = -1, rc = -1;
+    double seconds = 0;
+    char *text = NULL;
+    if (vi_dist_recv_result(P->dist, &rank, &unit, &rc, &seconds, &text) != 0 ||
+        rank < 1 || rank >= size || busy[rank] != unit) {
+      /* Not the result of a unit handed out: the ranks disagree on the
+       * run. Stop them all; the units stored so far are kept. */
+      vi_dist_abort(P->dist, "a result could not be received, or was for no unit handed "
+                             "out");
+    }
+    void *x = unit_at(P, unit);
+    if (rc == 0) {
+      json_error_t je;
+      json_t *v = json_loads(text, 0, &je);
+      snprintf(why, sizeof why, "restored but not complete");
+      if (!v || P->u->restore(x, v, why, sizeof why) != 0 || !P->u->done(x)) {
+        rc = -1;
+        snprintf(err, sizeof err, "the result of rank %d cannot be read back (%s)", rank,
+                 v ? why : je.text);
+      }
+      json_decref(v);
+    } else {
+      snprintf(err, sizeof err, "rank %d: %s", rank, text ? text : "failed");
+    }
+    free(text);
+    pool_finished(P, x, rc, err, seconds, rank);
+    busy[rank] = -1;
+    outstanding += pool_hand(P, rank, busy) - 1;
+  }
+  if (!busy) {
+    pthread_mutex_lock(&P->lock);
+    fprintf(stderr, "vistudy reproduce: %s: out of memory\n", P->id);
+    P->failed = 1;
+    pthread_mutex_unlock(&P->lock);
+  }
+  free(busy);
+  return NULL;
+}
+
+/* A worker rank's part of a pool: the units rank 0 hands out, while they
+ * belong to this pool of this study; the first task of another is left
+ * held for the worker's loop (reproduce.c), and the pool returns -1 so
+ * that its runner stops without writing. */
+static int cells_serve(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
+                       const void *ctx, const char *id, vi_dist *d) {
+  vi_dist_task *t = vi_dist_held(d);
+  char err[2 * VI_PATH_MAX + 256], key[256], code[160];
+  vi_code_id(code, sizeof code);
+  for (;;) {
+    if (!t->valid && vi_dist_recv_task(d) != 0) {
+      return -1;
+    }
+    if (t->stop || strcmp(t->study, vi_dist_study(d)) != 0 || strcmp(t->pool, id) != 0) {
+      return -1;
+    }
+    int rc = -1;
+    double seconds = 0;
+    char *text = NULL;
+    err[0] = '\0';
+    if (t->n != n || t->unit < 0 || t->unit >= n) {
+      snprintf(err, sizeof err, "rank %d built %d %ss of %s, rank 0 %d", vi_dist_rank(d), n,
+               u->noun, id, t->n);
+    } else {
+      void *x = (char *)units + (size_t)t->unit * u->size;
+      u->key(x, key, sizeof key);
+      if (strcmp(key, t->key) != 0) {
+        snprintf(err, sizeof err, "%s %d is %s on rank %d but %s on rank 0", u->noun,
+                 t->unit, key, vi_dist_rank(d), t->key);
+      } else if (unit_fingerprint(code, t->study, unit_store(u, cs, x)) != t->fingerprint) {
+        snprintf(err, sizeof err,
+                 "rank %d builds %s %s for another configuration or build than rank 0 "
+                 "(another vistudy, or an environment such as VI_VALIDATION_SEED that "
+                 "differs: mpirun -x passes it)",
+                 vi_dist_rank(d), u->noun, key);
+      } else {
+        const double t0 = vi_clock();
+        rc = u->measure(x, ctx, err, sizeof err);
+        seconds = vi_clock() - t0;
+        json_t *v = rc == 0 ? u->stored(x) : NULL;
+        text = v ? json_dumps(v, JSON_COMPACT) : NULL;
+        json_decref(v);
+        if (rc == 0 && !text) {
+          rc = -1;
+          snprintf(err, sizeof err, "out of memory");
+        }
+      }
+    }
+    const int sent = vi_dist_send_result(d, rc, seconds, rc == 0 ? text : err);
+    free(text);
+    if (sent != 0) {
+      return -1;
+    }
   }
 }
 
+/* Longest first where the cost log knows the costs (units it does not know
+ * first, in their order): the longest unit started last would bound the
+ * pool's time. */
+static void order_by_cost(int *pending, int np, const vi_cells_unit *u, void *units,
+                          const char *id, const char *path) {
+  FILE *f = path ? fopen(path, "r") : NULL;
+  if (!f) {
+    return;
+  }
+  json_t *known = json_object();
+  char line[4096];
+  while (known && fgets(line, sizeof line, f)) {
+    json_t *v = json_loads(line, 0, NULL);
+    const char *study = json_string_value(json_object_get(v, "study"));
+    const char *key = json_string_value(json_object_get(v, "key"));
+    json_t *sec = json_object_get(v, "seconds");
+    if (study && key && json_is_number(sec) && strcmp(study, id) == 0) {
+      json_object_set_new(known, key, json_real(json_number_value(sec)));
+    }
+    json_decref(v);
+  }
+  fclose(f);
+  double *c = malloc((size_t)(np > 0 ? np : 1) * sizeof *c);
+  char key[256];
+  for (int i = 0; c && i < np; i++) {
+    u->label((char *)units + (size_t)pending[i] * u->size, key, sizeof key);
+    json_t *v = json_object_get(known, key);
+    c[i] = v ? json_number_value(v) : INFINITY;
+  }
+  /* Insertion sort, stable: equal costs keep the units' order. */
+  for (int i = 1; c && i < np; i++) {
+    const double ci = c[i];
+    const int pi = pending[i];
+    int j = i - 1;
+    for (; j >= 0 && c[j] < ci; j--) {
+      c[j + 1] = c[j];
+      pending[j + 1] = pending[j];
+    }
+    c[j + 1] = ci;
+    pending[j + 1] = pi;
+  }
+  free(c);
+  json_decref(known);
+}
+
+int vi_cells_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int n, int *pending,
+                  int np, const void *ctx, const char *id, const vi_pool_opts *po) {
+  if (vi_dist_rank(po->dist) > 0) {
+    return cells_serve(cs, u, units, n, ctx, id, po->dist);
+  }
+  order_by_cost(pending, np, u, units, id, po->costs);
+  cells_pool P = {.cs = cs, .u = u, .units = units, .n = n, .pending = pending,
+                  .npending = np, .ctx = ctx, .id = id, .dist = po->dist,
+                  .lock = PTHREAD_MUTEX_INITIALIZER};
+  if (vi_dist_size(po->dist) > 1) {
+    vi_code_id(P.code, sizeof P.code);
+  }
+  if (po->costs) {
+    P.costs = fopen(po->costs, "a");
+    if (!P.costs) {
+      fprintf(stderr, "vistudy reproduce: %s: cannot append to the cost log %s (%s)\n", id,
+              po->costs, strerror(errno));
+      return -1;
+    }
+  }
+  vi_progress_begin(&P.pr, po->progress, po->every, id, u->noun, n);
+  P.done = n - np;
+  /* the restored units are no measured time: the rate starts from here */
+  vi_progress_at(&P.pr, P.done, NULL);
+  int threads = po->threads;
+  if (threads <= 0 && vi_dist_size(po->dist) > 1) {
+    threads = 1; /* under MPI: one rank per core, rank 0 measuring too */
+  } else if (threads <= 0) {
+    cpu_set_t set;
+    const long ncpu = sched_getaffinity(0, sizeof set, &set) == 0
+                          ? CPU_COUNT(&set)
+                          : sysconf(_SC_NPROCESSORS_ONLN);
+    threads = ncpu > 1 ? (int)ncpu : 1;
+  }
+  threads = threads > np ? np : threads;
+  pthread_t th[65];
+  int started = 0;
+  for (int t = 1; t < threads && t < 64; t++) {
+    started += pthread_create(&th[started], NULL, cells_worker, &P) == 0;
+  }
+  if (vi_dist_size(po->dist) > 1 && np > 0) {
+    if (pthread_create(&th[started], NULL, cells_coordinate, &P) == 0) {
+      started++;
+    } else {
+      cells_coordinate(&P);
+    }
+  }
+  cells_worker(&P); /* the calling thread works too */
+  for (int t = 0; t < started; t++) {
+    pthread_join(th[t], NULL);
+  }
+  vi_progress_end(&P.pr, P.done);
+  pthread_mutex_destroy(&P.lock);
+  if (P.costs) {
+    fclose(P.costs);
+  }
+  return P.failed ? -1 : 0;
+}
+
 int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
-                          const void *ctx, const char *id, int progress, double every,
-                          int threads) {
-  if (threads == 1) {
-    return vi_cells_measure(cs, u, units, n, ctx, id, progress, every);
+                          const void *ctx, const char *id, const vi_pool_opts *po) {
+  if (po->threads == 1 && vi_dist_size(po->dist) == 1 && !po->costs) {
+    return vi_cells_measure(cs, u, units, n, ctx, id, po->progress, po->every);
   }
   char key[256], why[512];
   int *pending = malloc((size_t)(n > 0 ? n : 1) * sizeof *pending);
@@ -221,7 +525,8 @@ int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int
     fprintf(stderr, "vistudy reproduce: %s: out of memory\n", id);
     return -1;
   }
-  /* Restored serially first: only the units not stored go to the pool. */
+  /* Restored serially first: only the units not stored go to the pool (a
+   * worker rank's store is empty: it restores nothing). */
   int np = 0;
   for (int k = 0; k < n; k++) {
     void *x = (char *)units + (size_t)k * u->size;
@@ -237,33 +542,9 @@ int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int
       pending[np++] = k;
     }
   }
-  cells_pool P = {.cs = cs, .u = u, .units = units, .pending = pending, .npending = np,
-                  .ctx = ctx, .id = id, .lock = PTHREAD_MUTEX_INITIALIZER};
-  vi_progress_begin(&P.pr, progress, every, id, u->noun, n);
-  P.done = n - np;
-  /* the restored units are no measured time: the rate starts from here */
-  vi_progress_at(&P.pr, P.done, NULL);
-  if (threads <= 0) {
-    cpu_set_t set;
-    const long ncpu = sched_getaffinity(0, sizeof set, &set) == 0
-                          ? CPU_COUNT(&set)
-                          : sysconf(_SC_NPROCESSORS_ONLN);
-    threads = ncpu > 1 ? (int)ncpu : 1;
-  }
-  threads = threads > np ? np : threads;
-  pthread_t th[64];
-  int started = 0;
-  for (int t = 1; t < threads && t < 64; t++) {
-    started += pthread_create(&th[started], NULL, cells_worker, &P) == 0;
-  }
-  cells_worker(&P); /* the calling thread works too */
-  for (int t = 0; t < started; t++) {
-    pthread_join(th[t], NULL);
-  }
-  vi_progress_end(&P.pr, P.done);
-  pthread_mutex_destroy(&P.lock);
+  const int rc = vi_cells_pool(cs, u, units, n, pending, np, ctx, id, po);
   free(pending);
-  return P.failed ? -1 : 0;
+  return rc;
 }
 
 static json_t *num_or_null(double v) {

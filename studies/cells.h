@@ -29,6 +29,7 @@ typedef struct vi_cells {
   char path[VI_PATH_MAX + 64];
   json_t *root; /* the file's content: header and "cells" {key: value} */
   int loaded;   /* number of cells read from an earlier run */
+  int memory_only; /* keep put cells in memory, write no file (quick figures) */
 } vi_cells;
 
 /* The program's identity for the store: version and the FNV-1a hash of
@@ -56,8 +57,14 @@ void vi_cells_finish(vi_cells *cs);
 void vi_cells_close(vi_cells *cs);
 
 /* What a resumable study measures: its units (the table runner's cells,
- * the order validation's cases), size bytes each, and what the measuring
- * loop does with one. noun names a unit in messages. */
+ * the order validation's cases, a figure's curves), size bytes each, and
+ * what the measuring loop does with one. noun names a unit in messages.
+ * restore also takes back a unit measured by another rank (dist.h): the
+ * stored JSON is what travels. Optional (NULL): cells, the store a unit
+ * goes to when it is not the pool's (a figure set: one store per figure;
+ * NULL returned: not stored); fail, which reports a unit's failure as the
+ * unit's own, the pool going on (else the pool reports it and starts no
+ * new unit). */
 typedef struct vi_cells_unit {
   const char *noun;
   size_t size;
@@ -67,6 +74,8 @@ typedef struct vi_cells_unit {
   int (*done)(const void *u);
   int (*measure)(void *u, const void *ctx, char *err, size_t errlen); /* 0 or -1 */
   json_t *(*stored)(const void *u); /* the measurement to store */
+  vi_cells *(*cells)(void *u);
+  void (*fail)(void *u, const void *ctx, const char *err);
 } vi_cells_unit;
 
 /* The measuring loop of study id over units[0..n-1]: a unit the store
@@ -77,18 +86,36 @@ typedef struct vi_cells_unit {
 int vi_cells_measure(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
                      const void *ctx, const char *id, int progress, double every);
 
+/* How a pool measures: progress (vi_progress_mode) every seconds; threads
+ * measuring on this process (<= 0: one per CPU of the affinity mask, or 1
+ * under MPI, one rank per core); the MPI ranks (NULL: none); costs: a cost
+ * log (JSON lines) to order the units by (longest first) and to append
+ * every measured unit's wall time to, or NULL. */
+typedef struct vi_pool_opts {
+  int progress;
+  double every;
+  int threads;
+  struct vi_dist *dist;
+  const char *costs;
+} vi_pool_opts;
+
 /* The same loop with the units not restored measured by a pool of threads
- * (threads <= 0: one per CPU this process may run on, its affinity mask),
- * for studies whose units are independent (demartin2018-chaotic: one
- * trajectory of an ensemble per unit): u->measure is then called
- * concurrently on distinct units (it must touch nothing shared but ctx,
- * read-only); each finished unit is stored at once under a lock, so an
- * interrupted run resumes from every unit finished, in any order. After a
- * failed measurement or store write no new unit starts. 0, or -1 (reported
- * on stderr). threads = 1 measures in the calling thread, in order. */
+ * and, under MPI, by the other ranks (rank 0 coordinates and stores; a
+ * worker rank measures what it is handed and returns -1 when rank 0 moves
+ * on, see dist.h): u->measure is then called concurrently on distinct
+ * units (it must touch nothing shared but ctx, read-only); each finished
+ * unit is stored at once under a lock, so an interrupted run resumes from
+ * every unit finished, in any order. After a failed measurement or store
+ * write no new unit starts. 0, or -1 (reported on stderr). One thread
+ * without MPI and cost log: the units measured in the calling thread, in
+ * order. */
 int vi_cells_measure_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int n,
-                          const void *ctx, const char *id, int progress, double every,
-                          int threads);
+                          const void *ctx, const char *id, const vi_pool_opts *po);
+
+/* The pool itself, over the unit indices pending[0..np-1] (reordered by
+ * the cost log), for a runner that restores its units itself (figures). */
+int vi_cells_pool(vi_cells *cs, const vi_cells_unit *u, void *units, int n, int *pending,
+                  int np, const void *ctx, const char *id, const vi_pool_opts *po);
 
 /* A fitted order as a stored measurement: {"order": number or null,
  * "label": "4.01" | "d" | "plateau" | "-", "residual": number or null}. */

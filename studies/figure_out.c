@@ -1114,7 +1114,11 @@ int vi_fig_stage_outputs(vi_outset *set, const vi_fig_spec *f, const vi_series *
   if (f->measure) {
     json_object_set_new(j, "quantity", json_string(f->measure));
   }
-  json_object_set_new(j, "machine", vi_timing_json(tg));
+  json_t *mj = vi_timing_json(tg);
+  if (f->kind == VI_FIG_WORK) {
+    json_object_set_new(mj, "schedule", json_string(VI_TIMING_SCHEDULE));
+  }
+  json_object_set_new(j, "machine", mj);
   json_t *arr = json_array();
   for (int i = 0; i < ntot; i++) {
     json_array_append_new(arr, series_json(&ss[i]));

@@ -8,6 +8,7 @@
 #include "progress.h"
 #include "report.h"
 #include "reproduce.h"
+#include "dist.h"
 #include "specs.h"
 
 #include <errno.h>
@@ -59,8 +60,8 @@ const char *vi_published_dir(char *buf, size_t len) {
 #define VI_STUDY_RUN_SWEEP(spec) vi_run_sweep, &spec
 #define VI_STUDY_RUN_PROGRAM(spec) spec, NULL
 static const vi_study studies[] = {
-#define STUDY(id, source, kind, spec, title, outputs, published, tabular) \
-  {id, title, VI_STUDY_RUN_##kind(spec), outputs, published, tabular},
+#define STUDY(id, source, kind, spec, title, outputs, published, tabular, timed) \
+  {id, title, VI_STUDY_RUN_##kind(spec), outputs, published, tabular, timed},
 #include "studies.def"
 #undef STUDY
 };
@@ -68,7 +69,8 @@ static const vi_study studies[] = {
 
 int vi_reproduce_list(FILE *f) {
   for (int i = 0; i < NSTUDIES; i++) {
-    fprintf(f, "%-25s %s\n", studies[i].id, studies[i].title);
+    fprintf(f, "%-25s %s%s\n", studies[i].id, studies[i].title,
+            studies[i].timed ? " [timed]" : "");
   }
   return VI_EXIT_OK;
 }
@@ -194,6 +196,22 @@ int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
   return 0;
 }
 
+vi_pool_opts vi_pool_of(const reproduce_opts *o) {
+  return (vi_pool_opts){.progress = o->progress, .every = o->progress_every,
+                        .threads = o->jobs, .dist = o->dist, .costs = o->costs};
+}
+
+/* The cost log's line for a whole study: its wall time (tools/scaleout's
+ * projection: what is not in its units is its serial part). */
+static void log_study(const reproduce_opts *o, const vi_study *s, double wall) {
+  FILE *f = o->costs ? fopen(o->costs, "a") : NULL;
+  if (f) {
+    fprintf(f, "{\"study\":\"%s\",\"wall_seconds\":%.6f,\"timed\":%s,\"ranks\":%d}\n",
+            s->id, wall, s->timed ? "true" : "false", vi_dist_size(o->dist));
+    fclose(f);
+  }
+}
+
 int vi_reproduce(const int selected[], const reproduce_opts *o) {
   int worst = VI_EXIT_OK, n = 0, k = 0;
   for (int i = 0; i < NSTUDIES; i++) {
@@ -207,9 +225,51 @@ int vi_reproduce(const int selected[], const reproduce_opts *o) {
         fprintf(stderr, "vistudy reproduce: study %d/%d: %s (%.0f s elapsed)\n", ++k, n,
                 studies[i].id, vi_clock() - t0);
       }
+      vi_dist_set_study(o->dist, studies[i].id);
+      const double ts = vi_clock();
       int st = studies[i].run(&studies[i], o);
+      log_study(o, &studies[i], vi_clock() - ts);
       worst = st > worst ? st : worst;
     }
   }
   return worst;
+}
+
+int vi_reproduce_worker(const reproduce_opts *o) {
+  vi_dist *d = o->dist;
+  vi_dist_task *t = vi_dist_held(d);
+  /* A worker resumes nothing and writes nothing: its units come from rank
+   * 0, which restores and stores them. */
+  reproduce_opts w = *o;
+  w.fresh = 1;
+  w.progress = VI_PROGRESS_NONE;
+  w.costs = NULL;
+  w.jobs = 1;
+  for (;;) {
+    if (!t->valid && vi_dist_recv_task(d) != 0) {
+      return VI_EXIT_FAIL;
+    }
+    if (t->stop) {
+      return VI_EXIT_OK;
+    }
+    const int i = study_index(t->study, strlen(t->study));
+    const long served = vi_dist_served(d);
+    if (i >= 0) {
+      /* The runner builds the study's units as rank 0 did and serves the
+       * held task in its pool (cells.c), then stops at the first task of
+       * another pool, leaving it held. */
+      vi_dist_set_study(d, studies[i].id);
+      studies[i].run(&studies[i], &w);
+    }
+    if (t->valid && vi_dist_served(d) == served) {
+      /* Its runner never reached that pool: an error for rank 0, which
+       * reports it as the unit's failure. */
+      char err[256];
+      snprintf(err, sizeof err, "rank %d could not build the units of %s (its runner "
+               "stopped before its pool)", vi_dist_rank(d), t->study);
+      if (vi_dist_send_result(d, -1, 0, err) != 0) {
+        return VI_EXIT_FAIL;
+      }
+    }
+  }
 }

@@ -28,5 +28,9 @@ int vi_reproduce_check(const int selected[], const reproduce_opts *o, char *err,
 /* Run the selected studies; the worst VI_EXIT_* status. */
 int vi_reproduce(const int selected[], const reproduce_opts *o);
 int vi_reproduce_list(FILE *f);
+/* A worker rank of an MPI run (dist.h): measure the units rank 0 hands
+ * out, study by study, until it says stop; VI_EXIT_OK, or VI_EXIT_FAIL
+ * when MPI fails. */
+int vi_reproduce_worker(const reproduce_opts *o);
 
 #endif

@@ -14,6 +14,7 @@
 /* sched_getaffinity, CPU_COUNT (glibc). */
 #define _GNU_SOURCE
 #include "cells.h"
+#include "dist.h"
 #include "figure_impl.h"
 #include "machine.h"
 #include "outfile.h"
@@ -140,6 +141,7 @@ static int fig_prepare(fig_run *R, const vi_fig_spec *f, const reproduce_opts *o
     return R->status = VI_EXIT_FAIL;
   }
   R->store_open = 1;
+  R->store.memory_only = o->quick; /* a quick run stores nothing */
   if (note[0]) {
     fig_report(R, o, note);
   }
@@ -170,71 +172,96 @@ static int fig_curve(fig_run *R, int i, const reproduce_opts *o, char *err, size
   return vi_fig_curve_run(f, i, R->T, zoom, o->quick, s, z, err, errlen);
 }
 
-/* The pool: every pending (figure, curve) of a set of figures, taken by
- * the next free thread; finished curves go to their figure's store under
- * the lock (the store writes its partial file). */
+/* The pool's units: every pending (figure, curve) of a set of figures, a
+ * unit of the cell pool (cells.h) stored in its figure's store (in memory
+ * only in a quick run); a failed curve fails its figure, the others go
+ * on. */
 typedef struct fig_job {
   fig_run *R;
   int i;
-  int rc;
-  char err[1024];
+  const reproduce_opts *o;
 } fig_job;
 
-typedef struct fig_pool {
-  fig_job *jobs;
-  int njobs, next, done;
-  const reproduce_opts *o;
-  pthread_mutex_t lock;
-  vi_progress prog; /* under the lock */
-} fig_pool;
-
-static void *fig_worker(void *arg) {
-  fig_pool *P = arg;
-  for (;;) {
-    pthread_mutex_lock(&P->lock);
-    const int j = P->next < P->njobs ? P->next++ : -1;
-    pthread_mutex_unlock(&P->lock);
-    if (j < 0) {
-      return NULL;
-    }
-    fig_job *J = &P->jobs[j];
-    J->rc = fig_curve(J->R, J->i, P->o, J->err, sizeof J->err);
-    pthread_mutex_lock(&P->lock);
-    fig_run *R = J->R;
-    vi_series *s = &R->ss[J->i], *z = R->nz ? &R->ss[R->ns + J->i] : NULL;
-    P->done++;
-    char what[300];
-    snprintf(what, sizeof what, "%s: %s finished", R->f->id, s->label);
-    vi_progress_at(&P->prog, P->done, what);
-    if (J->rc != VI_OK) {
-      char msg[1200];
-      snprintf(msg, sizeof msg, "%s: %s", s->label, J->err);
-      fig_report(R, P->o, msg);
-      R->status = VI_EXIT_FAIL;
-    } else {
-      s->done = 1;
-      if (z) {
-        z->done = 1;
-      }
-      char err[512];
-      if (!P->o->quick &&
-          vi_cells_put(&R->store, s->label, vi_fig_curve_stored(s, z), err, sizeof err) != 0) {
-        fig_report(R, P->o, err);
-        R->status = VI_EXIT_FAIL;
-      }
-    }
-    pthread_mutex_unlock(&P->lock);
-  }
+static vi_series *job_zoom(const fig_job *J) {
+  return J->R->nz ? &J->R->ss[J->R->ns + J->i] : NULL;
 }
 
+static void job_key(const void *u, char *buf, size_t len) {
+  const fig_job *J = u;
+  snprintf(buf, len, "%s", J->R->ss[J->i].label);
+}
+
+static void job_label(const void *u, char *buf, size_t len) {
+  const fig_job *J = u;
+  snprintf(buf, len, "%s: %s", J->R->f->id, J->R->ss[J->i].label);
+}
+
+static int job_restore(void *u, json_t *v, char *why, size_t whylen) {
+  fig_job *J = u;
+  const vi_fig_spec *f = J->R->f;
+  const double zoom = J->o->quick ? f->trace.zoom / 5 : f->trace.zoom;
+  return vi_fig_curve_restore(f, J->i, J->R->T, zoom, J->o->quick, &J->R->ss[J->i],
+                              job_zoom(J), v, why, whylen);
+}
+
+static int job_done(const void *u) {
+  const fig_job *J = u;
+  const vi_series *z = job_zoom(J);
+  return J->R->ss[J->i].done && (!z || z->done);
+}
+
+static int job_measure(void *u, const void *ctx, char *err, size_t errlen) {
+  fig_job *J = u;
+  (void)ctx;
+  if (fig_curve(J->R, J->i, J->o, err, errlen) != VI_OK) {
+    return -1;
+  }
+  vi_series *z = job_zoom(J);
+  J->R->ss[J->i].done = 1;
+  if (z) {
+    z->done = 1;
+  }
+  return 0;
+}
+
+static json_t *job_stored(const void *u) {
+  const fig_job *J = u;
+  return vi_fig_curve_stored(&J->R->ss[J->i], job_zoom(J));
+}
+
+static vi_cells *job_cells(void *u) {
+  fig_job *J = u;
+  return &J->R->store;
+}
+
+static void job_fail(void *u, const void *ctx, const char *err) {
+  fig_job *J = u;
+  char msg[1200];
+  (void)ctx;
+  snprintf(msg, sizeof msg, "%s: %s", J->R->ss[J->i].label, err);
+  fig_report(J->R, J->o, msg);
+  J->R->status = VI_EXIT_FAIL;
+}
+
+static const vi_cells_unit fig_unit = {"curve",    sizeof(fig_job), job_key,     job_label,
+                                       job_restore, job_done,        job_measure, job_stored,
+                                       job_cells,   job_fail};
+
 /* Phase 2: the curves not restored. Timed ones (work-precision) serially
- * through the sweep core; the others in the pool. */
-static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
+ * through the sweep core (by rank 0 alone: a worker rank never times); the
+ * others in the pool, measured by its threads and the other ranks. */
+static void fig_run_all(const char *id, fig_run *Rs, int nR, const reproduce_opts *o) {
+  const int worker = vi_dist_rank(o->dist) > 0;
   fig_job *jobs = calloc((size_t)(nR * VI_FIG_MAXCURVES + 1), sizeof *jobs);
-  int nj = 0;
+  int *pending = calloc((size_t)(nR * VI_FIG_MAXCURVES + 1), sizeof *pending);
+  int nj = 0, np = 0;
   for (int r = 0; r < nR; r++) {
     fig_run *R = &Rs[r];
     if (R->status != VI_EXIT_OK) {
+      continue;
+    }
+    if (R->f->kind == VI_FIG_WORK && worker) {
+      R->status = VI_EXIT_FAIL;
       continue;
     }
     if (R->f->kind == VI_FIG_WORK) {
@@ -263,42 +290,27 @@ static void fig_run_all(fig_run *Rs, int nR, const reproduce_opts *o) {
     }
     vi_machine_describe(&R->tg.machine);
     vi_machine_line(&R->tg.machine, R->tg.line, sizeof R->tg.line);
-    for (int i = 0; jobs && i < R->ns; i++) {
-      if (!(R->ss[i].done && (R->nz == 0 || R->ss[R->ns + i].done))) {
-        jobs[nj].R = R;
-        jobs[nj++].i = i;
+    /* Every curve is a unit (the same on every rank); the pending ones go
+     * to the pool. */
+    for (int i = 0; jobs && pending && i < R->ns; i++) {
+      jobs[nj] = (fig_job){R, i, o};
+      if (!job_done(&jobs[nj])) {
+        pending[np++] = nj;
       }
+      nj++;
     }
   }
-  if (!jobs) {
+  const vi_pool_opts po = vi_pool_of(o);
+  if (!jobs || !pending ||
+      vi_cells_pool(NULL, &fig_unit, jobs, nj, pending, np, NULL, id, &po) != 0) {
+    /* Out of memory, or the pool stopped (MPI failed, or this is a worker
+     * rank whose part is over): no figure of the set is finished. */
     for (int r = 0; r < nR; r++) {
       Rs[r].status = VI_EXIT_FAIL;
     }
-    return;
   }
-  fig_pool P = {.jobs = jobs, .njobs = nj, .o = o, .lock = PTHREAD_MUTEX_INITIALIZER};
-  vi_progress_begin(&P.prog, o->progress, o->progress_every,
-                    nR == 1 ? Rs[0].f->id : "figures", "curve", nj);
-  /* -j N threads, by default one per CPU this process may run on (its
-   * affinity mask, which a cgroup or taskset narrows), not per CPU of the
-   * machine. */
-  cpu_set_t cs;
-  long ncpu = o->jobs > 0                                      ? o->jobs
-              : sched_getaffinity(0, sizeof cs, &cs) == 0 ? CPU_COUNT(&cs)
-                                                             : sysconf(_SC_NPROCESSORS_ONLN);
-  int nt = ncpu > 1 ? (int)ncpu : 1;
-  nt = nt > nj ? nj : nt;
-  pthread_t th[64];
-  int started = 0;
-  for (int t = 1; t < nt && t < 64; t++) {
-    started += pthread_create(&th[started], NULL, fig_worker, &P) == 0;
-  }
-  fig_worker(&P); /* the calling thread works too */
-  for (int t = 0; t < started; t++) {
-    pthread_join(th[t], NULL);
-  }
-  vi_progress_end(&P.prog, P.done);
   free(jobs);
+  free(pending);
 }
 
 /* Phase 3: the claims, the outputs staged in set (replaced only when every
@@ -352,12 +364,12 @@ static void fig_close(fig_run *R, const reproduce_opts *o, int written) {
 
 /* The figures' runs and outputs staged in set; VI_EXIT_OK when every one
  * finished (the set may then be committed). */
-static int run_figures(const vi_fig_spec *const *figs, int n, fig_run *Rs,
+static int run_figures(const char *id, const vi_fig_spec *const *figs, int n, fig_run *Rs,
                        const reproduce_opts *o, vi_outset *set) {
   for (int r = 0; r < n; r++) {
     fig_prepare(&Rs[r], figs[r], o);
   }
-  fig_run_all(Rs, n, o);
+  fig_run_all(id, Rs, n, o);
   int worst = VI_EXIT_OK;
   for (int r = 0; r < n; r++) {
     fig_finish(&Rs[r], o, set);
@@ -402,7 +414,7 @@ int vi_run_figure(const vi_study *s, const reproduce_opts *o) {
   }
   vi_outset set;
   vi_outset_init(&set);
-  int st = figures_commit(s->id, R, 1, run_figures(&f, 1, R, o, &set), &set, o, NULL);
+  int st = figures_commit(s->id, R, 1, run_figures(s->id, &f, 1, R, o, &set), &set, o, NULL);
   free(R);
   return st;
 }
@@ -421,7 +433,7 @@ int vi_run_figure_set(const vi_study *s, const reproduce_opts *o) {
   const double t0 = vi_clock();
   vi_outset out;
   vi_outset_init(&out);
-  int st = run_figures(set->figs, n, Rs, o, &out);
+  int st = run_figures(s->id, set->figs, n, Rs, o, &out);
   const double wall = vi_clock() - t0;
   /* The summary of the set: every figure's claims and events. */
   json_t *j = json_object(), *figs = json_array();

@@ -1036,6 +1036,7 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   json_object_set_new(j, "quick", json_boolean(o->quick));
   json_object_set_new(j, "machine", vi_machine_json(&S.tg.machine, S.tg.line));
   json_object_set_new(j, "pinned_core", S.tg.core >= 0 ? json_integer(S.tg.core) : json_null());
+  json_object_set_new(j, "schedule", json_string(VI_TIMING_SCHEDULE));
   json_object_set_new(
       j, "timing",
       json_string("seconds: CPU time of the pinned thread (CLOCK_THREAD_CPUTIME_ID), "

@@ -349,10 +349,11 @@ int vi_run_table(const vi_study *s, const reproduce_opts *o) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
   }
   const vi_cells_unit unit = {"cell",     t->cell_size, t->key,        t->label,
-                              t->restore, t->done,      table_measure, t->stored};
+                              t->restore, t->done,      table_measure, t->stored,
+                              NULL,       NULL};
   const table_ctx ctx = {t, o};
-  int status = vi_cells_measure_pool(&store, &unit, cells, n, &ctx, s->id, o->progress,
-                                    o->progress_every, o->jobs) == 0
+  const vi_pool_opts po = vi_pool_of(o);
+  int status = vi_cells_measure_pool(&store, &unit, cells, n, &ctx, s->id, &po) == 0
                    ? VI_EXIT_OK
                    : VI_EXIT_FAIL;
   vi_table_out out;

@@ -13,7 +13,7 @@
 #define VI_SPEC_DECL_FIGURE_SET(spec) extern const vi_fig_set spec;
 #define VI_SPEC_DECL_SWEEP(spec) extern const vi_sweep_spec spec;
 #define VI_SPEC_DECL_PROGRAM(spec) int spec(const vi_study *s, const reproduce_opts *o);
-#define STUDY(id, source, kind, spec, title, outputs, published, tabular) \
+#define STUDY(id, source, kind, spec, title, outputs, published, tabular, timed) \
   VI_SPEC_DECL_##kind(spec)
 #include "studies.def"
 #undef STUDY

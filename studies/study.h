@@ -7,6 +7,7 @@
 #ifndef VI_STUDY_H
 #define VI_STUDY_H
 
+#include "cells.h"
 #include "emit.h"
 #include "outfile.h"
 #include "published.h"
@@ -30,7 +31,12 @@ typedef struct reproduce_opts {
   const char *skip;          /* --all: comma-separated IDs to leave out */
   int jobs;                  /* -j: threads for untimed cells; 0: one per CPU
                                 this process may run on (its affinity mask) */
+  struct vi_dist *dist;      /* the MPI ranks (dist.h), NULL for none */
+  const char *costs;         /* --costs: the cost log (cells.h), or NULL */
 } reproduce_opts;
+
+/* The pool options of a run (cells.h). */
+vi_pool_opts vi_pool_of(const reproduce_opts *o);
 
 typedef struct vi_study vi_study;
 
@@ -43,6 +49,7 @@ struct vi_study {
   const char *outputs;   /* suffixes of every file written in the results directory */
   const char *published; /* the published table it reads, or NULL */
   int tabular;           /* reduced by --max-cells (a table); else by --quick */
+  int timed;             /* run times are among its results (studies.def) */
 };
 
 /* The table runner (run_table.c): the rows of a published table become

@@ -80,6 +80,7 @@ json_t *vi_timing_json(const vi_timing *t) {
   json_object_set_new(j, "pinned_core", t->core >= 0 ? json_integer(t->core) : json_null());
   json_object_set_new(j, "clock", json_string("CPU time of the timing thread "
                                               "(CLOCK_THREAD_CPUTIME_ID); wall time beside it"));
+
   return j;
 }
 

@@ -55,6 +55,13 @@ void vi_repeat_in_passes(void *ctx, int npts, vi_timed *(*timed)(void *ctx, int 
  * the one-line description (vi_machine_line) as "line". */
 json_t *vi_machine_json(const vi_machine *m, const char *line);
 
+/* How a timed study's cells were scheduled, recorded in its machine block
+ * (issue 26): -j and MPI measure untimed cells only. */
+#define VI_TIMING_SCHEDULE                                                              \
+  "timed cells run one at a time in the study's thread, pinned to one core, with no " \
+  "other cell of the run measured meanwhile, whatever -j (untimed cells run before "   \
+  "or after them; under MPI the other ranks wait)"
+
 /* The machine block of a timed study: where it ran and how it was timed. */
 typedef struct vi_timing {
   vi_machine machine;

@@ -960,7 +960,8 @@ static int case_measure(void *c_, const void *ctx, char *err, size_t errlen) {
 
 static const vi_cells_unit val_unit = {"case",       sizeof(val_case), case_key,
                                        case_label,   case_restore,     case_done,
-                                       case_measure, case_measurement};
+                                       case_measure, case_measurement, NULL,
+                                       NULL};
 
 /* The summary on standard output: the counts and every wrong quantity. */
 static void val_print(const vi_study *s, const val_case *cs, int n, const int *all,
@@ -1016,8 +1017,8 @@ static int run_validation(const vi_study *s, const reproduce_opts *o) {
   if (note[0]) {
     fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
   }
-  int status = vi_cells_measure_pool(&store, &val_unit, cs, n, o, s->id, o->progress,
-                                    o->progress_every, o->jobs) == 0
+  const vi_pool_opts po = vi_pool_of(o);
+  int status = vi_cells_measure_pool(&store, &val_unit, cs, n, o, s->id, &po) == 0
                    ? VI_EXIT_OK
                    : VI_EXIT_FAIL;
   double total = 0;

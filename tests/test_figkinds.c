@@ -272,7 +272,7 @@ static void test_store_checks(vi_check_ctx *T) {
 
 /* Run a spec as a study into dir; the runner's exit status. */
 static int run(const vi_fig_spec *f, const char *dir) {
-  const vi_study st = {f->id, "a test figure", vi_run_figure, f, "", NULL, 0};
+  const vi_study st = {f->id, "a test figure", vi_run_figure, f, "", NULL, 0, 0};
   reproduce_opts o = {0};
   o.results_dir = dir;
   o.fresh = 1;

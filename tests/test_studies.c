@@ -203,7 +203,7 @@ static void test_table_render(vi_check_ctx *T) {
                               .md = t_md,
                               .mismatch = t_mismatch,
                               .regenerate = 1};
-  const vi_study st = {"test-table", "a test table", vi_run_table, &spec, "", NULL, 1};
+  const vi_study st = {"test-table", "a test table", vi_run_table, &spec, "", NULL, 1, 0};
   const tcell cells[4] = {
       {0, 2, 2, 1, "a"}, {1, 4, 3, 1, "b"}, {2, 2, 2, 0, "a"}, {3, 6, 6, 1, "a"}};
   vi_table_out out;
@@ -424,7 +424,7 @@ static void test_table_size(vi_check_ctx *T) {
   }
   fclose(f);
   const vi_table_spec *spec = &vi_wenger2017_table;
-  const vi_study st = {"wenger2017-table-size", "a large table", vi_run_table, spec, "", NULL, 1};
+  const vi_study st = {"wenger2017-table-size", "a large table", vi_run_table, spec, "", NULL, 1, 0};
   void *cells = NULL;
   int n = 0;
   char err[256] = "";
@@ -557,7 +557,7 @@ static void test_table_beyond(vi_check_ctx *T) {
                               .nextra = 3,
                               .beyond = "beyond",
                               .beyond_words = "agree"};
-  const vi_study st = {"test-beyond", "beyond", vi_run_table, &spec, "", NULL, 1};
+  const vi_study st = {"test-beyond", "beyond", vi_run_table, &spec, "", NULL, 1, 0};
   void *cells = NULL;
   int n = 0;
   char err[256] = "";

@@ -280,7 +280,8 @@ static int dm_restore(void *c_, json_t *v, char *why, size_t whylen) {
 }
 
 static const vi_cells_unit dm_unit = {"member",   sizeof(dm_cell), dm_key,     dm_label,
-                                      dm_restore, dm_done,         dm_measure, dm_stored};
+                                      dm_restore, dm_done,         dm_measure, dm_stored,
+                                      NULL,       NULL};
 
 /* ---- the statistic and its fits ---------------------------------------- */
 
@@ -809,8 +810,12 @@ static json_t *dm_json(const vi_study *s, const dm_study *S, const char *why, in
   const char *vc = dm_c13_verdict(S, C->cmed, &like_c);
   json_object_set_new(
       j, "c13",
-      json_pack("{s:s, s:s, s:f, s:o, s:s, s:b, s:s, s:b, s:o}", "ratio",
-                "mu(nhprk:s=2) / mu(dla)", "equal_cost",
+      json_pack("{s:s, s:s, s:s, s:f, s:o, s:s, s:b, s:s, s:b, s:o}", "ratio",
+                "mu(nhprk:s=2) / mu(dla)", "cpu_timing",
+                "each member's CPU time is its own thread's, measured in the pool beside "
+                "other members (-j threads, MPI ranks): not a pinned timed cell, and "
+                "comparable only between members run on one kind of machine",
+                "equal_cost",
                 "mu(nhprk:s=2) at the mean CPU time of a dla member at h, from the "
                 "least-squares line of log mu on log CPU time over h at every t",
                 "like_factor", DM_LIKE, "cost_slope_median", dm_num(C->slope_med),
@@ -1160,8 +1165,8 @@ int vi_demartin2018_chaotic(const vi_study *s, const reproduce_opts *o) {
     if (note[0]) {
       fprintf(stderr, "vistudy reproduce: %s: %s\n", s->id, note);
     }
-    if (vi_cells_measure_pool(&store, &dm_unit, S.cells, S.ncells, NULL, s->id,
-                              o->progress, o->progress_every, o->jobs) != 0) {
+    const vi_pool_opts po = vi_pool_of(o);
+    if (vi_cells_measure_pool(&store, &dm_unit, S.cells, S.ncells, NULL, s->id, &po) != 0) {
       status = VI_EXIT_FAIL;
     }
   }
