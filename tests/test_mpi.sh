@@ -32,27 +32,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPI=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
      mpirun -n 2 --oversubscribe --bind-to none)
 
-same() {
-  python3 - "$1" "$2" <<'PY'
-import csv, json, sys
-a, b = sys.argv[1], sys.argv[2]
-def strip(o):
-    if isinstance(o, dict):
-        return {k: strip(v) for k, v in o.items() if k != "seconds"}
-    if isinstance(o, list):
-        return [strip(v) for v in o]
-    return o
-def rows(p):
-    r = list(csv.reader(open(p)))
-    drop = [i for i, h in enumerate(r[0]) if h == "seconds"]
-    return [[x for i, x in enumerate(row) if i not in drop] for row in r]
-ja, jb = strip(json.load(open(a + ".json"))), strip(json.load(open(b + ".json")))
-if ja != jb:
-    sys.exit(f"{a}.json and {b}.json differ beyond CPU times")
-if rows(a + ".csv") != rows(b + ".csv"):
-    sys.exit(f"{a}.csv and {b}.csv differ beyond CPU times")
-PY
-}
+same() { python3 "$(dirname "$0")/same_results.py" "$1" "$2"; }
 
 ser() { "$V" reproduce --published "$PUB" --no-cache --no-progress -j 1 "$@"; }
 par() { "${MPI[@]}" "$V" reproduce --published "$PUB" --no-cache --no-progress "$@"; }
