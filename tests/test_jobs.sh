@@ -14,9 +14,10 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 bad() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
-# same A B: the JSON files equal but for CPU times ("seconds" keys), and the
-# CSV files equal but for a "seconds" column.
-same() { python3 "$(dirname "$0")/same_results.py" "$1" "$2"; }
+# same, stored, wait_stored: the comparison of two runs and the cell store's
+# count.
+# shellcheck source=lib_results.sh
+. "$(dirname "$0")/lib_results.sh"
 
 run() { "$V" reproduce --published "$PUB" --no-cache --no-progress "$@"; }
 
@@ -36,17 +37,13 @@ same "$tmp/v1/quick/order-validation" "$tmp/v2/quick/order-validation" || bad "v
   --results "$tmp/k" -j 2 >"$tmp/out" 2>&1 &
 pid=$!
 store="$tmp/k/quick/order-validation.partial.json"
-for _ in $(seq 600); do
-  n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cells']))" "$store" 2>/dev/null || echo 0)
-  [ "$n" -ge 3 ] && break
-  sleep 0.05
-done
+wait_stored "$store" 3
 kill -TERM "$pid" 2>/dev/null
 wait "$pid"
 if [ -f "$tmp/k/quick/order-validation.json" ]; then
   echo "note: the validation finished before it was stopped; resume not exercised" >&2
 else
-  kept=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cells']))" "$store" 2>/dev/null || echo 0)
+  kept=$(stored "$store")
   [ "$kept" -ge 3 ] || bad "the stopped run stored $kept cases"
   run order-validation --quick --results "$tmp/k" -j 2 >"$tmp/out" 2>&1 || { cat "$tmp/out"; bad "resume"; }
   grep -q "resum" "$tmp/out" || { cat "$tmp/out"; bad "the rerun did not say it resumed"; }

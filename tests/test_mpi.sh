@@ -32,7 +32,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 MPI=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
      mpirun -n 2 --oversubscribe --bind-to none)
 
-same() { python3 "$(dirname "$0")/same_results.py" "$1" "$2"; }
+# shellcheck source=lib_results.sh
+. "$(dirname "$0")/lib_results.sh"
 
 ser() { "$V" reproduce --published "$PUB" --no-cache --no-progress -j 1 "$@"; }
 par() { "${MPI[@]}" "$V" reproduce --published "$PUB" --no-cache --no-progress "$@"; }
@@ -59,11 +60,7 @@ ser man2020-table1 --max-cells 7 --fresh --results "$tmp/s" >"$tmp/out" 2>&1 ||
   --max-cells 7 --fresh --results "$tmp/k" >"$tmp/kout" 2>&1 &
 mp=$!
 store="$tmp/k/quick/man2020-table1.partial.json"
-for _ in $(seq 600); do
-  n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cells']))" "$store" 2>/dev/null || echo 0)
-  [ "$n" -ge 4 ] && break
-  sleep 0.05
-done
+wait_stored "$store" 4
 victim=""
 for p in $(pgrep -f "vistudy reproduce man2020-table1"); do
   if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then
@@ -77,7 +74,7 @@ if [ -f "$tmp/k/quick/man2020-table1.json" ]; then
   echo "note: the run finished before rank 1 was killed; resume not exercised" >&2
 else
   [ "$st" != 0 ] || bad "mpirun exited 0 after a rank was killed"
-  kept=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cells']))" "$store" 2>/dev/null || echo 0)
+  kept=$(stored "$store")
   [ "$kept" -ge 4 ] || { cat "$tmp/kout"; bad "the killed run stored $kept cells"; }
   par man2020-table1 --max-cells 7 --results "$tmp/k" >"$tmp/out" 2>&1 ||
     { cat "$tmp/out"; bad "rerun under mpirun"; }
