@@ -755,6 +755,13 @@ const VI_X(vi_method_type) *VI_X(vi_method_find)(const char *name, char *err, si
  * (VI_EUNSUPPORTED). */
 int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
                            VI_X(vi_stepper) **out, char *err, size_t errlen);
+/* vi_stepper_alloc for a family given by its type, registered or the
+ * caller's own (examples/symplectic_euler.c): spec is NAME[:key=value,...]
+ * with NAME the type's name, parsed against its option table; the same
+ * checks. */
+int VI_X(vi_stepper_alloc_type)(const VI_X(vi_method_type) *type, const char *spec,
+                                const VI_X(vi_system) *sys, VI_X(vi_stepper) **out,
+                                char *err, size_t errlen);
 /* The typed constructor: the family's options struct (vi_galerkin_opts,
  * vi_man2020_opts, ...; core/methods/NAME.h) instead of a spec string; the
  * same checks. */

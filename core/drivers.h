@@ -150,6 +150,18 @@ typedef struct vi_order_config {
   int nset;
   const char *const *set;
   const char *method;    /* NAME[:key=value,...] */
+  /* A system or a family of the caller's own, not in the registries
+   * (examples/): its type in double and in quad. A non-NULL system type
+   * replaces `system` (set then applies to its parameters; its reference
+   * is not cached, the cache being keyed by registry name); a non-NULL
+   * method type parses `method` against it instead of the registry. Give
+   * both precisions, or the one precision run: a study in a precision
+   * whose type is missing is refused, and the precision policy
+   * (vi_order_run) then stays in double. */
+  const struct vi_system_type_d *system_d;
+  const struct vi_system_type_q *system_q;
+  const struct vi_method_type_d *method_d;
+  const struct vi_method_type_q *method_q;
   vi_wide T;             /* final time; 0 means 1 */
   int nN;                /* explicit runs; 0: automatic step sizes */
   long N[VI_ORDER_MAXH]; /* steps of each explicit run */

@@ -161,9 +161,28 @@ int VI_X(vi_stepper_alloc)(const char *spec, const VI_X(vi_system) *sys,
     return VI_EINVAL;
   }
   char name[64];
-  const char *kv = vi_spec_split(spec, name, sizeof name);
+  (void)vi_spec_split(spec, name, sizeof name);
   const VI_X(vi_method_type) *type = VI_X(vi_method_find)(name, err, errlen);
   if (!type) {
+    return VI_EINVAL;
+  }
+  return VI_X(vi_stepper_alloc_type)(type, spec, sys, out, err, errlen);
+}
+
+int VI_X(vi_stepper_alloc_type)(const VI_X(vi_method_type) *type, const char *spec,
+                                const VI_X(vi_system) *sys, VI_X(vi_stepper) **out,
+                                char *err, size_t errlen) {
+  *out = NULL;
+  if (!type || !spec || !sys) {
+    snprintf(err, errlen, "vi_stepper_alloc_type: no %s",
+             !type ? "method type" : !spec ? "method spec" : "system");
+    return VI_EINVAL;
+  }
+  char name[64];
+  const char *kv = vi_spec_split(spec, name, sizeof name);
+  if (strcmp(name, type->name) != 0) {
+    snprintf(err, errlen, "method spec '%s' names '%s', not the family given (%s)", spec,
+             name, type->name);
     return VI_EINVAL;
   }
   if (!VI_X(vi_method_compatible)(type, sys->type, err, errlen)) {

@@ -129,6 +129,13 @@ int vi_order_run(const vi_order_config *c, int precision, vi_order_result *r, ch
   if (rc != VI_OK) {
     return rc;
   }
+  /* The caller's own system or family without a quad type: double only. */
+  if ((c->system_d && !c->system_q) || (c->method_d && !c->method_q)) {
+    snprintf(r->precision_note, sizeof r->precision_note,
+             "double (auto: the %s given by type has no quad type)",
+             c->system_d && !c->system_q ? "system" : "family");
+    return VI_OK;
+  }
   vi_fit f;
   int grew = 0, unreachable = -1;
   double h_unreachable = 0;

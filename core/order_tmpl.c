@@ -17,10 +17,22 @@
 /* One run with N steps of h = T/N; fills slot i of res. Returns a status
  * of the reference (fatal for the study) or VI_OK; a failing method run
  * is recorded in res->status[i] with NaN errors. */
+/* The study's stepper: the caller's own family (vi_order_config.method_d,
+ * method_q) or the registry's. */
+static int order_stepper(const vi_order_config *a, const VI_X(vi_system) *sys,
+                         VI_X(vi_stepper) **st, char *err, size_t errlen) {
+  const VI_X(vi_method_type) *mt = (const VI_X(vi_method_type) *)a->VI_X(method);
+  return mt ? VI_X(vi_stepper_alloc_type)(mt, a->method, sys, st, err, errlen)
+            : VI_X(vi_stepper_alloc)(a->method, sys, st, err, errlen);
+}
+
 static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
                      const VI_X(vi_solver_opts) *so, VI_REAL T, long N,
                      vi_order_result *res, int i, VI_REAL *scale,
                      char *err, size_t errlen) {
+  /* A system of the caller's own is not cached: the cache is keyed by
+   * registry name. */
+  const char *cache = a->VI_X(system) ? NULL : a->cache_dir;
   const int n = sys->n, nq = sys->nq, m = sys->ml;
   const VI_REAL h = T / (VI_REAL)N;
   /* The energy error needs no reference: H_0 is exact (man2020 (46)). */
@@ -41,7 +53,7 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
     snprintf(res->reference, sizeof res->reference,
              "none (energy error only: H_0 from the initial data)");
   } else {
-    rc = VI_X(vi_reference)(sys, h, N, Q, P, L, a->cache_dir, &info, err, errlen);
+    rc = VI_X(vi_reference)(sys, h, N, Q, P, L, cache, &info, err, errlen);
     if (rc != VI_OK) {
       goto done;
     }
@@ -51,7 +63,7 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
       VI_REAL *Q2 = malloc((size_t)(2 * N + 1) * (size_t)(nq + n + m) * sizeof *Q2);
       VI_X(vi_reference_info) info2;
       rc = Q2 ? VI_X(vi_reference)(sys, h / 2, 2 * N, Q2, Q2 + (size_t)(2 * N + 1) * nq,
-                                   Q2 + (size_t)(2 * N + 1) * (nq + n), a->cache_dir, &info2,
+                                   Q2 + (size_t)(2 * N + 1) * (nq + n), cache, &info2,
                                    err, errlen)
               : VI_ENOMEM;
       if (rc == VI_ENOMEM) {
@@ -91,7 +103,7 @@ static int order_run(const VI_X(vi_system) *sys, const vi_order_config *a,
     }
   }
   char msg[512];
-  rc = VI_X(vi_stepper_alloc)(a->method, sys, &st, msg, sizeof msg);
+  rc = order_stepper(a, sys, &st, msg, sizeof msg);
   if (rc != VI_OK) {
     snprintf(err, errlen, "%s", msg);
     goto done;
@@ -403,7 +415,20 @@ static int order_auto(const VI_X(vi_system) *sys, const vi_order_config *oa,
 int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *err,
                          size_t errlen) {
   memset(res, 0, sizeof *res);
-  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(oa->system, err, errlen);
+  /* The caller's own system or family (examples/) in this precision. */
+  if ((oa->system_d || oa->system_q) && !oa->VI_X(system)) {
+    snprintf(err, errlen, "the system given by type has no %s type (vi_order_config.%s)",
+             VI_PREC_NAME, VI_PREC_NAME[0] == 'd' ? "system_d" : "system_q");
+    return VI_EUNSUPPORTED;
+  }
+  if ((oa->method_d || oa->method_q) && !oa->VI_X(method)) {
+    snprintf(err, errlen, "the family given by type has no %s type (vi_order_config.%s)",
+             VI_PREC_NAME, VI_PREC_NAME[0] == 'd' ? "method_d" : "method_q");
+    return VI_EUNSUPPORTED;
+  }
+  const VI_X(vi_system_type) *type =
+      oa->VI_X(system) ? (const VI_X(vi_system_type) *)oa->VI_X(system)
+                       : VI_X(vi_system_find)(oa->system, err, errlen);
   if (!type) {
     return VI_EINVAL;
   }
@@ -421,7 +446,7 @@ int VI_X(vi_order_study)(const vi_order_config *oa, vi_order_result *res, char *
   /* Validate the method spec once, up front. */
   {
     VI_X(vi_stepper) *probe = NULL;
-    if ((rc = VI_X(vi_stepper_alloc)(oa->method, sys, &probe, err, errlen)) != VI_OK) {
+    if ((rc = order_stepper(oa, sys, &probe, err, errlen)) != VI_OK) {
       goto out;
     }
     VI_X(vi_stepper_spec)(probe, res->method, sizeof res->method);
