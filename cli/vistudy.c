@@ -27,9 +27,11 @@ static void print_main_help(FILE *f) {
         "\n"
         "'vistudy COMMAND --help' (or -h, anywhere among its arguments, or\n"
         "'vistudy help COMMAND') describes the options of a command;\n"
-        "'vistudy --version' prints the version.\n"
+        "'vistudy --version' prints the version; each command has a man page,\n"
+        "vistudy-COMMAND(1).\n"
         "\n"
-        "Documentation: docs/README.md (the index of docs/*.md) in the source tree.\n",
+        "Documentation: docs/README.md (the index of docs/*.md) in the source tree,\n"
+        "installed in share/doc/vistudy.\n",
         f);
 }
 
@@ -124,7 +126,12 @@ static int dispatch(int argc, char **argv) {
     return VI_EXIT_OK;
   }
   if (strcmp(name, "--version") == 0) {
-    printf("vistudy %s\n", vi_version());
+    /* The release and what git says of the tree it was built from. */
+    if (strcmp(vi_version(), vi_release()) == 0) {
+      printf("vistudy %s\n", vi_release());
+    } else {
+      printf("vistudy %s (git %s)\n", vi_release(), vi_version());
+    }
     return VI_EXIT_OK;
   }
   const vi_cli_command *c = find_command(name);

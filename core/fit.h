@@ -4,6 +4,8 @@
 #ifndef VI_FIT_H
 #define VI_FIT_H
 
+#include "drivers.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -101,5 +103,11 @@ const char *vi_fit_label(const vi_fit *f, char *buf, int len);
  * newton NULL. */
 #define VI_FIT_SOLVER_GROWTH 2.0
 void vi_fit_solver_check(vi_fit *f, const double *newton);
+
+/* The fit of quantity x of an order study (VI_Q, VI_P, VI_LAMBDA, VI_ENERGY:
+ * the energy error's root mean square, VI_EXTRA) by the rules every
+ * vistudy report uses (docs/orders.md): vi_fit_order above 10 floors, then
+ * vi_fit_solver_check on the study's Newton iterations per step. */
+vi_fit vi_order_fit(const vi_order_result *r, int x);
 
 #endif

@@ -7,6 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+vi_fit vi_order_fit(const vi_order_result *r, int x) {
+  double fl = 0;
+  const double *e = vi_order_errors(r, x, &fl);
+  vi_fit f = vi_fit_order(r->nh, r->h, e, fl, 10.0);
+  vi_fit_solver_check(&f, r->newton_per_step);
+  return f;
+}
+
 int vi_order_drives(const vi_order_result *r, int x) {
   if (r->measure == VI_MEASURE_ENERGY) {
     return x == VI_ENERGY && !r->energy_exact;

@@ -133,3 +133,7 @@ void vi_pin_release(vi_pin *p) {
 const char *vi_version(void) {
   return VI_VERSION;
 }
+
+const char *vi_release(void) {
+  return VI_RELEASE;
+}

@@ -38,8 +38,11 @@ int vi_pin_thread(vi_pin **out, int *core, char *err, size_t errlen);
 /* Restore the previous binding and free; p may be NULL. */
 void vi_pin_release(vi_pin *p);
 
-/* The program's version: git describe at build time. */
+/* The program's version: git describe at build time (the release when
+ * built outside git). */
 const char *vi_version(void);
+/* The release, meson's project version (vistudy --version, vistudy.pc). */
+const char *vi_release(void);
 
 /* Monotonic wall clock in seconds. */
 double vi_clock(void);

@@ -19,7 +19,7 @@ static vi_fit fit_of(const vi_order_result *r, const double *e, double floor) {
 
 void vi_order_fits(const vi_order_result *r, vi_fit fits[VI_NQUANT]) {
   for (int x = 0; x < VI_NQUANT; x++) {
-    fits[x] = fit_of(r, r->err[x], r->floor[x]);
+    fits[x] = vi_order_fit(r, x);
   }
 }
 
@@ -28,7 +28,7 @@ vi_fit vi_order_energy_fit(const vi_order_result *r) {
 }
 
 vi_fit vi_order_energy_rms_fit(const vi_order_result *r) {
-  return fit_of(r, r->energy_rms, r->energy_floor);
+  return vi_order_fit(r, VI_ENERGY);
 }
 
 /* One "order X ..." line of the printed study: an ok verdict as the order
@@ -73,7 +73,7 @@ static void print_fit(FILE *f, const vi_order_result *r, const char *name, const
 }
 
 vi_fit vi_order_extra_fit(const vi_order_result *r) {
-  return fit_of(r, r->extra_err, r->extra_floor);
+  return vi_order_fit(r, VI_EXTRA);
 }
 
 /* A quantity the method declares exact (VI_ORDER_EXACT: the energy, the

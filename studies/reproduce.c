@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 /* The published tables: $VI_PUBLISHED_DIR, else the team's shared copy
- * beside the source tree, else the vendored copy in it; the source tree is
+ * beside the source tree, else the vendored copy in it, else the installed
+ * copy (PREFIX/share/vistudy/published); the source tree is
  * found from the build (VI_SOURCE_ROOT) or from the executable (build/ is
  * one level below it), never from the current directory. */
 const char *vi_published_dir(char *buf, size_t len) {
@@ -48,6 +49,13 @@ const char *vi_published_dir(char *buf, size_t len) {
         return buf;
       }
     }
+  }
+  /* An installed program whose source tree is gone: meson install's copy. */
+  char probe[VI_PATH_MAX + 64];
+  snprintf(probe, sizeof probe, "%s/published/wenger2017_table1_gauss.csv", VI_DATA_DIR);
+  if (access(probe, R_OK) == 0) {
+    snprintf(buf, len, "%s/published", VI_DATA_DIR);
+    return buf;
   }
   snprintf(buf, len, "%s/studies/published", VI_SOURCE_ROOT);
   return buf;

@@ -5,7 +5,7 @@
 #ifndef VI_METHOD_GALERKIN_H
 #define VI_METHOD_GALERKIN_H
 
-#include "numerics.h"
+#include "../numerics.h"
 
 #ifdef __cplusplus
 extern "C" {

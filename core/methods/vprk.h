@@ -4,7 +4,7 @@
 #ifndef VI_METHOD_VPRK_H
 #define VI_METHOD_VPRK_H
 
-#include "numerics.h"
+#include "../numerics.h"
 
 #ifdef __cplusplus
 extern "C" {
