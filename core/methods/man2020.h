@@ -4,7 +4,8 @@
 #ifndef VI_METHOD_MAN2020_H
 #define VI_METHOD_MAN2020_H
 
-#include "numerics.h"
+/* Relative to this file: found from core/ and from an installed vistudy/. */
+#include "../numerics.h"
 
 #ifdef __cplusplus
 extern "C" {
