@@ -952,6 +952,30 @@ int VI_X(vi_order_study)(const vi_order_config *c, vi_order_result *r, char *err
  * measure (core/trace_tmpl.c). */
 int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size_t errlen);
 
+/* The conformance checks of one method family (docs/architecture.md, "The
+ * method-system contract"), registered or the caller's own
+ * (examples/symplectic_euler.c): each of its example specs on every system
+ * of systems (NULL-terminated; NULL: the registry, vi_system_types) that
+ * it is compatible with, in this precision. It runs, keeps the residuals
+ * it declares kept (vi_method_type.keeps), a group element on its group,
+ * its extra block finite and named apart from the other measures; its
+ * look-ahead is the declared one; the benchmark hooks leave the
+ * trajectory alone; every solver lands where exact Newton does (a family
+ * without the fixed-point iteration refuses it); every declared order is
+ * measured (q, p, lambda, energy, the extra block; exact energies, extra
+ * blocks and momentum maps at round-off; an order whose errors reach the
+ * floor of double is left to the quad pass, _q, with a note); a failing
+ * force is reported with its sign. Everything goes through type, never the method registry
+ * by name (vi_stepper_alloc_type, vi_order_config.method_d/_q,
+ * vi_trace_config.method_d/_q). Every check's line and every note goes to
+ * report (may be NULL) with ctx; counts (may be NULL) receives what was
+ * run. Returns the number of failed checks (0: conforms), or VI_EINVAL
+ * (< 0) when type is NULL. */
+int VI_X(vi_conformance)(const VI_X(vi_method_type) *type,
+                         const VI_X(vi_system_type) *const *systems,
+                         vi_conformance_report report, void *ctx,
+                         vi_conformance_counts *counts);
+
 /* This precision's table of entry points for untemplated code. */
 extern const vi_api VI_X(vi_api);
 

@@ -269,6 +269,13 @@ typedef struct vi_trace_config {
   int nset;
   const char *const *set;
   const char *method;   /* NAME[:key=value,...] */
+  /* A system or a family of the caller's own, as in vi_order_config: a
+   * non-NULL type of the trace's precision replaces the registry's (the
+   * conformance checks, vi_conformance, trace a family not registered). */
+  const struct vi_system_type_d *system_d;
+  const struct vi_system_type_q *system_q;
+  const struct vi_method_type_d *method_d;
+  const struct vi_method_type_q *method_q;
   double h;             /* the step (the rows' t = k h in double) */
   long N;
   const char *measure;  /* by name (vi_measure_find) */
@@ -370,6 +377,31 @@ int vi_order_exact(const vi_order_result *r, double *worst, int *at);
 /* The same for quantity x: VI_ENERGY (the maximum energy errors) or
  * VI_EXTRA (the extra block's maxima). */
 int vi_order_exact_of(const vi_order_result *r, int x, double *worst, int *at);
+
+/* The conformance checks of a method family (vi_conformance_d / _q,
+ * core/conformance_tmpl.c; docs/architecture.md, "The method-system
+ * contract"): the library never prints, it hands every line to a report
+ * callback with its kind. A check's line states what is checked and what
+ * was measured; a note says what was measured or why a pair was skipped,
+ * and is no verdict. */
+enum {
+  VI_CONFORMANCE_PASSED = 0, /* a check that held */
+  VI_CONFORMANCE_FAILED = 1, /* a check that failed */
+  VI_CONFORMANCE_NOTE = 2    /* informative: a measured order, a refusal, ... */
+};
+/* Receives one line (no newline; valid during the call only) of kind
+ * VI_CONFORMANCE_*. */
+typedef void (*vi_conformance_report)(void *ctx, int kind, const char *line);
+/* What one call did: the (example spec, system) pairs run and skipped
+ * (the tables incompatible, vi_method_compatible, counted once per system;
+ * or the family's refusal, vi_method_accepts, once per example), the
+ * checks made and those that failed. */
+typedef struct vi_conformance_counts {
+  int pairs;
+  int skipped;
+  int checks;
+  int failed;
+} vi_conformance_counts;
 
 /* An order study with a precision policy (core/order_policy.c): precision
  * VI_DOUBLE or VI_QUAD runs in that precision; -1 (VI_PRECISION_AUTO) runs

@@ -140,7 +140,23 @@ int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size
                "measures and a follow mode of VI_TRACE_*", VI_TRACE_MAXALSO);
     return VI_EINVAL;
   }
-  const VI_X(vi_system_type) *type = VI_X(vi_system_find)(c->system, err, errlen);
+  /* The caller's own system or family in this precision (refused in the
+   * words of vi_order_study when only the other precision's is given). */
+  if ((c->system_d || c->system_q) && !c->VI_X(system)) {
+    vi_set_err(err, errlen,
+               "the system given by type has no %s type (vi_trace_config.%s)",
+               VI_PREC_NAME, VI_PREC_NAME[0] == 'd' ? "system_d" : "system_q");
+    return VI_EUNSUPPORTED;
+  }
+  if ((c->method_d || c->method_q) && !c->VI_X(method)) {
+    vi_set_err(err, errlen,
+               "the family given by type has no %s type (vi_trace_config.%s)",
+               VI_PREC_NAME, VI_PREC_NAME[0] == 'd' ? "method_d" : "method_q");
+    return VI_EUNSUPPORTED;
+  }
+  const VI_X(vi_system_type) *type = c->VI_X(system)
+                                         ? (const VI_X(vi_system_type) *)c->VI_X(system)
+                                         : VI_X(vi_system_find)(c->system, err, errlen);
   VI_X(vi_system) *sys = NULL;
   VI_X(vi_stepper) *st = NULL;
   VI_X(vi_node) *nd = NULL;
@@ -151,7 +167,9 @@ int VI_X(vi_trace)(const vi_trace_config *c, vi_trace_result *r, char *err, size
     rc = VI_X(vi_solver_opts_from)(&c->solver, &so, err, errlen);
   }
   if (rc == VI_OK) {
-    rc = VI_X(vi_stepper_alloc)(c->method, sys, &st, err, errlen);
+    const VI_X(vi_method_type) *mt = (const VI_X(vi_method_type) *)c->VI_X(method);
+    rc = mt ? VI_X(vi_stepper_alloc_type)(mt, c->method, sys, &st, err, errlen)
+            : VI_X(vi_stepper_alloc)(c->method, sys, &st, err, errlen);
   }
   trace_obs o;
   memset(&o, 0, sizeof o);
