@@ -25,11 +25,8 @@
  * refuse: counted as skipped).
  *
  * Everything here is public API: <vistudy/vistudy.h> and nothing else of
- * vistudy. Build (installed under PREFIX):
- *   cc -std=c11 -I PREFIX/include symplectic_euler.c -L PREFIX/lib -lvistudy \
- *      -lsundials_kinsol -lsundials_ida -lsundials_nvecserial \
- *      -lsundials_sunmatrixdense -lsundials_sunlinsoldense -lgsl -lgslcblas \
- *      -lquadmath -lm
+ * vistudy. Built against an installed vistudy (docs/library.md):
+ *   cc -std=c11 symplectic_euler.c $(pkg-config --cflags --libs vistudy) -lm
  * Run: it prints every line of the checks and a summary; exit status 0
  * when every check held. */
 #include <math.h>

@@ -15,15 +15,11 @@
 #   - each man page shows the same words as its command's --help;
 #   - the installed `vistudy --version` names the release and the git
 #     description.
-# Usage: test_install.sh BUILD_DIR SOURCE_ROOT SANITIZE (meson's b_sanitize).
-set -u
-build="$1" src="$2" sanitize="$3"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+# Usage: test_install.sh VISTUDY BUILD_DIR SOURCE_ROOT SANITIZE (meson's
+# b_sanitize); VISTUDY is the build's program (lib.sh), the installed one
+# is tested.
+. "$(dirname "$0")/lib.sh" "$1"
+build="$2" src="$3" sanitize="$4"
 
 dest="$tmp/dest"
 if ! meson install -C "$build" --destdir "$dest" --no-rebuild --quiet >"$tmp/install.log" 2>&1; then
@@ -157,5 +153,4 @@ done
 [ "$(ls "$man1" | wc -l)" = "$(( $("$V" --help | grep -cE '^  [a-z]') + 1 ))" ] && ok ||
   bad "man pages: $(ls "$man1" | tr '\n' ' ') for the commands of --help"
 
-echo "install: $checks checks, $fails failed"
-[ "$fails" = 0 ]
+vi_test_end install

@@ -10,14 +10,8 @@
 #     generator's output for the committed results (stale pages fail).
 # Usage: test_results_page.sh VISTUDY SOURCE_ROOT. Exit 77 (skip) without
 # chromium or python3-websocket (tools/setup installs both).
-set -u
-V="$1" src="$2"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-checks=0
-ok() { checks=$((checks + 1)); }
-bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/lib.sh" "$1"
+src="$2"
 
 res="$src/results"
 costs=()
@@ -72,5 +66,4 @@ cat "$tmp/bc.out"
 all=$((pngs + $([ -f "$res/bench/trend.png" ] && echo 1 || echo 0)))
 grep -qE "loaded in .*; $all images" "$tmp/bc.out" && ok || bad "the browser did not see $all images"
 
-echo "results_page: $checks checks, $fails failed"
-[ "$fails" = 0 ]
+vi_test_end results_page
