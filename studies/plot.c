@@ -261,7 +261,7 @@ static void gp_key(vi_gp *g) {
   const int repeats = g->nkeyed == 1 && g->ptitle && strstr(g->ptitle, g->keylabel);
   fputs(g->nkeyed == 0 || repeats ? "unset key\n"
                                   : "set key default\nset key outside bottom center "
-                                    "horizontal maxrows 4 samplen 2 @KEYCOLS\n",
+                                    "horizontal maxrows 4 samplen 2 width 1 @KEYCOLS\n",
         g->plots);
 }
 
