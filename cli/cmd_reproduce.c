@@ -27,7 +27,7 @@ const char vi_reproduce_help[] =
     "results/ID.{md,csv,json}, compares every cell with the published values\n"
     "(DIR, default $VI_PUBLISHED_DIR or ../shared/published) and prints\n"
     "'matched N/M cells' and every mismatch. A figure study also draws\n"
-    "results/ID.{svg,png} with gnuplot (script kept as results/ID.gp) and\n"
+    "results/ID.{svg,png,pdf} with gnuplot (script kept as results/ID.gp) and\n"
     "checks the claims the paper's text makes about the figure.\n"
     "An interrupted run resumes from results/ID.partial.json unless --fresh;\n"
     "a stored cell is used only when the same build of vistudy computed it for\n"

@@ -86,6 +86,7 @@ typedef struct vi_fig_path {
   const char *x; /* the abscissa's measure of every curve without its own */
   int rod;       /* 1: the segments from the origin to the first and the
                     last point drawn (a pendulum's rod, betsch-ggl Fig 6) */
+  const char *unit; /* both axes' unit in the axis titles ("[m]"); NULL: none */
 } vi_fig_path;
 
 typedef struct vi_fig_msweep {
@@ -119,7 +120,12 @@ struct vi_fig_spec {
    * data is not resumed). */
   const char *set[VI_FIG_MAXSET];
   double T, T_quick;
-  const char *ylabel;
+  /* The axis titles: the quantity's name and its unit where the system has
+   * units ("Hamiltonian H", "energy error E(t) - E(0) [J]"; "\\n" breaks the
+   * line of a long one); tlabel the time
+   * axis's ("time t [s]", "time t (dimensionless)"; NULL: "time t [time
+   * units]", the system's own, for a system whose paper states none). */
+  const char *ylabel, *tlabel;
   const char *why;       /* the choices the paper leaves open */
   const char *precision; /* what the outputs say of the precision; NULL: double */
   vi_claims_fn claims;

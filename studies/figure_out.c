@@ -2,7 +2,7 @@
  * the cell store keeps it and restored from it, and every file of a
  * figure: ID.json (everything), ID.csv (long format), ID.md (summary and
  * claims), ID.dat (the series as gnuplot data blocks; the script ID.gp
- * carries its own copy inline), ID.gp, ID.svg, ID.png, written atomically
+ * carries its own copy inline), ID.gp, ID.svg, ID.png, ID.pdf, written atomically
  * (outfile.h). The driver is run_figure.c, the runs figure_runs.c. */
 #include "cells.h"
 #include "emit.h"
@@ -680,8 +680,18 @@ static void gp_series(vi_gp *g, const vi_series *s, const char *label, int cx, i
   free(y);
 }
 
-/* The band of a trace series: the minimum and maximum of each window. */
-static void gp_band(vi_gp *g, const vi_series *s, int color) {
+/* The band of a trace series: the minimum and maximum of each window (a
+ * row at the end of its window). A run that stopped before its second
+ * window has one row, the window [0, t] it closed when it stopped: drawn
+ * over that span, else it would be one invisible point. */
+static void gp_band(vi_gp *g, const vi_series *s, const char *label, int color) {
+  if (s->rows == 1) {
+    const double x[2] = {0, vi_fig_at(s, 0, 0)};
+    const double lo[2] = {vi_fig_at(s, 0, 1), vi_fig_at(s, 0, 1)};
+    const double hi[2] = {vi_fig_at(s, 0, 2), vi_fig_at(s, 0, 2)};
+    vi_gp_band(g, label, x, lo, hi, 2, color);
+    return;
+  }
   double *x, *lo, *hi;
   if (series_xy(s, 0, 1, &x, &lo) == 0) {
     hi = malloc((size_t)(s->rows + 1) * sizeof *hi);
@@ -689,7 +699,7 @@ static void gp_band(vi_gp *g, const vi_series *s, int color) {
       hi[r] = vi_fig_at(s, r, 2);
     }
     if (hi) {
-      vi_gp_band(g, s->label, x, lo, hi, s->rows, color);
+      vi_gp_band(g, label, x, lo, hi, s->rows, color);
     }
     free(hi);
   }
@@ -697,21 +707,73 @@ static void gp_band(vi_gp *g, const vi_series *s, int color) {
   free(lo);
 }
 
+/* The time axis's title (vi_fig_spec.tlabel). */
+static const char *fig_tlabel(const vi_fig_spec *f) {
+  return f->tlabel ? f->tlabel : "time t [time units]";
+}
+
+/* Where a curve's run stopped before T (its event, figure_runs.c:
+ * a breakdown or a failed step) as "run stopped at t = 18: |H - H(0)| > 1";
+ * "" when it ran to T. */
+static void stop_note(const vi_series *s, char *buf, size_t len) {
+  buf[0] = '\0';
+  if (isfinite(s->event_t)) {
+    snprintf(buf, len, "run stopped at t = %.6g: %s", s->event_t, s->event);
+  }
+}
+
+/* A curve's key label: its own, with where its run stopped. */
+static void stop_label(const vi_series *s, char *buf, size_t len) {
+  char stop[200];
+  stop_note(s, stop, sizeof stop);
+  snprintf(buf, len, stop[0] ? "%s (%s)" : "%s", s->label, stop);
+}
+
+/* The last time reached in panel p (-1: every curve) when every run of
+ * its curves stopped before T: the span the panel is drawn over, so that
+ * it shows what ran rather than an axis to T with nothing visible; NaN
+ * when one ran to T. */
+static double panel_stop(const vi_fig_spec *f, const vi_series *ss, int ns, int p) {
+  double t = -INFINITY;
+  for (int i = 0; i < ns; i++) {
+    if (p >= 0 && f->curves[i].panel != p) {
+      continue;
+    }
+    if (!isfinite(ss[i].event_t)) {
+      return NAN;
+    }
+    t = fmax(t, ss[i].event_t);
+  }
+  return t > 0 ? t : NAN;
+}
+
+/* The x range of a panel drawn over the span that ran (panel_stop). */
+static void set_stop_range(vi_gp *g, double t) {
+  if (isfinite(t)) {
+    char line[96];
+    snprintf(line, sizeof line, "set xtics autofreq\nset xrange [0:%.9g]", t);
+    vi_gp_set(g, line);
+  }
+}
+
 /* The figure's script through the gnuplot builder (plot.h): the data
  * inline, so the kept .gp reruns in place; ID.dat keeps the same numbers
- * as a data file. */
+ * as a data file. Keys are the builder's (outside the axes); a timed
+ * figure's machine line is its note, in small print below everything. */
 static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int ntot,
                          const char *machine, int quick) {
   const double T = quick ? f->T_quick : f->T;
   const int np = vi_fig_panel_count(f);
-  char title[800], line[256];
+  const char *tl = fig_tlabel(f);
+  char title[800], line[256], lab[400];
   vi_gp *g;
   int rows = 1, cols = 1;
   if (f->kind == VI_FIG_WORK) {
     /* Run time against q error, as the paper draws it. */
-    snprintf(title, sizeof title, "%s (%s, T = %g)\\n%s", f->id, f->system, T, machine);
+    snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
-    vi_gp_panel(g, NULL, "run time [s] (CPU time, pinned core, min of repetitions)", f->ylabel,
+    vi_gp_note(g, machine);
+    vi_gp_panel(g, NULL, "CPU time [s] (pinned core, min of repetitions)", f->ylabel,
                 VI_GP_LOGX | VI_GP_LOGY);
     for (int i = 0; i < ns; i++) {
       gp_series(g, &ss[i], NULL, VI_W_SEC, VI_W_EQ, i, 0, VI_GP_LINESPOINTS);
@@ -726,9 +788,8 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
     const double mmax = ref->rows > 0 ? vi_fig_at(ref, ref->rows - 1, VI_M_M) + 0.3 : 10;
     snprintf(title, sizeof title, "%s (%s, h = %g, T = %g)", f->id, f->system, ss[0].h, T);
     g = vi_gp_new(title);
-    vi_gp_panel(g, "", "m (points per step)", f->ylabel, VI_GP_LOGY);
-    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1\nset key inside bottom left "
-             "vertical maxrows 6", mmax);
+    vi_gp_panel(g, "", "points per step m", f->ylabel, VI_GP_LOGY);
+    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1", mmax);
     vi_gp_set(g, line);
     int nq = 0;
     double qx[256], qy[256];
@@ -742,10 +803,10 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
       }
     }
     vi_gp_curve_style(g, "run in quad precision", qx, qy, nq, 7, 0, VI_GP_POINTS);
-    snprintf(line, sizeof line, "e / e(%s)", ref->label);
-    vi_gp_panel(g, "", "m (points per step)", line, 0);
-    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1\nset yrange [0:*]\nset key "
-             "inside top right horizontal", mmax);
+    snprintf(line, sizeof line, "error ratio e / e(%s)", ref->label);
+    vi_gp_panel(g, "", "points per step m", line, 0);
+    snprintf(line, sizeof line, "set xrange [1.7:%g]\nset xtics 1\nset yrange [0:*]",
+             mmax);
     vi_gp_set(g, line);
     for (int i = 0; i < ns; i++) {
       double x[64], y[64];
@@ -762,10 +823,8 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
      * order in the legend (or why there is none). */
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
-    vi_gp_panel(g, NULL, "h", f->ylabel, VI_GP_LOGX | VI_GP_LOGY);
-    vi_gp_set(g, "set key inside bottom right vertical");
+    vi_gp_panel(g, NULL, "step size h", f->ylabel, VI_GP_LOGX | VI_GP_LOGY);
     for (int i = 0; i < ns; i++) {
-      char lab[160];
       if (ss[i].fit_ok) {
         snprintf(lab, sizeof lab, "%s (order %.2f)", ss[i].label, ss[i].order);
       } else {
@@ -777,7 +836,8 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
     /* betsch-ggl Fig 6: per panel the path of its curves' ordinate against
      * the abscissa at equal scales, the first and the last node marked
      * (with rod: the segment from the origin to each, a pendulum's rod at
-     * t = 0 and t = T). */
+     * t = 0 and t = T); the axes are the measures', with the unit of the
+     * spec's path.unit. */
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
     const int npan = np > 0 ? np : 1;
@@ -786,9 +846,13 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
       for (int i = 0; i < ns && !first; i++) {
         first = f->curves[i].panel == p || np == 0 ? &ss[i] : NULL;
       }
-      vi_gp_panel(g, np > 0 ? f->panels[p] : NULL, first ? first->xmeasure : "x",
-                  first ? vi_fig_series_measure(f, first) : "y", 0);
-      vi_gp_set(g, "set size ratio -1\nset key outside bottom center vertical");
+      char xl[96], yl[96];
+      snprintf(xl, sizeof xl, "%s%s%s", first ? first->xmeasure : "x",
+               f->path.unit ? " " : "", f->path.unit ? f->path.unit : "");
+      snprintf(yl, sizeof yl, "%s%s%s", first ? vi_fig_series_measure(f, first) : "y",
+               f->path.unit ? " " : "", f->path.unit ? f->path.unit : "");
+      vi_gp_panel(g, np > 0 ? f->panels[p] : NULL, xl, yl, 0);
+      vi_gp_set(g, "set size ratio -1");
       for (int i = 0, k = 0; i < ns; i++) {
         const vi_series *s = &ss[i];
         if ((np > 0 && f->curves[i].panel != p) || s->rows < 1) {
@@ -798,7 +862,6 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
         for (int e = 0; e < 2; e++) {
           const int r = e ? s->rows - 1 : 0;
           const double px = vi_fig_at(s, r, 1), py = vi_fig_at(s, r, 2);
-          char lab[160];
           snprintf(lab, sizeof lab, "%.60s at t = %g", s->label, vi_fig_at(s, r, 0));
           if (f->path.rod) {
             const double rx[2] = {0, px}, ry[2] = {0, py};
@@ -816,44 +879,56 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
     /* The size of each residual: the maximum of each window, log scale. */
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
-    snprintf(line, sizeof line, "%s, maximum per window", f->ylabel);
-    vi_gp_panel(g, NULL, "t", line, VI_GP_LOGY);
-    vi_gp_set(g, "set key inside bottom right vertical");
+    snprintf(line, sizeof line, "%s\\nmaximum per window", f->ylabel);
+    vi_gp_panel(g, NULL, tl, line, VI_GP_LOGY);
+    set_stop_range(g, panel_stop(f, ss, ns, -1));
     for (int i = 0; i < ns; i++) {
       /* Past the palette's eight colours dashed (betsch-ggl Fig 20's nine). */
-      gp_series(g, &ss[i], NULL, 0, -1, i, (i / 8) % 2, VI_GP_LINES);
+      stop_label(&ss[i], lab, sizeof lab);
+      gp_series(g, &ss[i], lab, 0, -1, i, (i / 8) % 2, VI_GP_LINES);
     }
   } else if (np > 0 && ntot > ns) {
     /* tyranowski2014 Figs 5.3, 5.8, 5.11: one row per panel (a method), the
      * every-step close-up on the left, the whole run as the band of each
-     * window on the right (five tick intervals: times up to 5e5); a run
-     * that broke down says when. */
+     * window on the right (five tick intervals: times up to 5e5); the
+     * titles name the curve, so the panels need no key. A run that stopped
+     * early says when and why, and its whole-run panel is drawn over the
+     * span that ran. */
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
     for (int p = 0; p < np; p++) {
-      char ev[128] = "";
+      char ev[220] = "";
       for (int i = 0; i < ns; i++) {
         if (f->curves[i].panel == p && isfinite(ss[i].event_t)) {
-          snprintf(ev, sizeof ev, ", stops at t = %.4g", ss[i].event_t);
+          char stop[200];
+          stop_note(&ss[i], stop, sizeof stop);
+          snprintf(ev, sizeof ev, "\\n%s", stop);
         }
       }
+      const double stop = panel_stop(f, ss, ns, p);
       for (int side = 0; side < 2; side++) {
-        char pt[256];
-        snprintf(pt, sizeof pt, "%s, %s%s", f->panels[p], side ? "min, max per window" : "every step",
-                 ev);
-        vi_gp_panel(g, pt, "t", f->ylabel, VI_GP_YEXP);
-        char tics[64] = "set xtics autofreq";
-        if (side) {
-          snprintf(tics, sizeof tics, "set xtics %g", T / 5);
+        char pt[512];
+        const vi_series *first = NULL;
+        for (int i = 0; i < ns && !first; i++) {
+          first = f->curves[i].panel == p ? &ss[side ? i : ns + i] : NULL;
         }
-        snprintf(line, sizeof line, "%s\nset key inside top right vertical opaque box", tics);
-        vi_gp_set(g, line);
+        snprintf(pt, sizeof pt, "%s%s%s", first ? first->label : f->panels[p],
+                 side ? ", min and max per window" : "", ev);
+        vi_gp_panel(g, pt, tl, f->ylabel, VI_GP_YEXP);
+        if (side && !isfinite(stop)) {
+          snprintf(line, sizeof line, "set xtics %g", T / 5);
+          vi_gp_set(g, line);
+        } else if (side) {
+          set_stop_range(g, stop);
+        } else {
+          vi_gp_set(g, "set xtics autofreq");
+        }
         for (int i = 0, k = 0; i < ns; i++) {
           if (f->curves[i].panel != p) {
             continue;
           }
           if (side) {
-            gp_band(g, &ss[i], k);
+            gp_band(g, &ss[i], ss[i].label, k);
           } else {
             gp_series(g, &ss[ns + i], ss[ns + i].label, 0, 1, k, 0, VI_GP_LINES);
           }
@@ -869,11 +944,12 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
     for (int p = 0; p < np; p++) {
-      vi_gp_panel(g, f->panels[p], "t [s]", f->ylabel, VI_GP_YEXP);
-      vi_gp_set(g, "set key inside top right vertical opaque box");
+      vi_gp_panel(g, f->panels[p], tl, f->ylabel, VI_GP_YEXP);
+      set_stop_range(g, panel_stop(f, ss, ns, p));
       for (int i = 0, k = 0; i < ns; i++) {
         if (f->curves[i].panel == p) {
-          gp_band(g, &ss[i], k++);
+          stop_label(&ss[i], lab, sizeof lab);
+          gp_band(g, &ss[i], lab, k++);
         }
       }
     }
@@ -885,14 +961,14 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
      * every step of the first seconds. */
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
-    snprintf(line, sizeof line, "|%s|, maximum per window", f->ylabel);
-    vi_gp_panel(g, "", "t [s]", line, VI_GP_LOGY);
-    vi_gp_set(g, "set key inside top center horizontal maxrows 2");
+    snprintf(line, sizeof line, "%s\\nlargest magnitude per window", f->ylabel);
+    vi_gp_panel(g, "", tl, line, VI_GP_LOGY);
+    set_stop_range(g, panel_stop(f, ss, ns, -1));
     for (int i = 0; i < ns; i++) {
-      gp_series(g, &ss[i], NULL, 0, -1, i, 0, VI_GP_LINES);
+      stop_label(&ss[i], lab, sizeof lab);
+      gp_series(g, &ss[i], lab, 0, -1, i, 0, VI_GP_LINES);
     }
-    vi_gp_panel(g, "", "t [s]", f->ylabel, VI_GP_YEXP);
-    vi_gp_set(g, "set key outside bottom center horizontal maxrows 3");
+    vi_gp_panel(g, "", tl, f->ylabel, VI_GP_YEXP);
     for (int i = 0; i < ns; i++) {
       gp_series(g, &ss[ns + i], NULL, 0, 1, i, 0, VI_GP_LINESPOINTS);
     }
@@ -902,9 +978,11 @@ static char *fig_gnuplot(const vi_fig_spec *f, const vi_series *ss, int ns, int 
      * each window. */
     snprintf(title, sizeof title, "%s (%s, T = %g)", f->id, f->system, T);
     g = vi_gp_new(title);
-    vi_gp_panel(g, NULL, "t [s]", f->ylabel, VI_GP_YEXP);
+    vi_gp_panel(g, NULL, tl, f->ylabel, VI_GP_YEXP);
+    set_stop_range(g, panel_stop(f, ss, ns, -1));
     for (int i = 0; i < ns; i++) {
-      gp_band(g, &ss[i], i);
+      stop_label(&ss[i], lab, sizeof lab);
+      gp_band(g, &ss[i], lab, i);
     }
   }
   char *body = vi_gp_body(g, rows, cols);

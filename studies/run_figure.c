@@ -348,7 +348,7 @@ static void fig_finish(fig_run *R, const reproduce_opts *o, vi_outset *set) {
  * otherwise, so that a rerun resumes), the --strict verdict, the memory. */
 static void fig_close(fig_run *R, const reproduce_opts *o, int written) {
   if (written) {
-    printf("  results: %s/%s.{md,csv,json,svg,png}\n", o->results_dir, R->f->id);
+    printf("  results: %s/%s.{md,csv,json,svg,png,pdf}\n", o->results_dir, R->f->id);
     vi_cells_finish(&R->store);
     if (vi_claims_status(R->cl, R->nc, o->strict)) {
       R->status = VI_EXIT_FAIL;

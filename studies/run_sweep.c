@@ -724,12 +724,14 @@ void vi_sweep_plot_panel(const vi_sweep *S, vi_gp *gp, const char *title, int me
                          int cost, int (*color)(const vi_sweep *, int),
                          int (*dash)(const vi_sweep *, int)) {
   static const char *const mname[VI_SW_NMEAS] = {
-      "global q error max_k |q_k - q(t_k)|", "global p error", "global lambda error",
-      "max energy error |H_k - H_0| (over |H_0| unless |H_0| <= 1.5e-8)", "max |g(q_k)|",
+      "global q error max_k |q_k - q(t_k)|",
+      "global p error max_k |p_k - p(t_k)|",
+      "global lambda error max_k |lambda_k - lambda(t_k)|",
+      "max energy error |H_k - H_0| (over |H_0| unless |H_0| <= 1.5e-8)",
+      "constraint residual max_k |g(q_k)|",
       "q error at T, |q_N - q(T)|"};
-  static const char *const cname[3] = {
-      "run time [s] (CPU time of the pinned thread, min of repetitions)", "residual evaluations",
-      "wall time [s]"};
+  static const char *const cname[3] = {"CPU time [s] (pinned thread, min of repetitions)",
+                                       "residual evaluations (count)", "wall time [s]"};
   vi_gp_panel(gp, title, mname[measure], cname[cost], VI_GP_LOGX | VI_GP_LOGY);
   double *x = malloc((size_t)(S->npts + 1) * sizeof *x);
   double *y = malloc((size_t)(S->npts + 1) * sizeof *y);
@@ -1138,7 +1140,7 @@ int vi_run_sweep(const vi_study *s, const reproduce_opts *o) {
   if (rep.nclaims > 0) {
     vi_claims_print(stdout, id, rep.claims_whose, rep.claims, rep.nclaims);
   }
-  printf("  results: %s/%s.{md,json,csv,svg,png}\n", o->results_dir, id);
+  printf("  results: %s/%s.{md,json,csv,svg,png,pdf}\n", o->results_dir, id);
   if (status == VI_EXIT_OK && vi_claims_status(rep.claims, rep.nclaims, o->strict)) {
     status = VI_EXIT_FAIL;
   }

@@ -34,7 +34,7 @@ d, sid = sys.argv[1], sys.argv[2]
 j = json.load(open(f"{d}/{sid}.json"))
 bad = []
 for f in j["figures"]:
-    for ext in ("md", "json", "csv", "dat", "gp", "svg", "png"):
+    for ext in ("md", "json", "csv", "dat", "gp", "svg", "png", "pdf"):
         if not os.path.getsize(f"{d}/{f['id']}.{ext}"):
             bad.append(f"{f['id']}.{ext} empty")
 across = j.get("across", {}).get("claims", [])

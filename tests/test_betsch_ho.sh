@@ -31,7 +31,7 @@ if ! "$V" reproduce "$id" --quick --results "$tmp/r" >"$tmp/out" 2>"$tmp/err"; t
   exit 1
 fi
 fails=0
-for ext in md json csv svg png gp; do
+for ext in md json csv svg png pdf gp; do
   [ -s "$tmp/r/quick/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
 done
 grep -q "$id" "$tmp/out" || { echo "FAIL: no summary on stdout"; fails=$((fails + 1)); }

@@ -39,7 +39,7 @@ python3 - "$tmp/r/quick" "$id" <<'PY'
 import csv, json, math, os, sys
 d, sid = sys.argv[1], sys.argv[2]
 bad = []
-for ext in ("json", "md", "csv", "gp", "svg", "png"):
+for ext in ("json", "md", "csv", "gp", "svg", "png", "pdf"):
     p = f"{d}/{sid}.{ext}"
     if not os.path.exists(p) or not os.path.getsize(p):
         bad.append(f"{sid}.{ext} missing or empty")

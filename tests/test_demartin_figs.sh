@@ -33,7 +33,7 @@ d, sid = sys.argv[1], sys.argv[2]
 j = json.load(open(f"{d}/{sid}.json"))
 bad = []
 for f in j["figures"]:
-    for ext in ("md", "json", "csv", "dat", "gp", "svg", "png"):
+    for ext in ("md", "json", "csv", "dat", "gp", "svg", "png", "pdf"):
         p = f"{d}/{f['id']}.{ext}"
         if not os.path.exists(p) or not os.path.getsize(p):
             bad.append(f"{f['id']}.{ext} missing or empty")

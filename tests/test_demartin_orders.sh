@@ -24,7 +24,7 @@ if ! "$V" reproduce $id --published "$PUB" --results "$tmp/r" --max-cells 3 --no
   cat "$tmp/out" "$tmp/err"; echo "FAIL: reproduce $id --max-cells 3"; exit 1
 fi
 d="$tmp/r/quick"
-for ext in md json csv -fig3.svg -fig3.png -fig3.gp -fig3.dat -fig7.svg -fig7.png -fig7.gp -fig7.dat; do
+for ext in md json csv -fig3.svg -fig3.png -fig3.pdf -fig3.gp -fig3.dat -fig7.svg -fig7.png -fig7.pdf -fig7.gp -fig7.dat; do
   case $ext in -*) f="$d/$id$ext" ;; *) f="$d/$id.$ext" ;; esac
   [ -s "$f" ] || { echo "FAIL: $f missing"; fails=$((fails + 1)); }
 done

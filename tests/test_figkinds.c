@@ -484,13 +484,13 @@ int main(void) {
   }
   CHECK(run(&conv_spec, dir) == 0, "the convergence figure ran and its claims hold");
   CHECK(run(&res_spec, dir) == 0, "the residual figure ran and its claims hold");
-  const char *exts[] = {"json", "md", "csv", "dat", "gp", "svg"};
-  for (int i = 0; i < 6; i++) {
+  const char *exts[] = {"json", "md", "csv", "dat", "gp", "svg", "png", "pdf"};
+  for (int i = 0; i < (int)(sizeof exts / sizeof exts[0]); i++) {
     CHECK(exists(dir, conv_spec.id, exts[i]) && exists(dir, res_spec.id, exts[i]),
           "the figures wrote their .%s", exts[i]);
   }
   CHECK(run(&path_spec, dir) == 0, "the path figure ran and its claims hold");
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < (int)(sizeof exts / sizeof exts[0]); i++) {
     CHECK(exists(dir, path_spec.id, exts[i]), "the path wrote its .%s", exts[i]);
   }
   char err[256];

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_figures.sh: the wenger2017 figure studies on their reduced grids
 # (--quick; e2e suite). Checks the output contract (json, csv, md, dat, gp,
-# svg, png), the numbers (finite, errors decreasing along each sweep) and
+# svg, png, pdf), the numbers (finite, errors decreasing along each sweep) and
 # the claims that do not depend on timing: the energy error of fig2 is
 # bounded and smaller for the order-8 combination at a ten times larger
 # step; fig3's z angular momentum drops to quad round-off in quad precision
@@ -18,11 +18,12 @@ for id in wenger2017-fig2 wenger2017-fig3 wenger2017-fig4 wenger2017-fig5; do
     cat "$tmp/out"; echo "FAIL: reproduce $id"; fails=$((fails + 1)); continue
   fi
   grep -q "claims of the text hold" "$tmp/out" || { echo "FAIL: $id: no claims summary"; fails=$((fails + 1)); }
-  for ext in json csv md dat gp svg png; do
+  for ext in json csv md dat gp svg png pdf; do
     [ -s "$tmp/quick/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
   done
   head -c 8 "$tmp/quick/$id.png" | grep -q PNG || { echo "FAIL: $id.png is not a PNG"; fails=$((fails + 1)); }
   grep -q "<svg" "$tmp/quick/$id.svg" || { echo "FAIL: $id.svg is not an SVG"; fails=$((fails + 1)); }
+  head -c 5 "$tmp/quick/$id.pdf" | grep -q "%PDF-" || { echo "FAIL: $id.pdf is not a PDF"; fails=$((fails + 1)); }
   ls -A "$tmp/quick" | grep -q "\.tmp\." && { echo "FAIL: temporary files left"; fails=$((fails + 1)); }
   python3 - "$tmp/quick/$id.json" <<'PY' || fails=$((fails + 1))
 import json, math, sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_man2020_figs.sh: the man2020 figure studies (Figs. 3, 8, 9, 11) on
 # their reduced runs (--quick; e2e suite). Checks the output contract (json,
-# csv, md, dat, gp, svg, png, machine info, finite rows) and numbers that a
+# csv, md, dat, gp, svg, png, pdf, machine info, finite rows) and numbers that a
 # real defect would move: Fig. 3's global Hamiltonian error (47) of LGG
 # falls by more than 100x per added point (order 2m - 2 at h = 0.1) and
 # every error double cannot resolve was rerun in quad; Fig. 8's energy
@@ -22,11 +22,12 @@ for id in man2020-fig3 man2020-fig8 man2020-fig9 man2020-fig11; do
     cat "$tmp/out"; echo "FAIL: reproduce $id"; fails=$((fails + 1)); continue
   fi
   grep -q "claims of the text hold" "$tmp/out" || { echo "FAIL: $id: no claims summary"; fails=$((fails + 1)); }
-  for ext in json csv md dat gp svg png; do
+  for ext in json csv md dat gp svg png pdf; do
     [ -s "$tmp/quick/$id.$ext" ] || { echo "FAIL: $id.$ext missing or empty"; fails=$((fails + 1)); }
   done
   head -c 8 "$tmp/quick/$id.png" | grep -q PNG || { echo "FAIL: $id.png is not a PNG"; fails=$((fails + 1)); }
   grep -q "<svg" "$tmp/quick/$id.svg" || { echo "FAIL: $id.svg is not an SVG"; fails=$((fails + 1)); }
+  head -c 5 "$tmp/quick/$id.pdf" | grep -q "%PDF-" || { echo "FAIL: $id.pdf is not a PDF"; fails=$((fails + 1)); }
   ls -A "$tmp/quick" | grep -q "\.tmp\." && { echo "FAIL: temporary files left"; fails=$((fails + 1)); }
   python3 - "$tmp/quick/$id.json" "$tmp/quick/$id.md" <<'PY' || fails=$((fails + 1))
 import json, math, sys

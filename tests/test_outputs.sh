@@ -166,10 +166,11 @@ check 'awk -F, "NR > 1 { printf \"%.2f \", \$1 }" "$d/every.csv" | grep -qx "0.0
 # 6. The kept gnuplot script redraws the figure in place.
 r6="$d/r6"
 expect 0 "" -- "$V" reproduce wenger2017-fig2 --quick --results "$r6"
-rm -f "$r6/quick/wenger2017-fig2.svg" "$r6/quick/wenger2017-fig2.png"
+rm -f "$r6/quick/wenger2017-fig2.svg" "$r6/quick/wenger2017-fig2.png" \
+  "$r6/quick/wenger2017-fig2.pdf"
 (cd "$r6/quick" && gnuplot wenger2017-fig2.gp) 2>"$tmp/gp.err"
-check '[ -s "$r6/quick/wenger2017-fig2.svg" ] && [ -s "$r6/quick/wenger2017-fig2.png" ]' \
-  "gnuplot ID.gp did not redraw ID.svg and ID.png"
+check '[ -s "$r6/quick/wenger2017-fig2.svg" ] && [ -s "$r6/quick/wenger2017-fig2.png" ] && [ -s "$r6/quick/wenger2017-fig2.pdf" ]' \
+  "gnuplot ID.gp did not redraw ID.svg, ID.png and ID.pdf"
 check '[ -z "$(ls -A "$r6/quick" | grep tmp)" ]' "gnuplot ID.gp left temporary files"
 check '[ "$(stat -c %a "$r6/quick/wenger2017-fig2.png")" = "$(stat -c %a "$r6/quick/wenger2017-fig2.md")" ]' \
   "figures do not get the mode of the other results"

@@ -292,6 +292,31 @@ static void test_gp(vi_check_ctx *T) {
   CHECK(b && strstr(b, "set xrange [1:10]\nset yrange [1:10]\nplot NaN title 'no data'\n"),
         "an empty panel is a frame on fixed ranges: [%s]", b);
   free(b);
+  /* The key rule (plot.h): outside the axes, below the panel; none where
+   * the panel's one entry repeats its title; the note (a machine line) in
+   * small print once, before the last panel, below a strip kept free. */
+  g = vi_gp_new("keys");
+  vi_gp_note(g, "CPU X, gcc 12");
+  vi_gp_panel(g, "Gauss s=1, every step", "t", "H", 0);
+  vi_gp_curve(g, "Gauss s=1", x, y, 2, 0, 0);
+  vi_gp_set(g, "set key inside top right"); /* overridden: the builder places keys */
+  vi_gp_panel(g, "both", "t", "H", 0);
+  vi_gp_curve(g, "a", x, y, 2, 0, 0);
+  vi_gp_curve(g, "b", x, y, 2, 1, 0);
+  b = vi_gp_body(g, 2, 1);
+  vi_gp_free(g);
+  const char *second = b ? strstr(b, "set title \"both\"") : NULL;
+  const char *unset = b ? strstr(b, "unset key\nplot $d") : NULL;
+  const char *below = b ? strstr(b, "set key outside bottom center") : NULL;
+  CHECK(second && unset && unset < second && below > second,
+        "a repeated title drops the key, two entries go below the panel: [%s]", b);
+  const char *note = b ? strstr(b, "set label 1001 \"CPU X, gcc 12\"") : NULL;
+  CHECK(note && note > unset && note < second &&
+            strstr(note + 1, "set label 1001 \"") == NULL &&
+            strstr(note, "right front font ',8'") &&
+            strstr(b, "layout 2,1 title \"keys\"") && strstr(b, " scale 1,0.9"),
+        "the note once, small, right-aligned, rows scaled to free the strip: [%s]", b);
+  free(b);
 }
 
 /* The sweep core on the planar pendulum with its exact reference: the

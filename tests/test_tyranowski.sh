@@ -19,7 +19,7 @@ if ! "$V" reproduce "$id" --quick --results "$tmp/r" >"$tmp/out" 2>"$tmp/err"; t
 fi
 fails=0
 for f in 5.3 5.4 5.7 5.8 5.11 5.12; do
-  for ext in md json csv dat gp svg png; do
+  for ext in md json csv dat gp svg png pdf; do
     [ -s "$tmp/r/quick/$id-fig$f.$ext" ] || { echo "FAIL: $id-fig$f.$ext missing"; fails=$((fails + 1)); }
   done
 done

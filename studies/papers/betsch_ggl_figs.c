@@ -543,55 +543,73 @@ static int claims_pen_fig1415(const vi_fig_spec *f, vi_series *ss, int ns, int q
   return 2;
 }
 
-#define BG_PEN_FIG(id_, kind_, claims_, ylabel_, ...)                                          \
-  {.id = "betsch-ggl-pendulum-" id_, .kind = kind_, .system = "pendulum-3d", .T = BG_PEN_T,     \
-   .T_quick = BG_PEN_TQ, .ylabel = ylabel_, .why = bg_pen_why, .claims = claims_, __VA_ARGS__}
+/* SI units: the paper's m = l = 1 and b = -9.81 e3 (betsch-ggl §6.1). The
+ * constraint (93) is scaled by l^2, so |g| has no unit and G = q'/l^2 is in
+ * 1/m; the multipliers' units are left out of the axis titles. */
+#define BG_PEN_FIG(id_, kind_, claims_, ylabel_, ...)                                    \
+  {                                                                                      \
+    .id = "betsch-ggl-pendulum-" id_, .kind = kind_, .system = "pendulum-3d",            \
+    .T = BG_PEN_T, .T_quick = BG_PEN_TQ, .ylabel = ylabel_, .tlabel = "time t [s]",      \
+    .why = bg_pen_why, .claims = claims_, __VA_ARGS__                                    \
+  }
 
 static const vi_fig_spec bg_pen_fig23 =
-    BG_PEN_FIG("fig2-3", VI_FIG_TRACE, claims_pen_fig23, "q1(t), p1(t)",
+    BG_PEN_FIG("fig2-3", VI_FIG_TRACE, claims_pen_fig23,
+               "position q1(t) [m], momentum p1(t) [kg m/s]",
                .curves = {BG_PEN_CURVES(Q1, 0), BG_PEN_CURVES(P1, 1)},
                .panels = {"Fig 2: q1(t)", "Fig 3: p1(t)"});
 static const vi_fig_spec bg_pen_fig45 =
-    BG_PEN_FIG("fig4-5", VI_FIG_TRACE, claims_pen_fig45, "multiplier at t^{n+1}",
+    BG_PEN_FIG("fig4-5", VI_FIG_TRACE, claims_pen_fig45, "Lagrange multiplier at t^{n+1}",
                .curves = {BG_PEN_CURVES(LAM, 0), BG_PEN_CURVES(GAM, 1)},
                .panels = {"Fig 4: lambda(t)", "Fig 5: gamma(t)"});
-static const vi_fig_spec bg_pen_fig6 = BG_PEN_FIG(
-    "fig6", VI_FIG_PATH, claims_pen_fig6, "the mass point's path",
-    .path = {.x = "q1", .rod = 1},
-    .curves = {{"VI-S top view", BG_VIS, BG_PEN_H, "q2", 0},
-               {"VI-S side view", BG_VIS, BG_PEN_H, "q3", 1}},
-    .panels = {"from above (q1, q2)", "from the side (q1, q3)"});
+static const vi_fig_spec bg_pen_fig6 =
+    BG_PEN_FIG("fig6", VI_FIG_PATH, claims_pen_fig6, "the mass point's path",
+               .path = {.x = "q1", .rod = 1, .unit = "[m]"},
+               .curves = {{"VI-S top view", BG_VIS, BG_PEN_H, "q2", 0},
+                          {"VI-S side view", BG_VIS, BG_PEN_H, "q3", 1}},
+               .panels = {"from above (q1, q2)", "from the side (q1, q3)"});
 static const vi_fig_spec bg_pen_fig7 =
-    BG_PEN_FIG("fig7", VI_FIG_TRACE, claims_pen_fig7, "energy (VI-S)",
+    BG_PEN_FIG("fig7", VI_FIG_TRACE, claims_pen_fig7, "energy [J] (VI-S)",
                .trace = {.follow = VI_TRACE_VALUE},
                .curves = {{"T", BG_VIS, BG_PEN_H, "kinetic", 0},
                           {"V", BG_VIS, BG_PEN_H, "potential", 0},
                           {"H", BG_VIS, BG_PEN_H, "energy", 0},
                           {"T_v", BG_VIS, BG_PEN_H, "kinetic_v", 0}});
 static const vi_fig_spec bg_pen_fig8 =
-    BG_PEN_FIG("fig8", VI_FIG_TRACE, claims_pen_fig8, "E - E(0), E = p.v - v'Mv/2 + V",
-               .measure = "energy_v", .curves = {BG_PEN_CURVES(NONE, 0)});
-static const vi_fig_spec bg_pen_fig9 =
-    BG_PEN_FIG("fig9", VI_FIG_TRACE, claims_pen_fig9, "E^{n+1} - E^n (EM)",
-               .measure = "energy_v", .trace = {.follow = VI_TRACE_INCREMENT},
-               .curves = {{"EM", BG_EM, BG_PEN_H, NULL, 0}});
+    BG_PEN_FIG("fig8", VI_FIG_TRACE, claims_pen_fig8,
+               "energy error E - E(0) [J], E = p.v - v'Mv/2 + V", .measure = "energy_v",
+               .curves = {BG_PEN_CURVES(NONE, 0)});
+static const vi_fig_spec bg_pen_fig9 = BG_PEN_FIG(
+    "fig9", VI_FIG_TRACE, claims_pen_fig9, "energy increment E^{n+1} - E^n [J] (EM)",
+    .measure = "energy_v", .trace = {.follow = VI_TRACE_INCREMENT},
+    .curves = {{"EM", BG_EM, BG_PEN_H, NULL, 0}});
 static const vi_fig_spec bg_pen_fig10 = BG_PEN_FIG(
-    "fig10", VI_FIG_TRACE, claims_pen_fig10, "J_i = (q x p)_i", .trace = {.follow = VI_TRACE_VALUE},
-    .curves = {{"VI-S J1", BG_VIS, BG_PEN_H, "Jx", 0}, {"VI-S J2", BG_VIS, BG_PEN_H, "Jy", 0},
-               {"VI-S J3", BG_VIS, BG_PEN_H, "Jz", 0}, {"VI-A J1", BG_VIA, BG_PEN_H, "Jx", 1},
-               {"VI-A J2", BG_VIA, BG_PEN_H, "Jy", 1}, {"VI-A J3", BG_VIA, BG_PEN_H, "Jz", 1},
-               {"VI-B J1", BG_VIB, BG_PEN_H, "Jx", 2}, {"VI-B J2", BG_VIB, BG_PEN_H, "Jy", 2},
-               {"VI-B J3", BG_VIB, BG_PEN_H, "Jz", 2}, {"EM J1", BG_EM, BG_PEN_H, "Jx", 3},
-               {"EM J2", BG_EM, BG_PEN_H, "Jy", 3}, {"EM J3", BG_EM, BG_PEN_H, "Jz", 3}},
+    "fig10", VI_FIG_TRACE, claims_pen_fig10,
+    "angular momentum J_i = (q x p)_i [kg m^2/s]", .trace = {.follow = VI_TRACE_VALUE},
+    .curves = {{"VI-S J1", BG_VIS, BG_PEN_H, "Jx", 0},
+               {"VI-S J2", BG_VIS, BG_PEN_H, "Jy", 0},
+               {"VI-S J3", BG_VIS, BG_PEN_H, "Jz", 0},
+               {"VI-A J1", BG_VIA, BG_PEN_H, "Jx", 1},
+               {"VI-A J2", BG_VIA, BG_PEN_H, "Jy", 1},
+               {"VI-A J3", BG_VIA, BG_PEN_H, "Jz", 1},
+               {"VI-B J1", BG_VIB, BG_PEN_H, "Jx", 2},
+               {"VI-B J2", BG_VIB, BG_PEN_H, "Jy", 2},
+               {"VI-B J3", BG_VIB, BG_PEN_H, "Jz", 2},
+               {"EM J1", BG_EM, BG_PEN_H, "Jx", 3},
+               {"EM J2", BG_EM, BG_PEN_H, "Jy", 3},
+               {"EM J3", BG_EM, BG_PEN_H, "Jz", 3}},
     .panels = {"Fig 10: VI-S", "VI-A", "VI-B", "EM"});
-static const vi_fig_spec bg_pen_fig11 =
-    BG_PEN_FIG("fig11", VI_FIG_TRACE, claims_pen_fig11, "J3^{n+1} - J3^n", .measure = "Jz",
-               .trace = {.follow = VI_TRACE_INCREMENT}, .curves = {BG_PEN_CURVES(NONE, 0)});
+static const vi_fig_spec bg_pen_fig11 = BG_PEN_FIG(
+    "fig11", VI_FIG_TRACE, claims_pen_fig11, "increment J3^{n+1} - J3^n [kg m^2/s]",
+    .measure = "Jz", .trace = {.follow = VI_TRACE_INCREMENT},
+    .curves = {BG_PEN_CURVES(NONE, 0)});
 static const vi_fig_spec bg_pen_fig1213 =
-    BG_PEN_FIG("fig12-13", VI_FIG_RESIDUAL, claims_pen_fig1213, "|g(q)|", .measure = "g_norm",
+    BG_PEN_FIG("fig12-13", VI_FIG_RESIDUAL, claims_pen_fig1213,
+               "position constraint |g(q)| (no unit)", .measure = "g_norm",
                .curves = {BG_PEN_CURVES(NONE, 0)});
 static const vi_fig_spec bg_pen_fig1415 =
-    BG_PEN_FIG("fig14-15", VI_FIG_RESIDUAL, claims_pen_fig1415, "|G(q) M^-1 p|, |G(q) v|",
+    BG_PEN_FIG("fig14-15", VI_FIG_RESIDUAL, claims_pen_fig1415,
+               "velocity constraint |G(q) M^-1 p|, |G(q) v| [1/s]",
                .curves = {BG_PEN_CURVES(GV, 0), BG_PEN_CURVES(GVV, 0)});
 
 static const vi_fig_spec *const bg_pen_figs[] = {
@@ -925,47 +943,57 @@ static int claims_fp_table2(const vi_fig_spec *f, vi_series *ss, int ns, int qui
       {"EM", BG_EM, h_, NULL, 0}, {"EM-G", BG_EMG, h_, NULL, 0}
 #define BG_FP_STAB .measure = "energy_v", .relative = 1, .trace = {.breakdown = 10}
 
-static const vi_fig_spec bg_fp_fig2324 =
-    BG_FP_FIG("fig23-24", VI_FIG_RESIDUAL, claims_fp_fig2324, BG_FP_T, 2, "|G(q) M^-1 p|",
-              .measure = "gv_norm",
-              .curves = {{"EM-G", BG_EMG, BG_FP_H, NULL, 0}, {"EM", BG_EM, BG_FP_H, NULL, 0}});
-static const vi_fig_spec bg_fp_fig25 =
-    BG_FP_FIG("fig25", VI_FIG_TRACE, claims_fp_fig25, BG_FP_T, 2, "E - E(0)", .measure = "energy",
-              .curves = {{"EM", BG_EM, BG_FP_H, NULL, 0}, {"EM-G", BG_EMG, BG_FP_H, NULL, 0}});
-static const vi_fig_spec bg_fp_fig2627 = BG_FP_FIG(
-    "fig26-27", VI_FIG_TRACE, claims_fp_fig2627, BG_FP_T, 2, "J_i - J_i(0)",
-    .curves = {{"EM J1", BG_EM, BG_FP_H, "Jx", 0}, {"EM J2", BG_EM, BG_FP_H, "Jy", 0},
-               {"EM J3", BG_EM, BG_FP_H, "Jz", 0}, {"EM-G J1", BG_EMG, BG_FP_H, "Jx", 1},
-               {"EM-G J2", BG_EMG, BG_FP_H, "Jy", 1}, {"EM-G J3", BG_EMG, BG_FP_H, "Jz", 1}},
-    .panels = {"EM", "EM-G"});
-static const vi_fig_spec bg_fp_L = BG_FP_FIG(
-    "momentum-L", VI_FIG_TRACE, claims_fp_L, BG_FP_T, 2, "L_i - L_i(0)",
-    .curves = {{"EM L1", BG_EM, BG_FP_H, "Lx", 0}, {"EM L2", BG_EM, BG_FP_H, "Ly", 0},
-               {"EM L3", BG_EM, BG_FP_H, "Lz", 0}, {"EM-G L1", BG_EMG, BG_FP_H, "Lx", 1},
-               {"EM-G L2", BG_EMG, BG_FP_H, "Ly", 1}, {"EM-G L3", BG_EMG, BG_FP_H, "Lz", 1}},
-    .panels = {"EM", "EM-G"});
-static const vi_fig_spec bg_fp_fig31 =
-    BG_FP_FIG("fig31", VI_FIG_TRACE, claims_fp_fig31, BG_FP_T, BG_FP_T, "(E - E0) / |E0|",
-              BG_FP_STAB, .curves = {BG_FP5(0.01)});
-static const vi_fig_spec bg_fp_h004 =
-    BG_FP_FIG("h0.04", VI_FIG_TRACE, claims_fp_h004, 1000, 50, "(E - E0) / |E0|", BG_FP_STAB,
-              .curves = {BG_FP5(0.04)});
-static const vi_fig_spec bg_fp_fig32 =
-    BG_FP_FIG("fig32", VI_FIG_TRACE, claims_fp_fig32, 100, 10, "(E - E0) / |E0|", BG_FP_STAB,
-              .curves = {BG_FP5(0.05)});
-static const vi_fig_spec bg_fp_fig33 = BG_FP_FIG(
-    "fig33", VI_FIG_TRACE, claims_fp_fig33, 100, 100, "(E - E0) / |E0|", BG_FP_STAB,
-    .curves = {{"VI-A h=0.25", BG_VIA, 0.25, NULL, 0},
-               {"EM h=0.25", BG_EM, 0.25, NULL, 0},
-               {"EM h=0.675", BG_EM, 0.675, NULL, 0},
-               {"EM-G h=0.25", BG_EMG, 0.25, NULL, 0},
-               {"EM-G h=0.675", BG_EMG, 0.675, NULL, 0}});
+static const vi_fig_spec bg_fp_fig2324 = BG_FP_FIG(
+    "fig23-24", VI_FIG_RESIDUAL, claims_fp_fig2324, BG_FP_T, 2,
+    "velocity constraint |G(q) M^-1 p|", .measure = "gv_norm",
+    .curves = {{"EM-G", BG_EMG, BG_FP_H, NULL, 0}, {"EM", BG_EM, BG_FP_H, NULL, 0}});
+static const vi_fig_spec bg_fp_fig25 = BG_FP_FIG(
+    "fig25", VI_FIG_TRACE, claims_fp_fig25, BG_FP_T, 2, "energy error E - E(0)",
+    .measure = "energy",
+    .curves = {{"EM", BG_EM, BG_FP_H, NULL, 0}, {"EM-G", BG_EMG, BG_FP_H, NULL, 0}});
+static const vi_fig_spec bg_fp_fig2627 =
+    BG_FP_FIG("fig26-27", VI_FIG_TRACE, claims_fp_fig2627, BG_FP_T, 2,
+              "angular momentum error J_i - J_i(0)",
+              .curves = {{"EM J1", BG_EM, BG_FP_H, "Jx", 0},
+                         {"EM J2", BG_EM, BG_FP_H, "Jy", 0},
+                         {"EM J3", BG_EM, BG_FP_H, "Jz", 0},
+                         {"EM-G J1", BG_EMG, BG_FP_H, "Jx", 1},
+                         {"EM-G J2", BG_EMG, BG_FP_H, "Jy", 1},
+                         {"EM-G J3", BG_EMG, BG_FP_H, "Jz", 1}},
+              .panels = {"EM", "EM-G"});
+static const vi_fig_spec bg_fp_L =
+    BG_FP_FIG("momentum-L", VI_FIG_TRACE, claims_fp_L, BG_FP_T, 2,
+              "linear momentum error L_i - L_i(0)",
+              .curves = {{"EM L1", BG_EM, BG_FP_H, "Lx", 0},
+                         {"EM L2", BG_EM, BG_FP_H, "Ly", 0},
+                         {"EM L3", BG_EM, BG_FP_H, "Lz", 0},
+                         {"EM-G L1", BG_EMG, BG_FP_H, "Lx", 1},
+                         {"EM-G L2", BG_EMG, BG_FP_H, "Ly", 1},
+                         {"EM-G L3", BG_EMG, BG_FP_H, "Lz", 1}},
+              .panels = {"EM", "EM-G"});
+static const vi_fig_spec bg_fp_fig31 = BG_FP_FIG(
+    "fig31", VI_FIG_TRACE, claims_fp_fig31, BG_FP_T, BG_FP_T,
+    "relative energy error (E - E_0) / |E_0|", BG_FP_STAB, .curves = {BG_FP5(0.01)});
+static const vi_fig_spec bg_fp_h004 = BG_FP_FIG(
+    "h0.04", VI_FIG_TRACE, claims_fp_h004, 1000, 50,
+    "relative energy error (E - E_0) / |E_0|", BG_FP_STAB, .curves = {BG_FP5(0.04)});
+static const vi_fig_spec bg_fp_fig32 = BG_FP_FIG(
+    "fig32", VI_FIG_TRACE, claims_fp_fig32, 100, 10,
+    "relative energy error (E - E_0) / |E_0|", BG_FP_STAB, .curves = {BG_FP5(0.05)});
+static const vi_fig_spec bg_fp_fig33 =
+    BG_FP_FIG("fig33", VI_FIG_TRACE, claims_fp_fig33, 100, 100,
+              "relative energy error (E - E_0) / |E_0|", BG_FP_STAB,
+              .curves = {{"VI-A h=0.25", BG_VIA, 0.25, NULL, 0},
+                         {"EM h=0.25", BG_EM, 0.25, NULL, 0},
+                         {"EM h=0.675", BG_EM, 0.675, NULL, 0},
+                         {"EM-G h=0.25", BG_EMG, 0.25, NULL, 0},
+                         {"EM-G h=0.675", BG_EMG, 0.675, NULL, 0}});
 #define BG_T2(lab_, m_)                                                                        \
   {lab_ " simple", m_ ",guess=simple", BG_FP_H, NULL, 0},                                      \
       {lab_ " advanced", m_ ",guess=advanced", BG_FP_H, NULL, 1}
 static const vi_fig_spec bg_fp_table2 = BG_FP_FIG(
-    "table2", VI_FIG_TRACE, claims_fp_table2, BG_FP_T, 2, "Newton iterations of the step",
-    .measure = "newton_iters",
+    "table2", VI_FIG_TRACE, claims_fp_table2, BG_FP_T, 2,
+    "Newton iterations per step (count)", .measure = "newton_iters",
     .curves = {BG_T2("VI-S", BG_VIS), BG_T2("VI-A", BG_VIA), BG_T2("VI-B", BG_VIB),
                BG_T2("EM", "em:variant=ggl"), BG_T2("EM-G", BG_EMG)},
     .panels = {"simple guess", "advanced guess"});
@@ -1294,23 +1322,31 @@ static int claims_top_constraints(const vi_fig_spec *f, vi_series *ss, int ns, i
 #define G_SUFFIX " g"
 #define G_MEASURE "g_norm"
 
-#define BG_TOP_FIG(id_, kind_, claims_, ylabel_, ...)                                          \
-  {.id = "betsch-ggl-top-" id_, .kind = kind_, .system = "gyro-top", .T = BG_TOP_T,             \
-   .T_quick = BG_TOP_TQ, .ylabel = ylabel_, .why = bg_top_why, .claims = claims_, __VA_ARGS__}
+/* SI units: the authors' top (m = 0.225 pi kg, r = 0.05 m, b = -9.81 e3;
+ * betsch-ggl §6.2, docs/system-notes.md). Its constraints (the directors'
+ * orthonormality, phi/l - d3) have no unit, their rates G v are in 1/s. */
+#define BG_TOP_FIG(id_, kind_, claims_, ylabel_, ...)                                    \
+  {                                                                                      \
+    .id = "betsch-ggl-top-" id_, .kind = kind_, .system = "gyro-top", .T = BG_TOP_T,     \
+    .T_quick = BG_TOP_TQ, .ylabel = ylabel_, .tlabel = "time t [s]", .why = bg_top_why,  \
+    .claims = claims_, __VA_ARGS__                                                       \
+  }
 
 /* BS99 (notes §1.6) beside the four: Fig 17's fifth curve, T4, T5. */
 #define BG_TOP_BS99 {"BS99", BG_BS99, BG_TOP_H, NULL, 0}
-static const vi_fig_spec bg_top_fig17 =
-    BG_TOP_FIG("fig17", VI_FIG_TRACE, claims_top_fig17, "phi3(t) (centre of mass height)",
-               .measure = "q3", .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
+static const vi_fig_spec bg_top_fig17 = BG_TOP_FIG(
+    "fig17", VI_FIG_TRACE, claims_top_fig17, "centre of mass height phi3(t) [m]",
+    .measure = "q3", .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
 static const vi_fig_spec bg_top_energy =
-    BG_TOP_FIG("energy", VI_FIG_TRACE, claims_top_energy, "E - E(0), E = p.v - v'Mv/2 + V",
-               .measure = "energy_v", .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
-static const vi_fig_spec bg_top_J3 =
-    BG_TOP_FIG("J3", VI_FIG_TRACE, claims_top_J3, "J3 - J3(0)", .measure = "Jz",
+    BG_TOP_FIG("energy", VI_FIG_TRACE, claims_top_energy,
+               "energy error E - E(0) [J], E = p.v - v'Mv/2 + V", .measure = "energy_v",
                .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
+static const vi_fig_spec bg_top_J3 = BG_TOP_FIG(
+    "J3", VI_FIG_TRACE, claims_top_J3, "angular momentum error J3 - J3(0) [kg m^2/s]",
+    .measure = "Jz", .curves = {BG_TOP_CURVES(NONE, 0), BG_TOP_BS99});
 static const vi_fig_spec bg_top_constraints = BG_TOP_FIG(
-    "constraints", VI_FIG_RESIDUAL, claims_top_constraints, "|g|, |G M^-1 p|, |G v|",
+    "constraints", VI_FIG_RESIDUAL, claims_top_constraints,
+    "constraints |g| (no unit), |G M^-1 p|, |G v| [1/s]",
     .curves = {BG_TOP_CURVES(G, 0), BG_TOP_CURVES(GV, 0), BG_TOP_CURVES(GVV, 0)});
 /* Fig 20: one curve per constraint k (the measures gv1..gv9). */
 #define BG_K(lab_, m_, meas_, k_) {lab_ #k_, m_, BG_TOP_H, meas_ #k_, 0}
@@ -1319,11 +1355,13 @@ static const vi_fig_spec bg_top_constraints = BG_TOP_FIG(
       BG_K(lab_, m_, meas_, 4), BG_K(lab_, m_, meas_, 5), BG_K(lab_, m_, meas_, 6),            \
       BG_K(lab_, m_, meas_, 7), BG_K(lab_, m_, meas_, 8), BG_K(lab_, m_, meas_, 9)
 static const vi_fig_spec bg_top_fig20 =
-    BG_TOP_FIG("fig20", VI_FIG_RESIDUAL, claims_top_fig20, "|(G(q) M^-1 p)_k| (VI-S)",
+    BG_TOP_FIG("fig20", VI_FIG_RESIDUAL, claims_top_fig20,
+               "velocity constraint |(G(q) M^-1 p)_k| [1/s] (VI-S)",
                .curves = {BG_K9("VI-S k=", BG_VIS, "gv")});
 /* T7 per constraint: VI-A's g_k and (G v)_k, k = 1..9. */
 static const vi_fig_spec bg_top_via = BG_TOP_FIG(
-    "constraints-VI-A", VI_FIG_RESIDUAL, claims_top_via, "|g_k(q)|, |(G(q) v)_k| (VI-A)",
+    "constraints-VI-A", VI_FIG_RESIDUAL, claims_top_via,
+    "|g_k(q)| (no unit), |(G(q) v)_k| [1/s] (VI-A)",
     .curves = {BG_K9("VI-A g", BG_VIA, "g"), BG_K9("VI-A G v ", BG_VIA, "gvv")});
 
 static const vi_fig_spec *const bg_top_figs[] = {&bg_top_fig17,       &bg_top_energy,

@@ -772,8 +772,9 @@ static int ho_report(vi_sweep *top, vi_sweep_report *R, char *err, size_t errlen
   R->claims_heading = "Claims (beyond the paper: where each wins)";
 
   char title[700];
-  snprintf(title, sizeof title, "betsch-ggl's schemes vs Galerkin VIs\\n%s", top->tg.line);
+  snprintf(title, sizeof title, "betsch-ggl's schemes vs Galerkin VIs");
   vi_gp *g = vi_gp_new(title);
+  vi_gp_note(g, top->tg.line);
   for (int i = 0; i < top->nparts; i++) {
     const vi_sweep *S = &top->parts[i];
     char pt[160];

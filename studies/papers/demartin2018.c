@@ -850,12 +850,12 @@ static char *dm_gp(const dm_cell *cells, int n, int sys) {
            dm_figure[sys], dm_system[sys], DM_T);
   vi_gp *g = vi_gp_new(title);
   static const char *const ylab[VI_NQUANT] = {
-      "max_k |q_k - q(t_k)|", "max_k |p_k - p(t_k)|", "max_k |lambda_k - lambda(t_k)|"};
+      "global q error max_k |q_k - q(t_k)|", "global p error max_k |p_k - p(t_k)|",
+      "global lambda error max_k |lambda_k - lambda(t_k)|"};
   for (int x = 0; x < VI_NQUANT; x++) {
     char pt[64];
     snprintf(pt, sizeof pt, "%s", dm_quantity[x]);
-    vi_gp_panel(g, pt, "h", ylab[x], VI_GP_LOGX | VI_GP_LOGY);
-    vi_gp_set(g, "set key inside bottom right vertical");
+    vi_gp_panel(g, pt, "step size h [time units]", ylab[x], VI_GP_LOGX | VI_GP_LOGY);
     int i = 0;
     for (int k = 0; k < n; k++) {
       const dm_cell *c = &cells[k];

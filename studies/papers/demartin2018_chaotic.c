@@ -1030,10 +1030,9 @@ static char *dm_plot(const vi_study *s, const dm_study *S) {
               {{DM_S3, -1}, 8, "Lobatto-3 (s = 3): mu / h^8 (order 4)"},
               {{DM_S3, -1}, 10, "Lobatto-3 (s = 3): mu / h^10 (Fig. 6 as printed)"}};
   for (int p = 0; p < 3; p++) {
-    char yl[32];
-    snprintf(yl, sizeof yl, "mu / h^{%d}", pan[p].q);
-    vi_gp_panel(g, pan[p].title, "t", yl, VI_GP_LOGY);
-    vi_gp_set(g, "set key bottom right");
+    char yl[64];
+    snprintf(yl, sizeof yl, "mean squared energy error mu / h^{%d}", pan[p].q);
+    vi_gp_panel(g, pan[p].title, "time t [time units]", yl, VI_GP_LOGY);
     for (int d = 0; d < 2 && pan[p].m[d] >= 0; d++) {
       const int m = pan[p].m[d];
       for (int k = 0; k < S->nh; k++) {
@@ -1050,8 +1049,8 @@ static char *dm_plot(const vi_study *s, const dm_study *S) {
       }
     }
   }
-  vi_gp_panel(g, "exponent p(t) of mu in h (least squares over h)", "t", "p", VI_GP_LOGX);
-  vi_gp_set(g, "set key bottom right");
+  vi_gp_panel(g, "exponent p(t) of mu in h (least squares over h)", "time t [time units]",
+              "exponent p", VI_GP_LOGX);
   vi_gp_set(g, "set yrange [0:12]");
   for (int m = 0; m < DM_NM; m++) {
     vi_gp_curve_style(g, dm_meths[m].name, t, S->ex[m].p, T, m, m == DM_DLA, VI_GP_LINES);
@@ -1224,7 +1223,7 @@ int vi_demartin2018_chaotic(const vi_study *s, const reproduce_opts *o) {
     vi_claims_print(stdout, s->id, "of the text", cl, nc);
     printf("%s: %d members x %d step sizes x %d methods, T = %d; wall time %.1f s\n",
            s->id, S.J + 1, S.nh, DM_NM, S.T, vi_clock() - t0);
-    printf("  results: %s/%s.{md,csv,json,gp,svg,png}\n", o->results_dir, s->id);
+    printf("  results: %s/%s.{md,csv,json,gp,svg,png,pdf}\n", o->results_dir, s->id);
     if (vi_claims_status(cl, nc, o->strict)) {
       status = VI_EXIT_FAIL;
     }

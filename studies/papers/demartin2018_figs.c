@@ -343,9 +343,9 @@ static int claims_cvt(const vi_fig_spec *f, vi_series *ss, int ns, int quick, vi
               "h = 1/10: p_y - p_y(0), the driver's momentum"}}
 
 static const vi_fig_spec dm_cvt_fig4 =
-    DM_CVT_FIG("fig4", "data=low", "change since t = 0 (Fig 4: E = 9/5, low)");
+    DM_CVT_FIG("fig4", "data=low", "change I - I(0)\\n(Fig 4: E = 9/5, low)");
 static const vi_fig_spec dm_cvt_fig5 =
-    DM_CVT_FIG("fig5", "data=high", "change since t = 0 (Fig 5: E = 4, high)");
+    DM_CVT_FIG("fig5", "data=high", "change I - I(0)\\n(Fig 5: E = 4, high)");
 
 /* Beyond the paper (notes §4.3 leaves it open): eps other than 1/2, eps =
  * 0 (Modin & Verdier's [51], the pendulum without its tilt) and eps = 1,
@@ -384,13 +384,20 @@ static int claims_cvt_eps(const vi_fig_spec *f, vi_series *ss, int ns, int quick
   return 2;
 }
 
-#define DM_CVT_EPS(id_, data_, eps_)                                                           \
-  {.id = "demartin2018-cvt-" id_, .kind = VI_FIG_TRACE, .system = "cvt",                      \
-   .set = {data_, eps_}, .T = DM_CVT_T, .T_quick = DM_CVT_TQ,                                 \
-   .ylabel = "E_T - E_T(0) (" eps_ ", " data_ ")", .why = dm_cvt_why,                         \
-   .claims = claims_cvt_eps, .measure = "energy", .trace = {.follow = VI_TRACE_CHANGE},       \
-   .curves = {{"E_T h=1/10", DM_CVT_M, DM_H1, NULL, 0}, {"E_T h=pi/10", DM_CVT_M, DM_HPI, NULL, 1}}, \
-   .panels = {"h = 1/10", "h = pi/10"}}
+#define DM_CVT_EPS(id_, data_, eps_)                                                     \
+  {                                                                                      \
+    .id = "demartin2018-cvt-" id_, .kind = VI_FIG_TRACE, .system = "cvt",                \
+    .set = {data_, eps_}, .T = DM_CVT_T, .T_quick = DM_CVT_TQ,                           \
+    .ylabel = "total energy change E_T - E_T(0)\\n(" eps_ ", " data_ ")",                \
+    .why = dm_cvt_why, .claims = claims_cvt_eps, .measure = "energy",                    \
+    .trace = {.follow = VI_TRACE_CHANGE},                                                \
+    .curves = {{"E_T h=1/10", DM_CVT_M, DM_H1, NULL, 0},                                 \
+               {"E_T h=pi/10", DM_CVT_M, DM_HPI, NULL, 1}},                              \
+    .panels = {                                                                          \
+      "E_T h=1/10 (the paper's step)",                                                   \
+      "E_T h=pi/10"                                                                      \
+    }                                                                                    \
+  }
 
 static const vi_fig_spec dm_cvt_eps0_low = DM_CVT_EPS("eps0-low", "data=low", "eps=0");
 static const vi_fig_spec dm_cvt_eps0_high = DM_CVT_EPS("eps0-high", "data=high", "eps=0");
@@ -644,7 +651,7 @@ static const vi_fig_spec dm_tt_emov = {
     .system = "turntable",
     .T = DM_TT_T,
     .T_quick = DM_TT_TQ,
-    .ylabel = "change of the moving energy (Fig 8)",
+    .ylabel = "moving energy change E_mov - E_mov(0) (Fig 8)",
     .why = dm_tt_why,
     .claims = claims_tt_emov,
     .measure = "E_mov",
@@ -664,7 +671,7 @@ static const vi_fig_spec dm_tt_emov_long = {
     .system = "turntable",
     .T = DM_TT_LONG_T,
     .T_quick = DM_TT_LONG_TQ,
-    .ylabel = "change of the moving energy (T = 1e4)",
+    .ylabel = "moving energy change E_mov - E_mov(0) (T = 1e4)",
     .why = dm_tt_why,
     .claims = claims_tt_emov_long,
     .measure = "E_mov",

@@ -472,90 +472,98 @@ static int claims_man_fig11(const vi_fig_spec *f, vi_series *ss, int ns, int qui
   return ns;
 }
 
-const vi_fig_spec vi_man2020_fig3 = {.id = "man2020-fig3",
- .kind = VI_FIG_MSWEEP,
- .system = "spring-pendulum",
- .measure = "energy",
- .T = 400,
- .T_quick = 20,
- .ylabel = "global error of the Hamiltonian e = max |H_k - H_0| / |H_0|",
- .why = "spring pendulum (50)-(52) with the paper's parameters (m1 = m2 = l = g = 1, "
-        "q(0) from (52), at rest); eta = h = 0.1 and 0..400 s as in the paper. "
-        "'Global error of Hamiltonian' is read as (47): e = max_k |e_H| with e_H = "
-        "(H_k - H_0) / H_0 (46), one number per run, so the figure is e against m = "
-        "2..6 for each algorithm (Fig. 2 plots the same measure against eta)",
- .claims = claims_man_fig3,
- .curves = {{"LLL", "man2020:alg=LLL", 0.1, NULL, 0},
-            {"LGL", "man2020:alg=LGL", 0.1, NULL, 0},
-            {"LLG", "man2020:alg=LLG", 0.1, NULL, 0},
-            {"LGG", "man2020:alg=LGG", 0.1, NULL, 0}},
- .precision = "double, except that a run whose double error e is below 1e-11 is "
-              "rerun in quad (column quad = 1): over 4000 steps double round-off "
-              "alone gives e of about 4e-13",
- .relative = 1,
- .msweep = {.key = "m", .lo = 2, .hi = 6, .hi_quick = 5}};
+const vi_fig_spec vi_man2020_fig3 = {
+    .id = "man2020-fig3",
+    .kind = VI_FIG_MSWEEP,
+    .system = "spring-pendulum",
+    .measure = "energy",
+    .T = 400,
+    .T_quick = 20,
+    .ylabel = "global relative Hamiltonian error\\ne = max_k |H_k - H_0| / |H_0|",
+    .why = "spring pendulum (50)-(52) with the paper's parameters (m1 = m2 = l = g = 1, "
+           "q(0) from (52), at rest); eta = h = 0.1 and 0..400 s as in the paper. "
+           "'Global error of Hamiltonian' is read as (47): e = max_k |e_H| with e_H = "
+           "(H_k - H_0) / H_0 (46), one number per run, so the figure is e against m = "
+           "2..6 for each algorithm (Fig. 2 plots the same measure against eta)",
+    .claims = claims_man_fig3,
+    .curves = {{"LLL", "man2020:alg=LLL", 0.1, NULL, 0},
+               {"LGL", "man2020:alg=LGL", 0.1, NULL, 0},
+               {"LLG", "man2020:alg=LLG", 0.1, NULL, 0},
+               {"LGG", "man2020:alg=LGG", 0.1, NULL, 0}},
+    .precision = "double, except that a run whose double error e is below 1e-11 is "
+                 "rerun in quad (column quad = 1): over 4000 steps double round-off "
+                 "alone gives e of about 4e-13",
+    .relative = 1,
+    .msweep = {.key = "m", .lo = 2, .hi = 6, .hi_quick = 5}};
 
-const vi_fig_spec vi_man2020_fig8 = {.id = "man2020-fig8",
- .kind = VI_FIG_TRACE,
- .system = "six-balls",
- .measure = "energy",
- .T = 400,
- .T_quick = 100,
- .ylabel = "(H - H0) / |H0|",
- .why = "six balls (57)-(59) with the paper's parameters (unit masses, spring "
-        "stiffness 1, springs and bars of length 1, (59) at rest), 0..400 s as in "
-        "the paper, the relative energy error (46); the paper does not give the step "
-        "of Fig. 8: h = 1 (the step of Fig. 9), where every error, from about 1e-1 "
-        "(m = 2) to 1e-7 (m = 6), stays far above double round-off; at h = 0.1 the "
-        "errors for m >= 5 are about 1e-13, where the round-off of 4000 double steps "
-        "(about 1e-12) would hide the bounded behaviour, and quad would take minutes",
- .claims = claims_man_fig8,
- .curves = {{"LLL, m=2", "man2020:alg=LLL,m=2", 1, NULL, 0},
-            {"LGG, m=2", "man2020:alg=LGG,m=2", 1, NULL, 0},
-            {"LLL, m=3", "man2020:alg=LLL,m=3", 1, NULL, 1},
-            {"LGG, m=3", "man2020:alg=LGG,m=3", 1, NULL, 1},
-            {"LLL, m=4", "man2020:alg=LLL,m=4", 1, NULL, 2},
-            {"LGG, m=4", "man2020:alg=LGG,m=4", 1, NULL, 2},
-            {"LLL, m=5", "man2020:alg=LLL,m=5", 1, NULL, 3},
-            {"LGG, m=5", "man2020:alg=LGG,m=5", 1, NULL, 3},
-            {"LLL, m=6", "man2020:alg=LLL,m=6", 1, NULL, 4},
-            {"LGG, m=6", "man2020:alg=LGG,m=6", 1, NULL, 4}},
- .relative = 1,
- .trace = {.tenths = 1},
- .panels = {"(a) m = 2", "(b) m = 3", "(c) m = 4", "(d) m = 5", "(e) m = 6"}};
+const vi_fig_spec vi_man2020_fig8 = {
+    .id = "man2020-fig8",
+    .kind = VI_FIG_TRACE,
+    .system = "six-balls",
+    .measure = "energy",
+    .T = 400,
+    .T_quick = 100,
+    /* man2020 §4 computes with dimensionless quantities. */
+    .ylabel = "relative energy error (H - H_0) / |H_0|",
+    .tlabel = "time t (dimensionless)",
+    .why = "six balls (57)-(59) with the paper's parameters (unit masses, spring "
+           "stiffness 1, springs and bars of length 1, (59) at rest), 0..400 s as in "
+           "the paper, the relative energy error (46); the paper does not give the step "
+           "of Fig. 8: h = 1 (the step of Fig. 9), where every error, from about 1e-1 "
+           "(m = 2) to 1e-7 (m = 6), stays far above double round-off; at h = 0.1 the "
+           "errors for m >= 5 are about 1e-13, where the round-off of 4000 double steps "
+           "(about 1e-12) would hide the bounded behaviour, and quad would take minutes",
+    .claims = claims_man_fig8,
+    .curves = {{"LLL, m=2", "man2020:alg=LLL,m=2", 1, NULL, 0},
+               {"LGG, m=2", "man2020:alg=LGG,m=2", 1, NULL, 0},
+               {"LLL, m=3", "man2020:alg=LLL,m=3", 1, NULL, 1},
+               {"LGG, m=3", "man2020:alg=LGG,m=3", 1, NULL, 1},
+               {"LLL, m=4", "man2020:alg=LLL,m=4", 1, NULL, 2},
+               {"LGG, m=4", "man2020:alg=LGG,m=4", 1, NULL, 2},
+               {"LLL, m=5", "man2020:alg=LLL,m=5", 1, NULL, 3},
+               {"LGG, m=5", "man2020:alg=LGG,m=5", 1, NULL, 3},
+               {"LLL, m=6", "man2020:alg=LLL,m=6", 1, NULL, 4},
+               {"LGG, m=6", "man2020:alg=LGG,m=6", 1, NULL, 4}},
+    .relative = 1,
+    .trace = {.tenths = 1},
+    .panels = {"(a) m = 2", "(b) m = 3", "(c) m = 4", "(d) m = 5", "(e) m = 6"}};
 
-const vi_fig_spec vi_man2020_fig9 = {.id = "man2020-fig9",
- .kind = VI_FIG_TRACE,
- .system = "six-balls",
- .measure = "Jz",
- .T = 400,
- .T_quick = 40,
- .ylabel = "I(t) - I(0), angular momentum (60)",
- .why = "six balls (57)-(59) with the paper's parameters, LGG with eta = h = 1 and "
-        "m = 2 as in the paper, 0..400 s (the span of Figs. 8 and 11); I(0) = 0 "
-        "since (59) starts at rest",
- .claims = claims_man_fig9,
- .curves = {{"LGG, m=2, h=1", "man2020:alg=LGG,m=2", 1, NULL, 0}},
- .precision = "double; the claim reruns the same steps in quad over the whole run",
- .trace = {.quad_T = 400, .quad_T_quick = 40}};
+const vi_fig_spec vi_man2020_fig9 = {
+    .id = "man2020-fig9",
+    .kind = VI_FIG_TRACE,
+    .system = "six-balls",
+    .measure = "Jz",
+    .T = 400,
+    .T_quick = 40,
+    .ylabel = "angular momentum error I(t) - I(0), (60)",
+    .tlabel = "time t (dimensionless)",
+    .why = "six balls (57)-(59) with the paper's parameters, LGG with eta = h = 1 and "
+           "m = 2 as in the paper, 0..400 s (the span of Figs. 8 and 11); I(0) = 0 "
+           "since (59) starts at rest",
+    .claims = claims_man_fig9,
+    .curves = {{"LGG, m=2, h=1", "man2020:alg=LGG,m=2", 1, NULL, 0}},
+    .precision = "double; the claim reruns the same steps in quad over the whole run",
+    .trace = {.quad_T = 400, .quad_T_quick = 40}};
 
-const vi_fig_spec vi_man2020_fig11 = {.id = "man2020-fig11",
- .kind = VI_FIG_TRACE,
- .system = "six-balls",
- .T = 400,
- .T_quick = 10,
- .ylabel = "value of (61)",
- .why = "six balls (57)-(59) with the paper's parameters, LGG over 0..400 s as in "
-        "the paper; m = 2 and eta = h = 0.1 are those of Fig. 10 (the paper does not "
-        "repeat them for Fig. 11); C1 and C2 are x1 + x6 and y1 + y6 at q(0) (5/2 "
-        "and sqrt3/2 for (59)), so both quantities start at 0 up to the rounding of "
-        "q(0)",
- .claims = claims_man_fig11,
- .curves = {{"x1 + x6 - C1", "man2020:alg=LGG,m=2", 0.1, "antisym_x", 0},
-            {"y1 + y6 - C2", "man2020:alg=LGG,m=2", 0.1, "antisym_y", 0}},
- .precision = "double; the claims rerun the same steps in quad over the first "
-              "40 s (quick: 10 s)",
- /* (61) is no Noether quantity (a first integral of point-symmetric data
-  * only), so its measure is followed as a value by default; the claim is
-  * about its deviation from the initial value. */
- .trace = {.quad_T = 40, .quad_T_quick = 10, .follow = VI_TRACE_CHANGE}};
+const vi_fig_spec vi_man2020_fig11 = {
+    .id = "man2020-fig11",
+    .kind = VI_FIG_TRACE,
+    .system = "six-balls",
+    .T = 400,
+    .T_quick = 10,
+    .ylabel = "antisymmetry quantity (61)",
+    .tlabel = "time t (dimensionless)",
+    .why = "six balls (57)-(59) with the paper's parameters, LGG over 0..400 s as in "
+           "the paper; m = 2 and eta = h = 0.1 are those of Fig. 10 (the paper does not "
+           "repeat them for Fig. 11); C1 and C2 are x1 + x6 and y1 + y6 at q(0) (5/2 "
+           "and sqrt3/2 for (59)), so both quantities start at 0 up to the rounding of "
+           "q(0)",
+    .claims = claims_man_fig11,
+    .curves = {{"x1 + x6 - C1", "man2020:alg=LGG,m=2", 0.1, "antisym_x", 0},
+               {"y1 + y6 - C2", "man2020:alg=LGG,m=2", 0.1, "antisym_y", 0}},
+    .precision = "double; the claims rerun the same steps in quad over the first "
+                 "40 s (quick: 10 s)",
+    /* (61) is no Noether quantity (a first integral of point-symmetric data
+     * only), so its measure is followed as a value by default; the claim is
+     * about its deviation from the initial value. */
+    .trace = {.quad_T = 40, .quad_T_quick = 10, .follow = VI_TRACE_CHANGE}};

@@ -797,9 +797,10 @@ static int me_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
   char title[700];
   snprintf(title, sizeof title,
            "triple pendulum (man2020 (54)-(56)), T = %g: LGG, LLG, LLL vs constrained "
-           "Lobatto IIIA-IIIB at equal m\\n%s",
-           S->T, S->tg.line);
+           "Lobatto IIIA-IIIB at equal m",
+           S->T);
   vi_gp *g = vi_gp_new(title);
+  vi_gp_note(g, S->tg.line);
   vi_sweep_plot_panel(S, g, "run time vs global q error", VI_SW_Q, VI_COST_CPU, me_color,
                       me_dash);
   vi_sweep_plot_panel(S, g, "run time vs max relative energy error (man2020 (46)-(47))",

@@ -672,11 +672,13 @@ static int claims_fig512(const vi_fig_spec *f, vi_series *ss, int ns, int quick,
   return 3;
 }
 
-#define TY_FIG(id_, sys_, zoom_, claims_, ...)                                                 \
-  {.id = id_, .kind = VI_FIG_TRACE, .system = sys_, .measure = "energy", .T = TY_T,       \
-   .T_quick = TY_TQ, .ylabel = "H", .why = ty_why, .claims = claims_,                      \
-   .also = {{"alpha_defect", "defect_max"}}, .trace = {.zoom = zoom_, .breakdown = 1},      \
-   __VA_ARGS__}
+#define TY_FIG(id_, sys_, zoom_, claims_, ...)                                           \
+  {                                                                                      \
+    .id = id_, .kind = VI_FIG_TRACE, .system = sys_, .measure = "energy", .T = TY_T,     \
+    .T_quick = TY_TQ, .ylabel = "Hamiltonian H", .why = ty_why, .claims = claims_,       \
+    .also = {{"alpha_defect", "defect_max"}}, .trace = {.zoom = zoom_, .breakdown = 1},  \
+    __VA_ARGS__                                                                          \
+  }
 
 #define TY_G(s_) "vprk:tableau=gauss,s=" #s_
 #define TY_L(s_) "vprk:tableau=lobatto-iiia-iiib,s=" #s_

@@ -652,73 +652,81 @@ static int claims_fig5(const vi_fig_spec *f, vi_series *ss, int ns, int quick, v
   return k;
 }
 
-const vi_fig_spec vi_wenger2017_fig2 = {.id = "wenger2017-fig2",
- .kind = VI_FIG_TRACE,
- .system = "planar-pendulum",
- .measure = "energy",
- .T = 1000,
- .T_quick = 50,
- .trace = {.zoom = 10},
- .ylabel = "E(t) - E(0)",
- .why = "planar pendulum with its default parameters; T = 1000 (about 480 periods); "
-        "the paper's step sizes are not given: h = 0.1 for the order-8 combination "
-        "and h = 0.01 for the order-4 one (the paper's ratio of ten)",
- .claims = claims_fig2,
- .curves = {{"s=5, w=4, Gauss r=5 (ordL 10), h=0.1",
-             "galerkin:s=5,w=4,quadL=gauss,r=5", 0.1, NULL, 0},
-            {"s=5, w=3, Lobatto r=5 (ordL 8), h=0.01",
-             "galerkin:s=5,w=3,quadL=lobatto,r=5", 0.01, NULL, 0}}};
+const vi_fig_spec vi_wenger2017_fig2 = {
+    .id = "wenger2017-fig2",
+    .kind = VI_FIG_TRACE,
+    .system = "planar-pendulum",
+    .measure = "energy",
+    .T = 1000,
+    .T_quick = 50,
+    .trace = {.zoom = 10},
+    /* SI units: the paper's g = 9.81 (wenger2017 §4), m = l = 1 (docs/systems.md). */
+    .ylabel = "energy error E(t) - E(0) [J]",
+    .tlabel = "time t [s]",
+    .why = "planar pendulum with its default parameters; T = 1000 (about 480 periods); "
+           "the paper's step sizes are not given: h = 0.1 for the order-8 combination "
+           "and h = 0.01 for the order-4 one (the paper's ratio of ten)",
+    .claims = claims_fig2,
+    .curves = {{"s=5, w=4, Gauss r=5 (ordL 10), h=0.1",
+                "galerkin:s=5,w=4,quadL=gauss,r=5", 0.1, NULL, 0},
+               {"s=5, w=3, Lobatto r=5 (ordL 8), h=0.01",
+                "galerkin:s=5,w=3,quadL=lobatto,r=5", 0.01, NULL, 0}}};
 
-const vi_fig_spec vi_wenger2017_fig3 = {.id = "wenger2017-fig3",
- .kind = VI_FIG_TRACE,
- .system = "double-pendulum-3d",
- .measure = "Jz",
- .T = 100,
- .T_quick = 5,
- .ylabel = "Jz(t) - Jz(0)",
- .why = "3D double pendulum with its default parameters; T = 100, h = 0.01; the "
-        "paper's combinations are not listed: SHAKE (s=w=1, Lobatto r=2), the shaded "
-        "s=w and s=w+1 cells with Gauss quadrature, and one Lobatto cell",
- .claims = claims_fig3,
- .curves = {{"s=w=1, Lobatto r=2 (SHAKE)", "galerkin:s=1,w=1,quadL=lobatto,r=2", 0.01,
-             NULL, 0},
-            {"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0.01, NULL, 0},
-            {"s=w=3, Gauss r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0.01, NULL, 0},
-            {"s=5, w=4, Gauss r=5", "galerkin:s=5,w=4,quadL=gauss,r=5", 0.01, NULL,
-             0},
-            {"s=w=4, Lobatto r=5", "galerkin:s=4,w=4,quadL=lobatto,r=5", 0.01, NULL,
-             0}}};
+const vi_fig_spec vi_wenger2017_fig3 = {
+    .id = "wenger2017-fig3",
+    .kind = VI_FIG_TRACE,
+    .system = "double-pendulum-3d",
+    .measure = "Jz",
+    .T = 100,
+    .T_quick = 5,
+    /* SI units, as Fig. 2. */
+    .ylabel = "angular momentum error Jz(t) - Jz(0) [kg m^2/s]",
+    .tlabel = "time t [s]",
+    .why = "3D double pendulum with its default parameters; T = 100, h = 0.01; the "
+           "paper's combinations are not listed: SHAKE (s=w=1, Lobatto r=2), the shaded "
+           "s=w and s=w+1 cells with Gauss quadrature, and one Lobatto cell",
+    .claims = claims_fig3,
+    .curves = {
+        {"s=w=1, Lobatto r=2 (SHAKE)", "galerkin:s=1,w=1,quadL=lobatto,r=2", 0.01, NULL,
+         0},
+        {"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0.01, NULL, 0},
+        {"s=w=3, Gauss r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0.01, NULL, 0},
+        {"s=5, w=4, Gauss r=5", "galerkin:s=5,w=4,quadL=gauss,r=5", 0.01, NULL, 0},
+        {"s=w=4, Lobatto r=5", "galerkin:s=4,w=4,quadL=lobatto,r=5", 0.01, NULL, 0}}};
 
-const vi_fig_spec vi_wenger2017_fig4 = {.id = "wenger2017-fig4",
- .kind = VI_FIG_WORK,
- .system = "planar-pendulum",
- .T = 20,
- .T_quick = 2,
- .ylabel = "global error of q",
- .why = "planar pendulum with its default parameters, T = 20 (about 9.6 periods), "
-        "errors against the exact solution at every node; h = T/N swept in "
-        "half-octaves from h = 1 until e_q < 1e-12, e_q stops decreasing below 1e-8 "
-        "(round-off), N > 40000 or h < 1e-3; steps the Newton solve cannot take, and "
-        "runs with e_q > 0.1 (a different solution branch), are left out",
- .claims = claims_fig4,
- .curves = {{"s=w=r=1", "galerkin:s=1,w=1,quadL=gauss,r=1", 0, NULL, 0},
-            {"s=w=r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
-            {"s=w=r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0, NULL, 0},
-            {"s=w=r=4", "galerkin:s=4,w=4,quadL=gauss,r=4", 0, NULL, 0},
-            {"s=w=r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
-            {"s=w=r=6", "galerkin:s=6,w=6,quadL=gauss,r=6", 0, NULL, 0}}};
+const vi_fig_spec vi_wenger2017_fig4 = {
+    .id = "wenger2017-fig4",
+    .kind = VI_FIG_WORK,
+    .system = "planar-pendulum",
+    .T = 20,
+    .T_quick = 2,
+    /* q is the bob's position in metres (SI, as Fig. 2). */
+    .ylabel = "global q error max_k |q_k - q(t_k)| [m]",
+    .why = "planar pendulum with its default parameters, T = 20 (about 9.6 periods), "
+           "errors against the exact solution at every node; h = T/N swept in "
+           "half-octaves from h = 1 until e_q < 1e-12, e_q stops decreasing below 1e-8 "
+           "(round-off), N > 40000 or h < 1e-3; steps the Newton solve cannot take, and "
+           "runs with e_q > 0.1 (a different solution branch), are left out",
+    .claims = claims_fig4,
+    .curves = {{"s=w=r=1", "galerkin:s=1,w=1,quadL=gauss,r=1", 0, NULL, 0},
+               {"s=w=r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
+               {"s=w=r=3", "galerkin:s=3,w=3,quadL=gauss,r=3", 0, NULL, 0},
+               {"s=w=r=4", "galerkin:s=4,w=4,quadL=gauss,r=4", 0, NULL, 0},
+               {"s=w=r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
+               {"s=w=r=6", "galerkin:s=6,w=6,quadL=gauss,r=6", 0, NULL, 0}}};
 
-const vi_fig_spec vi_wenger2017_fig5 = {.id = "wenger2017-fig5",
- .kind = VI_FIG_WORK,
- .system = "planar-pendulum",
- .T = 20,
- .T_quick = 2,
- .ylabel = "global error of q",
- .why = "as wenger2017-fig4: planar pendulum, T = 20, the same step sizes for Gauss "
-        "and Lobatto",
- .claims = claims_fig5,
- .curves = {{"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
-            {"s=w=2, Lobatto r=3", "galerkin:s=2,w=2,quadL=lobatto,r=3", 0, NULL, 0},
-            {"s=w=5, Gauss r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
-            {"s=w=5, Lobatto r=6", "galerkin:s=5,w=5,quadL=lobatto,r=6", 0, NULL,
-             0}}};
+const vi_fig_spec vi_wenger2017_fig5 = {
+    .id = "wenger2017-fig5",
+    .kind = VI_FIG_WORK,
+    .system = "planar-pendulum",
+    .T = 20,
+    .T_quick = 2,
+    /* q is the bob's position in metres (SI, as Fig. 2). */
+    .ylabel = "global q error max_k |q_k - q(t_k)| [m]",
+    .why = "as wenger2017-fig4: planar pendulum, T = 20, the same step sizes for Gauss "
+           "and Lobatto",
+    .claims = claims_fig5,
+    .curves = {{"s=w=2, Gauss r=2", "galerkin:s=2,w=2,quadL=gauss,r=2", 0, NULL, 0},
+               {"s=w=2, Lobatto r=3", "galerkin:s=2,w=2,quadL=lobatto,r=3", 0, NULL, 0},
+               {"s=w=5, Gauss r=5", "galerkin:s=5,w=5,quadL=gauss,r=5", 0, NULL, 0},
+               {"s=w=5, Lobatto r=6", "galerkin:s=5,w=5,quadL=lobatto,r=6", 0, NULL, 0}}};

@@ -284,10 +284,10 @@ static int wp_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
   R->claims_heading = "Claims (vistudy's own, docs/usage.md, \"Work-precision against SUNDIALS IDA\")";
 
   char title[700];
-  snprintf(title, sizeof title, "3D double pendulum, T = %g: Galerkin vs IDA\\n%s", S->T,
-           S->tg.line);
+  snprintf(title, sizeof title, "3D double pendulum, T = %g: Galerkin vs IDA", S->T);
   for (int k = 0; k < 2; k++) {
     vi_gp *g = vi_gp_new(title);
+    vi_gp_note(g, S->tg.line);
     vi_sweep_plot_panel(S, g, NULL, VI_SW_Q, k ? VI_COST_EVALS : VI_COST_CPU, wp_color,
                         wp_dash);
     vi_sweep_report_plot(R, k ? "-evals" : "", g, 1, 1, 1000, 680);

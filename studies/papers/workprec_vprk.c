@@ -165,9 +165,9 @@ static int wv_report(vi_sweep *S, vi_sweep_report *R, char *err, size_t errlen) 
   json_object_set_new(R->j, "measure", json_string(what));
   json_object_set_new(R->j, "where_each_wins", wins);
   char title[700];
-  snprintf(title, sizeof title, "%s, T = %g: VPRK vs GSL rk8pd\\n%s", S->spec->system, S->T,
-           S->tg.line);
+  snprintf(title, sizeof title, "%s, T = %g: VPRK vs GSL rk8pd", S->spec->system, S->T);
   vi_gp *g = vi_gp_new(title);
+  vi_gp_note(g, S->tg.line);
   vi_sweep_plot_panel(S, g, NULL, x, VI_COST_CPU, wv_color, wv_dash);
   snprintf(R->plots[0].suffix, sizeof R->plots[0].suffix, "%s", "");
   R->plots[0].body = vi_gp_body(g, 1, 1);
