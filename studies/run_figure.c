@@ -11,8 +11,6 @@
  * Figures have no published numbers; what the paper's text claims about
  * each figure is checked instead and reported as claims (held or not);
  * --strict turns a claim that does not hold into exit 1. */
-/* sched_getaffinity, CPU_COUNT (glibc). */
-#define _GNU_SOURCE
 #include "cells.h"
 #include "dist.h"
 #include "figure_impl.h"
@@ -22,9 +20,6 @@
 #include "report.h"
 
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
