@@ -395,12 +395,16 @@ typedef void (*vi_conformance_report)(void *ctx, int kind, const char *line);
 /* What one call did: the (example spec, system) pairs run and skipped
  * (the tables incompatible, vi_method_compatible, counted once per system;
  * or the family's refusal, vi_method_accepts, once per example), the
- * checks made and those that failed. */
+ * checks made and those that failed, and the declared orders the double
+ * pass left to the quad pass because their errors reached the floor of
+ * double (deferred: a family checked with vi_conformance_d alone has these
+ * unchecked; always 0 in quad). */
 typedef struct vi_conformance_counts {
   int pairs;
   int skipped;
   int checks;
   int failed;
+  int deferred;
 } vi_conformance_counts;
 
 /* An order study with a precision policy (core/order_policy.c): precision

@@ -263,7 +263,10 @@ int main(void) {
   systems[ns] = NULL;
   vi_conformance_counts n;
   int failed = vi_conformance_d(&se_type, systems, report, NULL, &n);
-  printf("%s: %d (example, system) pairs run, %d skipped, %d checks, %d failed\n",
-         se_type.name, n.pairs, n.skipped, n.checks, n.failed);
+  /* deferred: orders whose errors reached the floor of double, which a
+   * quad pass would check; this family exists in double only. */
+  printf("%s: %d (example, system) pairs run, %d skipped, %d checks, %d failed, %d orders "
+         "left unchecked at the floor of double\n",
+         se_type.name, n.pairs, n.skipped, n.checks, n.failed, n.deferred);
   return failed == 0 && n.pairs > 0 ? 0 : 1;
 }

@@ -43,7 +43,8 @@ export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 for f in "$libdir/libvistudy.a" "$libdir/libvistudy.so" "$libdir/pkgconfig/vistudy.pc" \
          "$root/bin/vistudy" "$inc/vistudy.h" "$inc/vistudy_methods.h" "$inc/fit.h" \
          "$inc/methods/galerkin.h" "$root/share/vistudy/published/wenger2017_table1_gauss.csv" \
-         "$root/share/doc/vistudy/README.md"; do
+         "$root/share/doc/vistudy/README.md" "$root/share/doc/vistudy/docs/library.md" \
+         "$root/share/doc/vistudy/examples/order_study.c"; do
   [ -e "$f" ] && ok || bad "not installed: ${f#"$dest"}"
 done
 for f in kit_tmpl.h methods/kit_tmpl.h system_impl.h solve_impl_tmpl.h refcache.h spec.h \
@@ -51,6 +52,17 @@ for f in kit_tmpl.h methods/kit_tmpl.h system_impl.h solve_impl_tmpl.h refcache.
   [ ! -e "$inc/$f" ] && ok || bad "a private header is installed: $f"
 done
 grep -q 'tests/' "$inc/vistudy_methods.h" && bad "vistudy_methods.h names test-only families" || ok
+# The installed registry: every family of methods.def, and the test-only
+# ones exactly when this configuration builds them (-Dtest_families).
+"$root/bin/vistudy" list methods >"$tmp/methods.txt" 2>&1
+for id in $(sed -n 's/^VI_METHOD(\(.*\))$/\1/p' "$src/core/methods/methods.def"); do
+  grep -q "^$id " "$tmp/methods.txt" && ok || bad "the installed vistudy lacks the family $id"
+done
+tf=$(intro test_families)
+for id in $(sed -n 's/^VI_TEST_METHOD(\(.*\))$/\1/p' "$src/core/methods/methods.def"); do
+  if grep -q "^$id " "$tmp/methods.txt"; then has=True; else has=False; fi
+  [ "$has" = "$tf" ] && ok || bad "test-only family $id installed: $has, test_families: $tf"
+done
 
 # Sanitized builds: the examples link the sanitizers' runtimes too.
 cflags=(-std=c11 -Wall -Wextra -Werror)

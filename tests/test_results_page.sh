@@ -30,20 +30,23 @@ grep -cE '<td class="v (ok|differs|measured)">' "$tmp/page/index.html" | grep -q
 grep -q "^results page: $tmp/page/index.html" "$tmp/summary.txt" && ok || bad "summary lacks the page path"
 [ "$(grep -cE '^  [a-z0-9-]+ +(ok|differs|measured|missing) ' "$tmp/summary.txt")" = "$n_studies" ] &&
   ok || bad "the summary has not one line per study"
-imgs=$(grep -o '<figure><a href=[^>]*><img' "$tmp/page/index.html" | wc -l)
-pngs=$(python3 - "$V" "$res" <<'PY'
-import os, subprocess, sys
-ids = [l.split()[0] for l in subprocess.run([sys.argv[1], "reproduce", "--list"],
-        capture_output=True, text=True).stdout.splitlines() if l.strip()]
-n = 0
-for f in os.listdir(sys.argv[2]):
-    name, ext = os.path.splitext(f)
-    if ext == ".png" and any(name == i or name.startswith(i + "-") for i in ids):
-        n += 1
-print(n)
+# Every figure a study's md embeds (its .svg) is on the page (as its .png):
+# the studies' own account of their figures, not the generator's rule.
+python3 - "$res" "$tmp/page/index.html" >"$tmp/figs.txt" <<'PY'
+import os, re, sys
+res, page = sys.argv[1], open(sys.argv[2]).read()
+shown = set(re.findall(r'<img src="[^"]*?([^/"]+)\.png"', page))
+embedded = set()
+for f in os.listdir(res):
+    if f.endswith(".md") and f != "README.md":
+        embedded |= set(re.findall(r"!\[[^]]*\]\(([^)/]+)\.svg\)", open(os.path.join(res, f)).read()))
+for name in sorted(embedded - shown):
+    print("missing", name)
+print("embedded", len(embedded), "shown", len(shown))
 PY
-)
-[ "$imgs" = "$pngs" ] && ok || bad "$imgs figures on the page, $pngs study PNGs in results/"
+grep -q '^missing' "$tmp/figs.txt" && bad "figures embedded in the studies' md but not on the page: $(grep '^missing' "$tmp/figs.txt" | tr '\n' ' ')" || ok
+pngs=$(grep -o '<figure><a href=[^>]*><img' "$tmp/page/index.html" | wc -l)
+tail -1 "$tmp/figs.txt"
 
 # The committed page is the generator's output for the committed results.
 if python3 "$src/tools/results_page.py" --vistudy "$V" --results "$res" "${costs[@]}" --check \

@@ -33,14 +33,21 @@ DATA_EXT = (".md", ".csv", ".json")
 
 def studies(vistudy):
     """[(id, title, timed)] from `vistudy reproduce --list`."""
-    p = subprocess.run([vistudy, "reproduce", "--list"], capture_output=True, text=True)
+    try:
+        p = subprocess.run([vistudy, "reproduce", "--list"], capture_output=True, text=True)
+    except OSError as err:
+        print(f"results_page.py: cannot run {vistudy} ({err.strerror}); give the program "
+              "with --vistudy PATH (default build/vistudy)", file=sys.stderr)
+        sys.exit(2)
     if p.returncode != 0:
-        sys.exit(f"results_page.py: {vistudy} reproduce --list failed: {p.stderr.strip()}")
+        print(f"results_page.py: {vistudy} reproduce --list failed: {p.stderr.strip()}",
+              file=sys.stderr)
+        sys.exit(1)
     out = []
     for line in p.stdout.splitlines():
         if not line.strip():
             continue
-        sid, title = line.split(None, 1)
+        sid, title = (line.split(None, 1) + [""])[:2]
         timed = title.endswith("[timed]")
         out.append((sid, title.removesuffix("[timed]").strip(), timed))
     return out
@@ -57,25 +64,20 @@ def owner(name, ids):
 
 
 def claims_of(o):
-    """Every claim record ({"claim", "measured", "holds"}) in a study's JSON,
-    wherever its runner put it (top level, per figure, across figures)."""
-    found, seen = [], set()
-
-    def walk(x):
-        if isinstance(x, dict):
-            if "claim" in x and "holds" in x:
-                key = (x.get("claim"), x.get("measured"))
-                if key not in seen:
-                    seen.add(key)
-                    found.append(x)
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(o)
-    return found
+    """The claim records ({"claim", "measured", "holds"}) a study counts in
+    claims_held / claims_total: its top-level "claims", each figure's of a
+    figure set and those across the set's figures (not the details some
+    runners keep beside them, "claims_detail")."""
+    found = list(o.get("claims") or [])
+    for f in o.get("figures") or []:
+        if isinstance(f, dict):
+            found += f.get("claims") or []
+    across = o.get("across")
+    if isinstance(across, dict):
+        found += across.get("claims") or []
+    elif isinstance(across, list):
+        found += [c for c in across if isinstance(c, dict) and "claim" in c]
+    return [c for c in found if isinstance(c, dict) and "claim" in c]
 
 
 def summarise(sid, o):
@@ -84,26 +86,39 @@ def summarise(sid, o):
     (nothing to compare with: work-precision data)."""
     parts, problems = [], []
     verdict = "measured"
+    # Each check can only lower the verdict: ok needs something compared
+    # (a cell, a claim, an order) and nothing that did not hold.
     if "matched" in o and "total" in o:
         parts.append(f"matched {o['matched']}/{o['total']} cells")
-        verdict = "ok" if o["matched"] == o["total"] else "differs"
         if o["matched"] != o["total"]:
+            verdict = "differs"
             problems.append(f"{o['total'] - o['matched']} cells differ from the published ones")
+        elif o["total"] > 0:
+            verdict = "ok"
+        else:
+            problems.append("no cell was compared")
     if "claims_total" in o and o["claims_total"]:
         held, total = o.get("claims_held", 0), o["claims_total"]
         parts.append(f"claims held {held}/{total}")
+        if len(claims_of(o)) != total:
+            problems.append(f"the JSON holds {len(claims_of(o))} claim records for "
+                            f"claims_total = {total}")
         if held == total:
             verdict = "ok" if verdict != "differs" else verdict
         else:
             verdict = "differs"
             for c in claims_of(o):
                 if c.get("holds") is False:
-                    problems.append(f"does not hold: {c['claim']} (measured: {c.get('measured', '')})")
+                    problems.append(f"does not hold: {c['claim']}"
+                                    + (f" (measured: {c['measured']})" if c.get("measured") else ""))
     s = o.get("summary")
     if isinstance(s, dict) and "all" in s:
         a = s["all"]
         parts.append(f"orders: {a['right']} right, {a['unresolved']} unresolved, {a['wrong']} wrong")
-        verdict = "ok" if a["wrong"] == 0 else "differs"
+        if a["wrong"]:
+            verdict = "differs"
+        elif verdict == "measured" and a["right"] > 0:
+            verdict = "ok"
         if a["wrong"]:
             problems.append(f"{a['wrong']} declared orders measured wrong (see the study's md)")
     sp = o.get("speedup")
@@ -176,6 +191,10 @@ def build(args):
         path = os.path.join(res, f)
         if not os.path.isfile(path):
             continue
+        # a resumable study's partial results and atomic writes' temporary
+        # files are not results (.gitignore)
+        if f.endswith(".partial.json") or ".tmp" in f:
+            continue
         name, ext = os.path.splitext(f)
         sid = owner(name, idset)
         if sid:
@@ -191,15 +210,18 @@ def build(args):
     missing = 0
     for sid, title, timed in ids:
         jpath = os.path.join(res, sid + ".json")
+        why = None
         try:
             o = json.load(open(jpath))
-        except (OSError, json.JSONDecodeError) as e:
-            o = None
-            missing += 1
+        except OSError:
+            o, why = None, f"{os.path.basename(jpath)} not found"
+        except json.JSONDecodeError as err:
+            o, why = None, f"{os.path.basename(jpath)} is not valid JSON: {err}"
         objs[sid] = o
         if o is None:
+            missing += 1
             rows.append(dict(id=sid, title=title, timed=timed, verdict="missing",
-                             line=f"no results ({os.path.basename(jpath)} not found)",
+                             line=f"no results ({why})",
                              problems=[], time=wall.get(sid), files=files.get(sid, [])))
             continue
         verdict, line, problems = summarise(sid, o)
@@ -254,7 +276,7 @@ def write_html(out_dir, res, rows, objs, trend, others):
              + "; ".join(f"{e(m)} ({len(s)} studies)" for m, s in machines.items())
              + ". Tables computed without a machine block name no commit.</p>")
     h.append("<h2>Studies</h2><table><tr><th>study</th><th>verdict</th><th>summary</th>"
-             "<th>time</th></tr>")
+             "<th>wall time of the run</th></tr>")
     for r in rows:
         h.append(f'<tr><td><a href="#{e(r["id"])}">{e(r["id"])}</a></td>'
                  f'<td class="v {r["verdict"]}">{r["verdict"]}</td><td>{e(r["line"])}</td>'
@@ -298,7 +320,7 @@ def write_md(out_dir, res, rows, objs, trend, others):
          "the same as [index.html](index.html). How to read each study: "
          f"[docs/studies.md]({os.path.relpath(os.path.join(res, '..', 'docs', 'studies.md'), out_dir)}).",
          "", "Computed at: " + "; ".join(f"`{v}` ({len(s)} studies)" for v, s in versions.items())
-         + ".", "", "| study | verdict | summary | time |", "|---|---|---|---|"]
+         + ".", "", "| study | verdict | summary | wall time of the run |", "|---|---|---|---|"]
     for r in rows:
         L.append(f"| [{r['id']}](#{r['id']}) | {r['verdict']} | {r['line']} | "
                  f"{fmt_time(r['time'])} |")
@@ -342,6 +364,9 @@ def main():
         print(f"results_page.py: no results directory {a.results}", file=sys.stderr)
         sys.exit(2)
     res, out_dir, rows, objs, missing, others = build(a)
+    if not rows:
+        print(f"results_page.py: {a.vistudy} lists no study", file=sys.stderr)
+        sys.exit(1)
     if not a.check:
         os.makedirs(out_dir, exist_ok=True)
     trend = load_trend(res)
