@@ -210,12 +210,16 @@ vi_pool_opts vi_pool_of(const reproduce_opts *o) {
 }
 
 /* The cost log's line for a whole study: its wall time (tools/scaleout's
- * projection: what is not in its units is its serial part). */
+ * projection: what is not in its units is its serial part) and the
+ * version that computed it (the results page names every study's commit,
+ * also of studies whose JSON has no machine block). */
 static void log_study(const reproduce_opts *o, const vi_study *s, double wall) {
   FILE *f = o->costs ? fopen(o->costs, "a") : NULL;
   if (f) {
-    fprintf(f, "{\"study\":\"%s\",\"wall_seconds\":%.6f,\"timed\":%s,\"ranks\":%d}\n",
-            s->id, wall, s->timed ? "true" : "false", vi_dist_size(o->dist));
+    fprintf(f,
+            "{\"study\":\"%s\",\"wall_seconds\":%.6f,\"timed\":%s,\"ranks\":%d,"
+            "\"version\":\"%s\"}\n",
+            s->id, wall, s->timed ? "true" : "false", vi_dist_size(o->dist), vi_version());
     fclose(f);
   }
 }
