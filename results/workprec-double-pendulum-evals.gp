@@ -21,6 +21,7 @@ $d0 << EOD
 4.085325106e-06 2.304020000e+05
 2.299322086e-06 3.072020000e+05
 1.037544752e-06 4.608020000e+05
+6.149324856e-07 6.144020000e+05
 EOD
 $d1 << EOD
 1.366100239e+00 6.090000000e+02
@@ -314,7 +315,7 @@ unset label 1001
 KEYCOLS = ""
 set origin 0,0.035
 set size 1,0.965
-set label 1001 "AMD EPYC (2 cores, 2 PUs), Linux 6.18.44-fc-v595 x86_64, gcc 12.2.0, release build, vistudy d922309" at screen 0.995, screen 0.0116667 right front font ',8' noenhanced
+set label 1001 "AMD EPYC (2 cores, 2 PUs), Linux 6.18.44-fc-v595 x86_64, gcc 12.2.0, release build, vistudy ee81684" at screen 0.995, screen 0.0116667 right front font ',8' noenhanced
 set title "3D double pendulum, T = 10: Galerkin vs IDA" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations (count)"
@@ -354,7 +355,7 @@ unset label 1001
 KEYCOLS = ""
 set origin 0,0.035
 set size 1,0.965
-set label 1001 "AMD EPYC (2 cores, 2 PUs), Linux 6.18.44-fc-v595 x86_64, gcc 12.2.0, release build, vistudy d922309" at screen 0.995, screen 0.0116667 right front font ',8' noenhanced
+set label 1001 "AMD EPYC (2 cores, 2 PUs), Linux 6.18.44-fc-v595 x86_64, gcc 12.2.0, release build, vistudy ee81684" at screen 0.995, screen 0.0116667 right front font ',8' noenhanced
 set title "3D double pendulum, T = 10: Galerkin vs IDA" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations (count)"
@@ -394,7 +395,7 @@ unset label 1001
 KEYCOLS = ""
 set origin 0,0.035
 set size 1,0.965
-set label 1001 "AMD EPYC (2 cores, 2 PUs), Linux 6.18.44-fc-v595 x86_64, gcc 12.2.0, release build, vistudy d922309" at screen 0.995, screen 0.0116667 right front font ',8' noenhanced
+set label 1001 "AMD EPYC (2 cores, 2 PUs), Linux 6.18.44-fc-v595 x86_64, gcc 12.2.0, release build, vistudy ee81684" at screen 0.995, screen 0.0116667 right front font ',8' noenhanced
 set title "3D double pendulum, T = 10: Galerkin vs IDA" noenhanced font ',10'
 set xlabel "global q error max_k |q_k - q(t_k)|"
 set ylabel "residual evaluations (count)"
