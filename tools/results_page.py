@@ -100,14 +100,15 @@ def summarise(sid, o):
     if "claims_total" in o and o["claims_total"]:
         held, total = o.get("claims_held", 0), o["claims_total"]
         parts.append(f"claims held {held}/{total}")
-        if len(claims_of(o)) != total:
-            problems.append(f"the JSON holds {len(claims_of(o))} claim records for "
+        claims = claims_of(o)
+        if len(claims) != total:
+            problems.append(f"the JSON holds {len(claims)} claim records for "
                             f"claims_total = {total}")
         if held == total:
             verdict = "ok" if verdict != "differs" else verdict
         else:
             verdict = "differs"
-            for c in claims_of(o):
+            for c in claims:
                 if c.get("holds") is False:
                     problems.append(f"does not hold: {c['claim']}"
                                     + (f" (measured: {c['measured']})" if c.get("measured") else ""))
@@ -155,13 +156,19 @@ def costs(path):
     return out
 
 
+def machine_block(o):
+    """A study's machine block ({} when its JSON has none: tables)."""
+    m = o.get("machine") if isinstance(o, dict) else None
+    return m if isinstance(m, dict) else {}
+
+
 def machine_of(objs):
     """The machine blocks of the studies: {line: [study ids]}."""
     out = {}
     for sid, o in objs.items():
-        m = o.get("machine") if isinstance(o, dict) else None
-        if isinstance(m, dict) and m.get("line"):
-            out.setdefault(m["line"], []).append(sid)
+        line = machine_block(o).get("line")
+        if line:
+            out.setdefault(line, []).append(sid)
     return out
 
 
@@ -171,9 +178,7 @@ def versions_of(objs, logged):
     have no machine block), else "not recorded"."""
     out = {}
     for sid, o in objs.items():
-        m = o.get("machine") if isinstance(o, dict) else None
-        v = m.get("version") if isinstance(m, dict) else None
-        v = v or logged.get(sid) or "not recorded"
+        v = machine_block(o).get("version") or logged.get(sid) or "not recorded"
         out.setdefault(v, []).append(sid)
     return out
 
